@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class AnonymizerConfig(AppConfig):
+    name = "anonymizer"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Register the job kinds and the worker signal handlers.
+        from anonymizer import tasks  # noqa: F401
+        from anonymizer.services import profiling  # noqa: F401

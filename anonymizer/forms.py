@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from anonymizer.models import Upload
+
+
+class SignUpForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class ProfileCsvForm(forms.Form):
+    """Profile either a new CSV file or one uploaded before."""
+
+    file = forms.FileField(required=False, label="CSV file",
+                           help_text="UTF-8, with a header row; comma, semicolon, tab or | separated.")
+    upload = forms.ModelChoiceField(queryset=Upload.objects.none(), required=False, label="or a file uploaded before")
+    sample_rows = forms.IntegerField(min_value=0, max_value=100, initial=10, label="Sample rows to keep")
+
+    def __init__(self, *args, uploads=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if uploads is not None:
+            self.fields["upload"].queryset = uploads
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not self.errors and bool(cleaned.get("file")) == bool(cleaned.get("upload")):
+            raise forms.ValidationError("Choose a CSV file to upload, or one uploaded before (not both).")
+        return cleaned

@@ -1,0 +1,25 @@
+"""Prepare everything `make run` needs: database schema, static files, data and model directories.
+
+Idempotent and quick on the second run; later capabilities add their demo data and default models here.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Migrate, collect static files and prepare demo data and models (idempotent)."
+
+    def handle(self, *args, **options) -> None:
+        started = time.perf_counter()
+        for directory in (settings.MEDIA_ROOT, settings.MODEL_DIR, settings.STATIC_ROOT):
+            directory.mkdir(parents=True, exist_ok=True)
+        call_command("migrate", interactive=False, verbosity=0)
+        if not settings.DEBUG:  # in DEBUG whitenoise serves straight from static/
+            call_command("collectstatic", interactive=False, verbosity=0)
+        self.stdout.write(f"bootstrap: ready in {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,38 @@
+"""check_csv: the acceptance check an uploaded CSV file must pass before it is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from .reader import CsvFormatError, CsvSource
+
+
+@dataclass(frozen=True)
+class CsvShape:
+    """What check_csv learnt about an accepted file."""
+
+    encoding: str  # "utf-8", or "utf-8-sig" when the file starts with a byte order mark
+    delimiter: str  # one of , ; \t |
+    header: tuple[str, ...]
+    rows: int  # data rows, header excluded
+    size_bytes: int
+
+
+def check_csv(fileobj: BinaryIO, *, max_bytes: int, max_columns: int = 1000) -> CsvShape:
+    """Read the whole file once and return its shape, or raise CsvFormatError at the first problem.
+
+    Refused: an empty or whitespace-only file, one over `max_bytes`, one that is not UTF-8 or contains NUL
+    bytes, CSV syntax errors, a header with an empty or duplicate column name or over `max_columns`
+    columns, a row whose field count differs from the header, and a header without data rows. The file is
+    read from its start, left open and rewound to its start on success.
+    """
+    source = CsvSource(fileobj, max_bytes=max_bytes, max_columns=max_columns)
+    for _batch in source.batches():
+        pass
+    if source.rows == 0:
+        raise CsvFormatError("The file has a header row but no data rows; expected at least one data row "
+                             "below the header.")
+    fileobj.seek(0)
+    return CsvShape(encoding=source.encoding, delimiter=source.delimiter, header=source.header,
+                    rows=source.rows, size_bytes=source.size_bytes)

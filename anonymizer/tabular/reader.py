@@ -1,0 +1,360 @@
+"""Streaming CSV reading shared by check_csv and profile_csv.
+
+One reader decides the encoding, the delimiter and the header, then yields data rows in batches, and turns
+every problem it meets into a CsvFormatError that says where the problem is.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import itertools
+from collections.abc import Iterator
+from typing import BinaryIO
+
+# csv's default field limit (128 KiB) is too small for long free text such as blog posts. The limit is
+# process-global, so it is raised once, here, and never lowered if something else already raised it.
+FIELD_SIZE_LIMIT = 16 * 1024 * 1024
+csv.field_size_limit(max(csv.field_size_limit(), FIELD_SIZE_LIMIT))
+
+SNIFF_BYTES = 64 * 1024
+CHUNK_BYTES = 256 * 1024
+# A physical line is kept in memory until its end is seen; past this size the file is not a sensible CSV.
+MAX_LINE_CHARS = 64 * 1024 * 1024
+DELIMITERS = (",", ";", "\t", "|")
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+
+_MAGIC = (
+    (b"PK\x03\x04", "an Excel workbook (.xlsx) or another ZIP archive"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel workbook (.xls)"),
+    (b"\x1f\x8b", "a gzip-compressed file"),
+    (b"%PDF", "a PDF document"),
+)
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_RESAVE = 'Re-save it as UTF-8 (in Excel: "CSV UTF-8"; in LibreOffice: character set "Unicode (UTF-8)").'
+
+
+class CsvFormatError(ValueError):
+    """A file that is not an acceptable CSV, with the 1-based row (the header is row 1) and column."""
+
+    def __init__(self, message: str, *, row: int | None = None, column: int | None = None,
+                 column_name: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.row = row
+        self.column = column
+        self.column_name = column_name
+
+    def __reduce__(self):  # keyword-only arguments would otherwise be lost when pickled (e.g. by Celery)
+        return (type(self), (self.message,), self.__dict__)
+
+    @property
+    def location(self) -> str:
+        """'Row 17', 'Row 1, column 3 ("age")', 'Column 2' or '' when the problem concerns the whole file."""
+        parts = []
+        if self.row is not None:
+            parts.append(f"Row {self.row}")
+        if self.column is not None:
+            column = f"column {self.column}"
+            if self.column_name is not None:
+                column += f' ("{self.column_name}")'
+            parts.append(column if parts else column.capitalize())
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+    def as_dict(self) -> dict:
+        """JSON-friendly form for API responses."""
+        return {"message": str(self), "row": self.row, "column": self.column, "column_name": self.column_name}
+
+
+class _BadBytes(Exception):
+    """Raised by the line iterator; the reader turns it into a CsvFormatError once it knows row and line.
+
+    `message` has a {line} placeholder for the physical line number.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def describe_size(size: int) -> str:
+    """Human size in MB (MiB), with the exact byte count when it is small."""
+    return f"{size:,} bytes" if size < 100_000 else f"{size / 2**20:,.1f} MB"
+
+
+def _delimiter_text(delimiter: str) -> str:
+    shown = "\\t" if delimiter == "\t" else delimiter
+    return f'"{shown}" ({DELIMITER_NAMES.get(delimiter, "delimiter")})'
+
+
+def sniff_delimiter(sample: bytes, *, complete: bool) -> str:
+    """Pick the delimiter that splits the first records into the most columns, consistently; ',' by default.
+
+    `complete` says whether the sample is the whole file; if not, its last (maybe cut) record is ignored.
+    """
+    text = sample.decode("utf-8", errors="replace")
+    if not complete:
+        text = text[: max(text.rfind("\n"), text.rfind("\r")) + 1]
+    best, best_score = ",", (0.0, 1)
+    for delimiter in DELIMITERS:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        try:
+            records = [r for r in itertools.islice(reader, 100) if any(field.strip() for field in r)]
+        except csv.Error:
+            continue
+        if not complete and len(records) > 1:
+            records.pop()
+        if not records or len(records[0]) < 2:
+            continue
+        width = len(records[0])
+        consistent = sum(len(r) == width for r in records) / len(records)
+        score = (round(consistent, 2), width)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+class CsvSource:
+    """A checked-as-it-goes CSV stream: size, encoding, delimiter and header are known after construction;
+    `batches()` then yields the data rows (lists of strings), raising CsvFormatError on the first bad one.
+
+    The file object is read from its start and is not closed.
+    """
+
+    def __init__(self, fileobj: BinaryIO, *, max_bytes: int | None = None, max_columns: int | None = None):
+        fileobj.seek(0, io.SEEK_END)
+        self.size_bytes: int = fileobj.tell()
+        fileobj.seek(0)
+        if self.size_bytes == 0:
+            raise CsvFormatError("The file is empty (0 bytes); expected a CSV file with a header row and "
+                                 "data rows.")
+        if max_bytes is not None and self.size_bytes > max_bytes:
+            size, limit = describe_size(self.size_bytes), describe_size(max_bytes)
+            if size == limit:
+                size, limit = f"{self.size_bytes:,} bytes", f"{max_bytes:,} bytes"
+            raise CsvFormatError(f"The file is {size}, larger than the limit of {limit}.")
+        head = fileobj.read(SNIFF_BYTES)
+        self._refuse_binary(head)
+        bom = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+        self.encoding: str = "utf-8-sig" if bom else "utf-8"
+        self.delimiter: str = sniff_delimiter(head[bom:], complete=len(head) == self.size_bytes)
+        self.bytes_read: int = bom  # bytes consumed from the file so far (whole chunks), for progress
+        self.rows: int = 0  # data rows read so far
+        self._file = fileobj
+        fileobj.seek(bom)
+        self._reader = csv.reader(self._lines(), delimiter=self.delimiter, strict=True)
+        self._last_line = 0  # physical line on which the previous record ended
+        self._header_read = False
+        self.header: tuple[str, ...] = self._read_header(max_columns)
+
+    @staticmethod
+    def _refuse_binary(head: bytes) -> None:
+        if head.startswith(_UTF16_BOMS):
+            raise CsvFormatError(
+                "The file is encoded as UTF-16 (it starts with a UTF-16 byte order mark), "
+                f"but a UTF-8 CSV file is expected. {_RESAVE}"
+            )
+        for magic, what in _MAGIC:
+            if head.startswith(magic):
+                raise CsvFormatError(f"The file looks like {what}, not a CSV text file; export or save it as "
+                                     "CSV.")
+
+    def _lines(self) -> Iterator[str]:
+        """Decode the file incrementally and yield physical lines with their line breaks (csv needs them).
+
+        Lines break at \\n, \\r and \\r\\n only, like open(newline=""). An invalid byte or a NUL stops the
+        stream with _BadBytes, after yielding every line before the one that holds it.
+        """
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        read = self._file.read
+        pending: list[str] = []  # the start of a line whose end has not been read yet
+        pending_chars = 0
+        offset = self.bytes_read  # byte offset of the next chunk
+        while True:
+            chunk = read(CHUNK_BYTES)
+            final = not chunk
+            text_offset = offset - len(decoder.getstate()[0])  # where the decoded text starts, in bytes
+            failure = None
+            try:
+                text = decoder.decode(chunk, final)
+            except UnicodeDecodeError as exc:
+                text = exc.object[: exc.start].decode("utf-8")
+                bad = exc.object[exc.start]
+                position = text_offset + exc.start
+                failure = _BadBytes(
+                    f"byte 0x{bad:02X} on line {{line}} (byte offset {position:,}) is not valid UTF-8; the "
+                    "file must be encoded as UTF-8 (it may be in Windows-1252, Latin-1 or another encoding). "
+                    + _RESAVE
+                )
+            offset += len(chunk)
+            self.bytes_read = offset
+            nul = text.find("\x00")
+            if nul >= 0:
+                position = text_offset + len(text[:nul].encode("utf-8"))
+                text = text[:nul]
+                failure = _BadBytes(
+                    f"line {{line}} contains a NUL byte (0x00, at byte offset {position:,}); a CSV file is "
+                    "text and cannot contain NUL bytes. The file may be damaged or not a CSV file; re-export "
+                    "it as CSV UTF-8."
+                )
+            flush = final and failure is None
+            if flush:
+                cut = len(text)
+            elif failure is not None:  # keep back the line that holds the bad byte
+                cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+            else:
+                cut = text.rfind("\n") + 1
+                # a \r at the very end may be the first half of a \r\n: keep it for the next chunk
+                lone_cr = text.rfind("\r", cut, len(text) - 1)
+                if lone_cr >= 0:
+                    cut = lone_cr + 1
+            if cut == 0 and not flush:
+                pending.append(text)
+                pending_chars += len(text)
+            else:
+                body = "".join(pending) + text[:cut] if pending else text[:cut]
+                rest = text[cut:]
+                pending, pending_chars = ([rest], len(rest)) if rest else ([], 0)
+                yield from _split_lines(body)
+            if failure is not None:
+                raise failure
+            if final:
+                return
+            if pending_chars > MAX_LINE_CHARS:
+                raise _BadBytes(
+                    f"line {{line}} is longer than {MAX_LINE_CHARS // 2**20} MiB characters; the file does "
+                    "not look like a CSV file with one record per line."
+                )
+
+    def _record_number(self) -> int:
+        """Row number of the record being read: the header is row 1."""
+        return self.rows + 2 if self._header_read else 1
+
+    def _error(self, exc: Exception) -> CsvFormatError:
+        """Turn a problem met while reading the current record into a located CsvFormatError."""
+        row = self._record_number()
+        line_num = self._reader.line_num
+        if isinstance(exc, _BadBytes):
+            return CsvFormatError(exc.message.replace("{line}", str(line_num + 1)), row=row)
+        text = str(exc)
+        where = f"the row starts on line {self._last_line + 1}"
+        if text == "unexpected end of data":
+            message = (f"a quoted value is never closed: the file ends inside a value that starts with a "
+                       f"double quote ({where}). Add the missing closing double quote.")
+        elif text.startswith("field larger than field limit"):
+            limit = csv.field_size_limit() // 2**20
+            message = (f"a value is longer than the limit of {limit} MiB characters ({where}); usually a "
+                       "double quote that opens a value is never closed.")
+        elif text.endswith("expected after '\"'"):
+            message = (f"unexpected character after a closing double quote on line {line_num}. Inside a "
+                       'quoted value a double quote must be doubled (""); a value that contains double '
+                       "quotes must be enclosed in double quotes as a whole.")
+        else:
+            message = f"the CSV syntax is invalid on line {line_num} ({text})."
+        return CsvFormatError(message, row=row)
+
+    def _next_record(self) -> list[str] | None:
+        try:
+            record = next(self._reader, None)
+        except (csv.Error, _BadBytes) as exc:
+            raise self._error(exc) from None
+        return record
+
+    def _read_header(self, max_columns: int | None) -> tuple[str, ...]:
+        record = self._next_record()
+        while record is not None and not any(field.strip() for field in record):
+            self._last_line = self._reader.line_num  # blank lines before the header are skipped
+            record = self._next_record()
+        if record is None:
+            raise CsvFormatError("The file is empty: it contains only whitespace; expected a CSV file with "
+                                 "a header row and data rows.")
+        self._last_line = self._reader.line_num
+        self._header_read = True
+        header = tuple(record)
+        _check_header(header, self.delimiter, max_columns)
+        return header
+
+    def batches(self, max_rows: int = 1000, max_bytes: int = 4 * 1024 * 1024) -> Iterator[list[list[str]]]:
+        """Yield the data rows in lists of at most `max_rows` rows (or about `max_bytes` of the file).
+
+        Completely blank lines are skipped. A row whose field count differs from the header's raises.
+        """
+        width = len(self.header)
+        reader = self._reader
+        rows = self.rows
+        batch: list[list[str]] = []
+        batch_end = self.bytes_read + max_bytes
+        try:
+            for record in reader:
+                if len(record) != width:
+                    if not record or (len(record) == 1 and not record[0].strip()):
+                        self._last_line = reader.line_num
+                        continue
+                    self.rows = rows
+                    raise self._field_count_error(record)
+                batch.append(record)
+                rows += 1
+                self._last_line = reader.line_num
+                if len(batch) >= max_rows or self.bytes_read >= batch_end:
+                    self.rows = rows
+                    yield batch
+                    batch = []
+                    batch_end = self.bytes_read + max_bytes
+        except (csv.Error, _BadBytes) as exc:
+            self.rows = rows
+            raise self._error(exc) from None
+        self.rows = rows
+        if batch:
+            yield batch
+
+    def _field_count_error(self, record: list[str]) -> CsvFormatError:
+        width = len(self.header)
+        found = len(record)
+        message = f"the row has {found} field{'s' if found != 1 else ''}, but the header has {width} columns."
+        if found > width:
+            message += (f" A value that contains the delimiter {_delimiter_text(self.delimiter)} must be "
+                        "enclosed in double quotes.")
+        else:
+            message += (" Check for a missing delimiter, or a line break inside a value that is not enclosed "
+                        "in double quotes.")
+        row = self._record_number()
+        start = self._last_line + 1
+        if start != row:
+            message += f" The row starts on line {start} of the file."
+        return CsvFormatError(message, row=row)
+
+
+def _split_lines(body: str) -> list[str] | io.StringIO:
+    """Lines of `body` (which ends with a line break, or at the end of the file), breaks kept."""
+    lines = body.splitlines(True)
+    if not all(map(str.endswith, lines[:-1], itertools.repeat(("\n", "\r")))):
+        # splitlines also breaks at \v, \f, \x1c-\x1e, \x85, \u2028 and \u2029, which are text in a CSV file
+        return io.StringIO(body, newline="")
+    return lines
+
+
+def _check_header(header: tuple[str, ...], delimiter: str, max_columns: int | None) -> None:
+    if max_columns is not None and len(header) > max_columns:
+        raise CsvFormatError(
+            f"the header has {len(header):,} columns, more than the limit of {max_columns:,}.", row=1
+        )
+    seen: dict[str, int] = {}
+    for number, name in enumerate(header, start=1):
+        key = name.strip()
+        if not key:
+            message = "the column has no name; every column needs a name in the header row."
+            if number == len(header) and number > 1:
+                message += (f" A delimiter {_delimiter_text(delimiter)} at the end of the header line adds "
+                            "an empty last column.")
+            raise CsvFormatError(message, row=1, column=number)
+        if key in seen:
+            raise CsvFormatError(
+                f'the column name "{key}" is used for columns {seen[key]} and {number}; column names must be '
+                "unique.",
+                row=1, column=number, column_name=name,
+            )
+        seen[key] = number

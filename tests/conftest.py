@@ -1,0 +1,149 @@
+"""Shared fixtures: a real Redis broker for the session, real Celery worker processes, users, files.
+
+With REDIS_URL / DATABASE_URL in the environment the suite runs against those servers (CI does both: the
+embedded default and the machine's PostgreSQL + Redis); otherwise an embedded redis-server and SQLite.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+
+from tests.helpers import ROOT
+from webapp import embedded_redis
+from webapp.celery import app as celery_app
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> str:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    port = embedded_redis.free_port()
+    process = embedded_redis.start(tmp_path_factory.mktemp("redis"), port)
+    yield f"redis://127.0.0.1:{port}/0"
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_runtime(redis_url, tmp_path_factory):
+    """Every test session gets its own queue on the broker, so parallel sessions on a shared Redis never take
+    each other's messages."""
+    queue = f"kakurega-test-{uuid.uuid4().hex[:12]}"
+    overrides = override_settings(
+        REDIS_URL=redis_url, CELERY_BROKER_URL=redis_url, CELERY_TASK_DEFAULT_QUEUE=queue,
+        STATIC_ROOT=tmp_path_factory.mktemp("static"),
+        # Templates resolve {% static %} without a collectstatic run; test_static covers the manifest storage.
+        STORAGES={**settings.STORAGES,
+                  "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
+    )
+    overrides.enable()
+    celery_app.conf.broker_url = redis_url
+    celery_app.conf.task_default_queue = queue
+    yield
+    overrides.disable()
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path) -> Path:
+    """Each test stores uploads and results in its own directory (workers started by the test share it)."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+def database_url() -> str:
+    """The URL of the database the tests use right now (the test database), for worker processes."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(db['NAME']).resolve()}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgresql://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class WorkerProcess:
+    """A real `celery worker` process on the session's queue and the test database."""
+
+    def __init__(self, heartbeat: float, stale_after: float) -> None:
+        self.name = f"test-{uuid.uuid4().hex[:8]}@localhost"
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "REDIS_URL": settings.CELERY_BROKER_URL,
+            "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+            "JOB_HEARTBEAT_SECONDS": str(heartbeat),
+            "JOB_STALE_AFTER_SECONDS": str(stale_after),
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "webapp", "worker", "--pool", "prefork", "--concurrency", "1",
+             "--loglevel", "INFO", "--hostname", self.name, "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env=env, start_new_session=True,  # its own process group, so kill() takes the children too
+        )
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited with status {self.process.returncode}")
+            if celery_app.control.ping(destination=[self.name], timeout=0.5):
+                return
+        raise RuntimeError(f"celery worker {self.name} did not answer a ping within {timeout} s")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool children: no shutdown handlers run, as in a crash."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def start_worker(settings):
+    """Start real Celery workers; heartbeat/staleness short so a lost worker is noticed within seconds."""
+    settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_AFTER_SECONDS = 0.5, 3.0
+    workers: list[WorkerProcess] = []
+
+    def start() -> WorkerProcess:
+        worker = WorkerProcess(settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_AFTER_SECONDS)
+        workers.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("alice", password="correct horse battery staple")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("mallory", password="another long passphrase")
+
+
+@pytest.fixture
+def alice_client(client, user):
+    client.force_login(user)
+    return client

@@ -1,0 +1,77 @@
+"""Small builders shared by the tests."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from webapp.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def shared_data(relative: str) -> Path:
+    """A file of ../shared/data, or skip the test saying which file is missing."""
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"shared data set not present: {path}")
+    return path
+
+
+@contextlib.contextmanager
+def broker_at(url: str):
+    """Point this process's Celery app at another broker (e.g. one that is down) for the block."""
+    original = celery_app.conf.broker_url
+
+    def switch(to: str) -> None:
+        celery_app.pool.force_close_all()
+        celery_app._pool = None  # the producer pool is built from broker_url on first use
+        celery_app.conf.broker_url = to
+
+    switch(url)
+    try:
+        yield
+    finally:
+        switch(original)
+
+
+
+PAPER_EXAMPLE_ROWS = [
+    ["id", "gender", "age", "topic", "sign", "date", "text"],
+    ["1", "male", "36", "Education", "Aries", "14,May,2004",
+     "My name is Pedro, I'm a 36 years old engineer from Mexico."],
+    ["1", "male", "36", "Education", "Aries", "15,May,2004",
+     "A quick follow up: I will post updates about my education."],
+    ["2", "male", "24", "Student", "Leo", "18,August,2005",
+     "I will start working for a big tech company as an engineer."],
+    ["3", "male", "37", "Banking", "Pisces", "27,May,2004",
+     "During my last business trip to Canada I met my friend Ben."],
+]
+
+
+def csv_bytes(rows: list[list[str]], delimiter: str = ",") -> bytes:
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator="\n").writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def csv_upload(rows: list[list[str]] | None = None, name: str = "posts.csv") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, csv_bytes(rows or PAPER_EXAMPLE_ROWS), content_type="text/csv")
+
+
+def write_large_csv(path: Path, rows: int) -> Path:
+    """A synthetic table shaped like the blog corpus, big enough that profiling it takes seconds."""
+    genders, topics = ["female", "male"], ["Student", "Education", "Banking", "Arts", "Technology", "indUnk"]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "gender", "age", "topic", "date", "text"])
+        for i in range(rows):
+            writer.writerow([i // 7, genders[i % 2], 13 + i % 35, topics[i % 6], f"{1 + i % 28},May,2004",
+                             f"Post number {i} about nothing in particular, written on a quiet afternoon."])
+    return path

@@ -1,0 +1,72 @@
+"""In Debian's chromium through Playwright: sign up, upload a CSV, watch the progress bar reach 100% without a
+page reload while a real worker runs the job, and download the result."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
+
+
+@pytest.fixture
+def page():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing but REQUIRE_BROWSER is set (CI installs Debian's chromium)")
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--disable-quic"],
+        )
+        context = browser.new_context(accept_downloads=True)
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def test_sign_up_profile_a_csv_watch_progress_and_download(page, live_server, start_worker, tmp_path):
+    page.set_default_timeout(30_000)
+    page.goto(live_server.url + "/accounts/signup/")
+    page.fill("#id_username", "hana")
+    page.fill("#id_password1", "a long enough passphrase 7")
+    page.fill("#id_password2", "a long enough passphrase 7")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/jobs/")
+
+    page.click("text=Profile a CSV file")
+    csv_path = tmp_path / "posts.csv"
+    csv_path.write_bytes(csv_bytes(PAPER_EXAMPLE_ROWS))
+    page.set_input_files("#id_file", str(csv_path))
+    page.fill("#id_sample_rows", "3")
+    page.click("text=Start profiling")
+    page.wait_for_url("**/jobs/*-*/")
+
+    # No worker runs yet: the page shows the queued job. Mark the document to prove it is never reloaded.
+    assert page.text_content("#job-status") == "queued"
+    assert page.get_attribute("#job-progress", "value") == "0"
+    page.evaluate("window.__notReloaded = true")
+
+    start_worker()
+    page.wait_for_function("document.getElementById('job-percent').textContent === '100%'")
+    page.wait_for_selector("#job-results a")
+    assert page.text_content("#job-status") == "succeeded"
+    assert page.get_attribute("#job-progress", "value") == "100"
+    assert page.evaluate("window.__notReloaded") is True
+    assert "14,May,2004" in page.text_content(".sample")  # the swapped-in profile shows the sample
+
+    with page.expect_download() as download_info:
+        page.click("#job-results a:has-text('posts.profile.json')")
+    profile = json.loads(open(download_info.value.path(), encoding="utf-8").read())
+    assert profile["rows"] == 4 and len(profile["sample"]) == 3
+    assert [column["type"] for column in profile["columns"]][:3] == ["integer", "string", "integer"]

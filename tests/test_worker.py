@@ -1,0 +1,94 @@
+"""End to end with real processes: a Celery worker on the real broker runs a real job to success; a worker
+killed mid-job leaves a failed job with the reason, never one "running" forever; /healthz tells the truth."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from anonymizer.models import Job
+from tests.helpers import broker_at, csv_upload, write_large_csv
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+
+
+@pytest.fixture
+def api(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+def start_profile(api, file) -> dict:
+    upload = api.post(reverse("api-upload-list"), {"file": file}, format="multipart")
+    assert upload.status_code == 201, upload.content
+    job = api.post(reverse("api-job-list"), {"kind": "profile_csv", "inputs": [upload.json()["id"]]}, format="json")
+    assert job.status_code == 201, job.content
+    return job.json()
+
+
+def test_real_worker_runs_a_job_to_success(api, start_worker):
+    start_worker()
+    job = start_profile(api, csv_upload())
+    done = wait_for(lambda: (j := api.get(job["url"]).json())["status"] in ("succeeded", "failed") and j, 30)
+    assert done["status"] == "succeeded", done["error"]
+    assert done["result"]["rows"] == 4 and done["progress"]["fraction"] == 1.0
+    assert Job.objects.get(id=job["id"]).worker.split(":")[0] == socket.gethostname()
+    files = {result["name"]: result for result in done["results"]}
+    csv_text = b"".join(api.get(files["posts.columns.csv"]["download_url"]).streaming_content).decode()
+    assert csv_text.splitlines()[0].startswith("index,name,type") and len(csv_text.splitlines()) == 8
+
+
+def test_killed_worker_leaves_a_failed_job_with_the_reason(api, start_worker, tmp_path, settings):
+    settings.UPLOAD_MAX_BYTES = 500 * 1024 * 1024
+    big = write_large_csv(tmp_path / "big.csv", rows=600_000)
+    worker = start_worker()
+    job = start_profile(api, SimpleUploadedFile("big.csv", big.read_bytes()))
+    # Wait until the worker has really started the job and reported progress, then kill it like a crash.
+    wait_for(lambda: Job.objects.filter(id=job["id"], status="running", progress_done__gt=0).exists(), 60, 0.02)
+    worker.kill()
+    assert Job.objects.get(id=job["id"]).status == "running"
+    failed = wait_for(lambda: (j := api.get(job["url"]).json())["status"] != "running" and j, 20, 0.5)
+    assert failed["status"] == "failed"
+    assert "stopped responding" in failed["error"]
+    assert Job.objects.get(id=job["id"]).worker in failed["error"]  # which worker was lost
+    assert failed["results"] == [] and failed["finished_at"]
+
+    # A new worker takes the next job; the failed one can be run again and succeeds.
+    start_worker()
+    retried = api.post(reverse("api-job-retry", args=[job["id"]])).json()
+    assert retried["status"] == "queued"
+    done = wait_for(lambda: (j := api.get(job["url"]).json())["status"] in ("succeeded", "failed") and j, 120, 0.5)
+    assert done["status"] == "succeeded" and done["result"]["rows"] == 600_000 and done["attempts"] == 2
+
+
+def test_healthz_reports_database_broker_and_workers(client, start_worker):
+    down = client.get(reverse("healthz"))
+    assert down.status_code == 503
+    report = down.json()
+    assert report["checks"]["database"]["ok"] and report["checks"]["broker"]["ok"]
+    assert not report["checks"]["workers"]["ok"]
+
+    worker = start_worker()
+    up = client.get(reverse("healthz"))
+    assert up.status_code == 200, up.json()
+    assert worker.name in up.json()["checks"]["workers"]["detail"]
+
+    with broker_at("redis://127.0.0.1:1/0"):
+        broken = client.get(reverse("healthz"))
+    assert broken.status_code == 503 and not broken.json()["checks"]["broker"]["ok"]

@@ -1,0 +1,239 @@
+"""Kakurega settings, read from the environment only (see the configuration table in README.md).
+
+The defaults make a laptop work with nothing but Python: SQLite and files under var/, an embedded Redis on
+loopback. Production sets SECRET_KEY, ALLOWED_HOSTS, HTTPS_ONLY=true and usually DATABASE_URL / REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from webapp.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+# Runtime state (database, uploads, models, embedded Redis) lives here, never in the source tree.
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
+# Data shipped with the product (demo corpora with their provenance).
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data"))).resolve()
+MODEL_DIR = Path(env_str("MODEL_DIR", str(VAR_DIR / "models"))).resolve()
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media"))).resolve()
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static"))).resolve()
+MEDIA_URL = "/media/"  # never served directly: downloads go through views that check the owner
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+HTTPS_ONLY = env_bool("HTTPS_ONLY", False)
+
+
+def _secret_key() -> str:
+    key = env_str("SECRET_KEY", "")
+    if key:
+        if len(key) < 50 or len(set(key)) < 5:
+            raise ImproperlyConfigured(
+                "Environment variable SECRET_KEY is too weak: use at least 50 random characters."
+            )
+        return key
+    if HTTPS_ONLY:
+        raise ImproperlyConfigured("SECRET_KEY must be set when HTTPS_ONLY=true (production); every web and worker "
+                                   "process must share the same key.")
+    # Local use: one random key per checkout, kept under var/ so sessions survive restarts.
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(64))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+if HTTPS_ONLY:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    # Only behind a proxy that sets the header itself; otherwise clients could spoof HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "anonymizer",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "webapp.urls"
+WSGI_APPLICATION = "webapp.wsgi.application"
+ASGI_APPLICATION = "webapp.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database() -> dict:
+    url = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+    try:
+        config = dj_database_url.parse(url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+    except Exception as exc:  # dj-database-url raises several types for a malformed URL
+        raise ImproperlyConfigured(
+            f"Environment variable DATABASE_URL is invalid ({exc}); expected e.g. "
+            "postgresql://user:password@host:5432/name or sqlite:////absolute/path.sqlite3."
+        ) from exc
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # The web server, the worker and its heartbeat thread write concurrently: WAL lets readers go on
+        # while one writes, IMMEDIATE takes the write lock up front instead of failing on lock upgrade.
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE",
+                             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        Path(config["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+        config["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # a file, so a real worker process can share it
+    else:
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+DATABASES = {"default": _database()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "job-list"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# In DEBUG, serve straight from static/ so no collectstatic is needed while editing.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# Uploads: the limit is checked while the body streams in (anonymizer.uploads), not after it is on disk.
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_MB", 100, minimum=1) * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_HANDLERS = [
+    "anonymizer.uploads.UploadSizeLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
+# Redis is the Celery broker. Unset means the embedded redis-server started by `make run`.
+EMBEDDED_REDIS_PORT = env_int("EMBEDDED_REDIS_PORT", 6390, minimum=1)
+REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0")
+if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"Environment variable REDIS_URL={REDIS_URL!r} is invalid: expected redis://host:port/db.")
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "kakurega")
+CELERY_TASK_IGNORE_RESULT = True  # job state lives in the database, not in a result backend
+CELERY_TASK_ACKS_LATE = True  # a message is acknowledged only after its job has ended
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: do not hoard messages another worker could run
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Redis redelivers an unacknowledged message after this long; jobs are idempotent, so a redelivery
+# of a job that already ended is a no-op.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600, minimum=60)}
+
+# A running job writes a heartbeat this often; one silent for JOB_STALE_AFTER_SECONDS lost its worker.
+JOB_HEARTBEAT_SECONDS = env_float("JOB_HEARTBEAT_SECONDS", 10.0, minimum=0.1)
+JOB_STALE_AFTER_SECONDS = env_float("JOB_STALE_AFTER_SECONDS", 60.0, minimum=0.5)
+if JOB_STALE_AFTER_SECONDS < 2 * JOB_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        f"JOB_STALE_AFTER_SECONDS ({JOB_STALE_AFTER_SECONDS}) must be at least twice JOB_HEARTBEAT_SECONDS "
+        f"({JOB_HEARTBEAT_SECONDS}), or healthy jobs would be declared lost."
+    )
+HEALTH_WORKER_TIMEOUT_SECONDS = env_float("HEALTH_WORKER_TIMEOUT_SECONDS", 1.5, minimum=0.1)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Kakurega API",
+    "DESCRIPTION": "Find what in a post or a dataset gives a person away, and remove just enough of it.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and ReDoc from the installed sidecar package, not a CDN: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(f"Environment variable LOG_LEVEL={LOG_LEVEL!r} is invalid: expected DEBUG, INFO, "
+                               "WARNING, ERROR or CRITICAL.")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

@@ -50,7 +50,8 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
         try:
             upload = upload_services.create_csv_upload(owner=request.user, uploaded=uploaded)
         except CsvFormatError as exc:
-            raise ValidationError({"file": [exc.as_dict()]}) from exc
+            # A plain response rather than ValidationError, which would turn row and column into strings.
+            return Response({"file": [exc.as_dict()]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(upload).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, upload) -> None:

@@ -7,6 +7,7 @@ import csv
 import io
 from pathlib import Path
 
+import kombu.pools
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -30,8 +31,10 @@ def broker_at(url: str):
     original = celery_app.conf.broker_url
 
     def switch(to: str) -> None:
-        celery_app.pool.force_close_all()
-        celery_app._pool = None  # the producer pool is built from broker_url on first use
+        # The connection and producer pools are built from broker_url on first use: drop them.
+        kombu.pools.reset()
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
         celery_app.conf.broker_url = to
 
     switch(url)

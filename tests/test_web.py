@@ -60,7 +60,7 @@ def test_profile_form_stores_upload_and_queues_job(alice_client, user):
     ("content", "expected"),
     [
         (b"a,b\n1,2\n3,4,5\n", "Row 3"),
-        (b"a,a\n1,2\n", "duplicate"),
+        (b"a,a\n1,2\n", "column names must be unique"),
         ("a,b\n1,caf\xe9\n".encode("latin-1"), "UTF-8"),
         (b"", "empty"),
     ],

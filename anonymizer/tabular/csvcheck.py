@@ -17,15 +17,16 @@ class CsvShape:
     header: tuple[str, ...]
     rows: int  # data rows, header excluded
     size_bytes: int
+    nul_bytes: int = 0  # NUL bytes in the file, read as U+FFFD
 
 
 def check_csv(fileobj: BinaryIO, *, max_bytes: int, max_columns: int = 1000) -> CsvShape:
     """Read the whole file once and return its shape, or raise CsvFormatError at the first problem.
 
-    Refused: an empty or whitespace-only file, one over `max_bytes`, one that is not UTF-8 or contains NUL
-    bytes, CSV syntax errors, a header with an empty or duplicate column name or over `max_columns`
-    columns, a row whose field count differs from the header, and a header without data rows. The file is
-    read from its start, left open and rewound to its start on success.
+    Refused: an empty or whitespace-only file, one over `max_bytes`, one that is not UTF-8, CSV syntax
+    errors, a header with an empty or duplicate column name or over `max_columns` columns, a row whose field
+    count differs from the header, and a header without data rows. NUL bytes are read as U+FFFD and
+    counted. The file is read from its start, left open and rewound to its start on success.
     """
     source = CsvSource(fileobj, max_bytes=max_bytes, max_columns=max_columns)
     for _batch in source.batches():
@@ -35,4 +36,4 @@ def check_csv(fileobj: BinaryIO, *, max_bytes: int, max_columns: int = 1000) -> 
                              "below the header.")
     fileobj.seek(0)
     return CsvShape(encoding=source.encoding, delimiter=source.delimiter, header=source.header,
-                    rows=source.rows, size_bytes=source.size_bytes)
+                    rows=source.rows, size_bytes=source.size_bytes, nul_bytes=source.nul_bytes)

@@ -174,7 +174,8 @@ class _Column:
         if len({shape[3] for shape in self.datetime_shapes}) == 1:  # aware and naive datetimes do not compare
             self.datetime_range = _merge(self.datetime_range, (min(parsed), max(parsed)))
 
-    def _is_text(self) -> bool:
+    def _is_text(self) -> bool | None:
+        """Free text (mean length >= 40 or mean word count >= 6)? None if long values' words are needed."""
         if self.chars >= TEXT_MEAN_LENGTH * self.present:
             return True
         words_needed = TEXT_MEAN_WORDS * self.present
@@ -184,17 +185,11 @@ class _Column:
             return True
         if self.words + (self.long_chars + self.long_values) // 2 < words_needed:  # and at most (len + 1) / 2
             return False
-        raise LookupError("the word count of long values is needed")
+        return None
 
     def words_needed(self) -> bool:
         """True if the text/string decision needs the word count of the long values (see count_long_words)."""
-        if not self.present or self._maybe_typed():
-            return False
-        try:
-            self._is_text()
-        except LookupError:
-            return True
-        return False
+        return bool(self.present) and not self._maybe_typed() and self._is_text() is None
 
     def count_long_words(self, values: Iterable[str]) -> None:
         """Count the words of the long values among `values` (the column's values, read again)."""
@@ -222,12 +217,10 @@ class _Column:
                 low, high = (moment.isoformat() for moment in self.datetime_range)
         else:
             kind = "text" if self._is_text() else "string"
-        if self.counts is not None:
-            distinct = len(self.counts)
-        elif self.hashes is not None:
-            distinct = len(self.hashes)
-        else:
+        if self.capped:
             distinct = max_distinct + 1
+        else:
+            distinct = len(self.counts) if self.counts is not None else len(self.hashes)
         top_values = []
         if self.counts is not None and kind in TOP_VALUE_TYPES:
             ranked = sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))
@@ -252,11 +245,14 @@ def profile_csv(fileobj: BinaryIO, *, sample_rows: int = 10, max_distinct: int =
     """Profile a CSV file in one streaming pass: per column its type, missing and distinct values, range,
     mean length and most frequent values, plus the first `sample_rows` data rows. JSON-serializable.
 
-    Types, narrowest first: boolean, integer, float, date (first fitting format of values.DATE_FORMATS),
-    datetime (ISO 8601 with a time), then text (mean length >= 40 or mean word count >= 6) or string; a
-    column without any non-missing value is "empty". Distinct counts stop at `max_distinct`
-    ("distinct_capped" is then true). `progress(done_bytes, total_bytes, message)` is called at most every
-    0.25 s, and once at the end with done == total. Raises CsvFormatError for a malformed file.
+    Values are stripped; missing are blank values and NA, N/A, NaN, null, None in any case. Types, narrowest
+    first: boolean, integer, float, date (first fitting format of values.DATE_FORMATS), datetime (ISO 8601
+    with a time), then text (mean length >= 40 or mean word count >= 6) or string; a column without any
+    non-missing value is "empty". Distinct counts stop at `max_distinct` ("distinct_capped" is then true);
+    top_values are [value as written, count]. A second pass over the file happens only in the rare case
+    where the word count of values of 256+ characters decides between text and string.
+    `progress(done_bytes, total_bytes, message)` is called at most every 0.25 s, and once at the end with
+    done == total. Raises CsvFormatError for a malformed file.
     """
     if sample_rows < 0 or max_distinct < 0:
         raise ValueError("sample_rows and max_distinct must not be negative")
@@ -285,6 +281,7 @@ def profile_csv(fileobj: BinaryIO, *, sample_rows: int = 10, max_distinct: int =
         "size_bytes": total,
         "delimiter": source.delimiter,
         "encoding": source.encoding,
+        "nul_bytes": source.nul_bytes,
         "columns": [column.summary(max_distinct) for column in columns],
         "sample": sample,
     }

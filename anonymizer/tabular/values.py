@@ -1,4 +1,4 @@
-"""Recognising single values: missing markers, booleans, numbers, dates and ISO datetimes.
+"""Recognising values: missing markers, booleans, numbers, dates and ISO datetimes.
 
 Values are recognised with precompiled regular expressions and plain comparisons rather than by trying
 strptime on each one, so that profiling stays fast; every date format accepts a subset of what
@@ -48,18 +48,12 @@ DATE_FORMATS: dict[str, re.Pattern[str]] = {
         ("%Y/%m/%d", f"{_Y}/{_M}/{_D}"),
     )
 }
-DATE_MIN_LEN, DATE_MAX_LEN = 6, 18  # "1.1.2004" .. "September 30, 2004"
+DATE_MIN_LEN, DATE_MAX_LEN = 8, 18  # "1.1.2004" .. "September 30, 2004"
 
 DATETIME_RE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?P<sep>[T ])[0-9]{2}:[0-9]{2}"
     r"(?P<sec>:[0-9]{2}(?P<frac>\.[0-9]{1,6})?)?(?P<tz>Z|[+-][0-9]{2}:?[0-9]{2})?"
 )
-
-
-def is_missing(value: str) -> bool:
-    """True for a value that stands for "no value": blank, NA, N/A, NaN, null or None in any case."""
-    value = value.strip()
-    return not value or value in MISSING_TOKENS
 
 
 def date_parser(fmt: str) -> Callable[[str], date | None]:

@@ -79,6 +79,15 @@ class Job(models.Model):
         return f"{self.kind} {self.id} ({self.status})"
 
     @property
+    def kind_label(self) -> str:
+        from anonymizer.jobkinds import get_job_kind
+
+        try:
+            return get_job_kind(self.kind).label
+        except LookupError:  # a kind removed from the code base; its old jobs still show
+            return self.kind
+
+    @property
     def is_active(self) -> bool:
         return self.status in self.ACTIVE_STATUSES
 

@@ -27,7 +27,7 @@ from anonymizer.serializers import (
 from anonymizer.services import jobs as job_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.tabular import CsvFormatError
-from anonymizer.uploads import refused_upload_message
+from anonymizer.upload_limits import refused_upload_message
 
 
 class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
@@ -54,11 +54,13 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
             return Response({"file": [exc.as_dict()]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(upload).data, status=status.HTTP_201_CREATED)
 
-    def perform_destroy(self, upload) -> None:
+    @extend_schema(responses={204: None, 409: OpenApiResponse(description="A queued or running job uses it")})
+    def destroy(self, request: Request, pk=None) -> Response:
         try:
-            upload_services.delete_upload(upload)
+            upload_services.delete_upload(self.get_object())
         except UserFacingError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     @action(detail=True, methods=["get"], url_path="download", url_name="download")
@@ -98,11 +100,13 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         job = selectors.jobs_of(request.user).get(id=job.id)
         return Response(JobSerializer(job, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
-    def perform_destroy(self, job) -> None:
+    @extend_schema(responses={204: None, 409: OpenApiResponse(description="The job is queued or running")})
+    def destroy(self, request: Request, pk=None) -> Response:
         try:
-            job_services.delete_job(job)
+            job_services.delete_job(self.get_object())
         except UserFacingError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={200: JobSerializer, 409: OpenApiResponse(description="Job already ended")})
     @action(detail=True, methods=["post"])

@@ -7,5 +7,5 @@ class AnonymizerConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the job kinds and the worker signal handlers.
-        from anonymizer import tasks  # noqa: F401
+        from anonymizer import signals, tasks  # noqa: F401
         from anonymizer.services import profiling  # noqa: F401

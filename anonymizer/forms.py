@@ -19,10 +19,16 @@ class ProfileCsvForm(forms.Form):
     upload = forms.ModelChoiceField(queryset=Upload.objects.none(), required=False, label="or a file uploaded before")
     sample_rows = forms.IntegerField(min_value=0, max_value=100, initial=10, label="Sample rows to keep")
 
-    def __init__(self, *args, uploads=None, **kwargs) -> None:
+    def __init__(self, *args, uploads=None, refused_upload: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.refused_upload = refused_upload  # why the upload handler dropped the file, if it did
         if uploads is not None:
             self.fields["upload"].queryset = uploads
+
+    def clean_file(self):
+        if self.refused_upload:
+            raise forms.ValidationError(self.refused_upload)
+        return self.cleaned_data["file"]
 
     def clean(self) -> dict:
         cleaned = super().clean()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -21,7 +20,7 @@ from anonymizer.services import jobs as job_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.services.profiling import KIND as PROFILE_KIND
 from anonymizer.tabular import CsvFormatError
-from anonymizer.uploads import refused_upload_message
+from anonymizer.upload_limits import refused_upload_message
 
 
 @require_GET
@@ -63,24 +62,21 @@ def job_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def profile_new(request: HttpRequest) -> HttpResponse:
     uploads = selectors.uploads_of(request.user)
-    form = ProfileCsvForm(request.POST or None, request.FILES or None, uploads=uploads)
-    if request.method == "POST":
-        refused = refused_upload_message(request)
-        if refused:
-            form.add_error("file", refused[1])
-        if form.is_valid():
-            params = get_job_kind(PROFILE_KIND).validate_params({"sample_rows": form.cleaned_data["sample_rows"]})
-            try:
-                with transaction.atomic():  # a refused file leaves neither an upload nor a job behind
-                    upload = form.cleaned_data["upload"] or upload_services.create_csv_upload(
-                        owner=request.user, uploaded=form.cleaned_data["file"]
-                    )
-                    job = job_services.create_job(owner=request.user, kind=PROFILE_KIND, params=params,
-                                                  inputs=[upload])
-            except CsvFormatError as exc:
-                form.add_error("file", str(exc))
-            else:
-                return redirect("job-detail", job_id=job.id)
+    refused = refused_upload_message(request) if request.method == "POST" else None
+    form = ProfileCsvForm(request.POST or None, request.FILES or None, uploads=uploads,
+                          refused_upload=refused and refused[1])
+    if request.method == "POST" and form.is_valid():
+        params = get_job_kind(PROFILE_KIND).validate_params({"sample_rows": form.cleaned_data["sample_rows"]})
+        try:
+            # A refused file raises before anything is stored.
+            upload = form.cleaned_data["upload"] or upload_services.create_csv_upload(
+                owner=request.user, uploaded=form.cleaned_data["file"]
+            )
+        except CsvFormatError as exc:
+            form.add_error("file", str(exc))
+        else:
+            job = job_services.create_job(owner=request.user, kind=PROFILE_KIND, params=params, inputs=[upload])
+            return redirect("job-detail", job_id=job.id)
     return render(request, "jobs/profile_new.html", {"form": form, "uploads": uploads})
 
 

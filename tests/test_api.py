@@ -73,6 +73,15 @@ def test_bad_upload_answers_400_with_row_and_column(api):
     assert not Upload.objects.exists()
 
 
+def test_oversized_upload_answers_400_and_stores_nothing(api, settings):
+    settings.UPLOAD_MAX_BYTES = 1024
+    response = api.post(reverse("api-upload-list"),
+                        {"file": SimpleUploadedFile("big.csv", b"a,b\n" + b"1,2\n" * 2000)}, format="multipart")
+    assert response.status_code == 400
+    assert "larger than the upload limit of" in response.json()["file"][0]
+    assert not Upload.objects.exists()
+
+
 def test_job_parameters_and_inputs_are_validated(api, other_user):
     upload = create_upload(api)
     url = reverse("api-job-list")
@@ -113,7 +122,8 @@ def test_another_users_objects_answer_404(api, other_user):
 def test_cancel_retry_and_delete(api):
     upload = create_upload(api)
     job = api.post(reverse("api-job-list"), {"kind": "profile_csv", "inputs": [upload["id"]]}, format="json").json()
-    assert api.delete(job["url"]).status_code == 400  # still queued
+    assert api.delete(job["url"]).status_code == 409  # still queued
+    assert api.delete(reverse("api-upload-detail", args=[upload["id"]])).status_code == 409  # the job needs it
     assert api.post(reverse("api-job-retry", args=[job["id"]])).status_code == 409
     cancelled = api.post(reverse("api-job-cancel", args=[job["id"]]))
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"

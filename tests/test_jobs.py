@@ -170,3 +170,13 @@ def test_create_job_refuses_another_users_upload(user, other_user, upload):
     with pytest.raises(PermissionError):
         job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[upload])
     assert not Job.objects.exists()
+
+
+def test_deleting_an_account_deletes_its_files(user, upload):
+    job = queued_profile_job(user, upload)
+    job_services.run_job(job.id)
+    paths = [Path(upload.file.path)] + [Path(result.file.path) for result in JobResult.objects.filter(job=job)]
+    assert len(paths) == 3 and all(path.exists() for path in paths)
+    user.delete()
+    assert not Job.objects.exists() and not Upload.objects.exists()
+    assert not any(path.exists() for path in paths)

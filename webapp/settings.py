@@ -164,12 +164,12 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
-# Uploads: the limit is checked while the body streams in (anonymizer.uploads), not after it is on disk.
+# Uploads: the limit is checked while the body streams in (anonymizer.upload_limits), not after it is on disk.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_MB", 100, minimum=1) * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o600
 FILE_UPLOAD_HANDLERS = [
-    "anonymizer.uploads.UploadSizeLimitHandler",
+    "anonymizer.upload_limits.UploadSizeLimitHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]

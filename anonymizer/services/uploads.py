@@ -7,7 +7,6 @@ import hashlib
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
 
 from anonymizer.jobkinds import UserFacingError
 from anonymizer.models import Job, Upload
@@ -51,7 +50,4 @@ def delete_upload(upload: Upload) -> None:
     """Delete an upload and its file, unless a queued or running job still reads it."""
     if upload.jobs.filter(status__in=Job.ACTIVE_STATUSES).exists():
         raise UserFacingError("A queued or running job still uses this file; cancel the job or wait for it to end.")
-    file = upload.file
-    with transaction.atomic():
-        upload.delete()
-        transaction.on_commit(lambda: file.delete(save=False))
+    upload.delete()  # the file goes with its row (anonymizer.signals)

@@ -30,6 +30,7 @@ class UploadSizeLimitHandler(FileUploadHandler):
 
 def refused_upload_message(request: HttpRequest) -> tuple[str, str] | None:
     """(field name, message) when the size limit made the upload handler drop a file from this request."""
+    request.FILES  # noqa: B018 - parse the body first: the handler records the refusal while parsing
     refused = getattr(request, "_refused_upload", None)
     if refused is None:
         return None

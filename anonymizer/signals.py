@@ -1,0 +1,18 @@
+"""Stored files follow their rows: however a row is deleted (by its owner, or in cascade when a job or a
+whole account is deleted), its file is removed once the deletion has committed."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+
+from anonymizer.models import JobResult, Upload
+
+
+@receiver(post_delete, sender=Upload)
+@receiver(post_delete, sender=JobResult)
+def delete_stored_file(sender, instance: Upload | JobResult, **kwargs) -> None:
+    file = instance.file
+    if file:
+        transaction.on_commit(lambda: file.delete(save=False))

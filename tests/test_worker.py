@@ -54,11 +54,16 @@ def test_real_worker_runs_a_job_to_success(api, start_worker):
     assert csv_text.splitlines()[0].startswith("index,name,type") and len(csv_text.splitlines()) == 8
 
 
-def test_killed_worker_leaves_a_failed_job_with_the_reason(api, start_worker, tmp_path, settings):
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory) -> bytes:
+    """About 60 MB: profiling it keeps a worker busy for about a second."""
+    return write_large_csv(tmp_path_factory.mktemp("big") / "big.csv", rows=600_000).read_bytes()
+
+
+def test_killed_worker_leaves_a_failed_job_with_the_reason(api, start_worker, big_csv, settings):
     settings.UPLOAD_MAX_BYTES = 500 * 1024 * 1024
-    big = write_large_csv(tmp_path / "big.csv", rows=600_000)
     worker = start_worker()
-    job = start_profile(api, SimpleUploadedFile("big.csv", big.read_bytes()))
+    job = start_profile(api, SimpleUploadedFile("big.csv", big_csv))
     # As soon as the worker has claimed the job (it takes about a second), kill it like a crash.
     wait_for(lambda: Job.objects.filter(id=job["id"], status="running").exists(), 60, 0.02)
     worker.kill()
@@ -75,6 +80,20 @@ def test_killed_worker_leaves_a_failed_job_with_the_reason(api, start_worker, tm
     assert retried["status"] == "queued"
     done = wait_for(lambda: (j := api.get(job["url"]).json())["status"] in ("succeeded", "failed") and j, 120, 0.5)
     assert done["status"] == "succeeded" and done["result"]["rows"] == 600_000 and done["attempts"] == 2
+
+
+def test_cancelling_a_running_job_stops_it_and_the_worker_goes_on(api, start_worker, big_csv, settings):
+    settings.UPLOAD_MAX_BYTES = 500 * 1024 * 1024
+    start_worker()
+    job = start_profile(api, SimpleUploadedFile("big.csv", big_csv))
+    wait_for(lambda: Job.objects.filter(id=job["id"], status="running").exists(), 60, 0.02)
+    cancelled = api.post(reverse("api-job-cancel", args=[job["id"]]))
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    # The same worker is free again and runs the next job; the cancelled one never gets results.
+    following = start_profile(api, csv_upload())
+    wait_for(lambda: api.get(following["url"]).json()["status"] == "succeeded", 60, 0.2)
+    final = api.get(job["url"]).json()
+    assert final["status"] == "cancelled" and final["results"] == [] and final["result"] is None
 
 
 def test_healthz_reports_database_broker_and_workers(client, start_worker):

@@ -24,7 +24,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from anonymizer.jobkinds import JobKind, UserFacingError, get_job_kind
+from anonymizer.jobkinds import UserFacingError, get_job_kind
 from anonymizer.models import Job, JobResult, Upload
 
 logger = logging.getLogger(__name__)
@@ -255,6 +255,3 @@ def on_worker_ready() -> None:
     fail_stale_jobs()
     republish_queued_jobs()
 
-
-__all__ = ["JobAborted", "JobKind", "JobRun", "cancel_job", "create_job", "delete_job", "fail_stale_jobs",
-           "publish_job", "republish_queued_jobs", "retry_job", "run_job"]

@@ -1,0 +1,1 @@
+"""Location inference and de-identification (no Django here)."""

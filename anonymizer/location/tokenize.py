@@ -1,0 +1,233 @@
+"""Morpheme tokenizer for the location classifier and de-identifier (no Django here).
+
+Japanese goes through MeCab (fugashi + unidic-lite), English through spaCy's rule-based tokenizer. Every token
+keeps its character offsets into the original post, so deletions can be drawn on the text as it was written.
+URLs, hashtags and mentions are noise: they are masked out before tokenizing and never become tokens.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+LANGUAGES = ("ja", "en")
+
+# Alternation order matters: a URL is matched first, so a "#fragment" or "@" inside it never counts as a
+# hashtag or mention even when URL removal is switched off.
+_NOISE_RE = re.compile(
+    r"(?P<url>(?:https?://|(?<![\w.])www\.)\S+|(?<![\w./])t\.co/\S+)"
+    # "&#39;"-style HTML entities are not hashtags.
+    r"|(?P<hashtag>(?<!&)[#\uff03]\w+)"  # also the full-width sign
+    r"|(?P<mention>[@\uff20][A-Za-z0-9_]+)",
+    re.IGNORECASE,
+)
+# MeCab only skips ASCII space, tab, LF and VT; NBSP, U+3000, CR etc. would come back as tokens, so every
+# whitespace character becomes a plain space (same length, offsets unchanged). NUL would end MeCab's C string
+# and lone surrogates cannot be encoded to UTF-8.
+_SANITIZE_RE = re.compile(r"[^\S ]|[\x00\ud800-\udfff]")
+_ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
+_KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
+_CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+_BATCH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One morpheme: text == original[start:end]; norm is the feature form."""
+
+    text: str
+    start: int
+    end: int
+    norm: str
+    deletable: bool
+
+
+@dataclass(frozen=True)
+class TokenizerSettings:
+    """How posts are tokenized; part of a trained model, so it serialises to a plain dict."""
+
+    language: str
+    remove_urls: bool = True
+    remove_hashtags: bool = True
+    remove_mentions: bool = True
+    lowercase: bool = True  # English only
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}, not {self.language!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TokenizerSettings:
+        """Inverse of to_dict; unknown keys are ignored so settings stored by newer code still load."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in d.items() if k in known}
+        for key, value in values.items():
+            if key != "language" and not isinstance(value, bool):
+                raise ValueError(f"{key} must be a boolean, not {value!r}")
+        return cls(**values)
+
+    def removes(self, kind: str) -> bool:
+        """Whether noise of this kind ("url", "hashtag", "mention") is removed."""
+        return {"url": self.remove_urls, "hashtag": self.remove_hashtags, "mention": self.remove_mentions}[kind]
+
+
+def noise_spans(text: str, settings: TokenizerSettings) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of the URLs / hashtags / mentions that settings remove, sorted and non-overlapping."""
+    wanted = {k for k in ("url", "hashtag", "mention") if settings.removes(k)}
+    if not wanted:
+        return []
+    return [(m.start(), m.end(), m.lastgroup) for m in _NOISE_RE.finditer(text) if m.lastgroup in wanted]
+
+
+def _masked(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """text with noise spans and every whitespace character replaced by spaces, same length."""
+    if spans:
+        parts, pos = [], 0
+        for start, end, _ in spans:
+            parts.append(text[pos:start])
+            parts.append(" " * (end - start))
+            pos = end
+        parts.append(text[pos:])
+        text = "".join(parts)
+    return _SANITIZE_RE.sub(" ", text)
+
+
+def _norm(text: str, lowercase: bool) -> str:
+    norm = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    if lowercase:
+        norm = norm.lower()
+    # NFKC turns spacing accents into space + combining mark (U+00B4 -> " \u0301", U+309B too), common in kaomoji.
+    if not norm.isascii() and any(c.isspace() for c in norm):
+        norm = "".join(norm.split())
+    return norm or text
+
+
+def detect_language(text: str) -> str:
+    """Return "ja" when kana/kanji make up a meaningful share of the post, else "en".
+
+    URLs and mentions are ignored. A lone kana in Latin text (the "¯\\_(ツ)_/¯" shrug) does not make a post
+    Japanese: it needs two kana, or kana + ideographs making at least 30% of its letters.
+    """
+    text = _NOISE_RE.sub(lambda m: m.group() if m.lastgroup == "hashtag" else " ", text)
+    kana = len(_KANA_RE.findall(text))
+    if kana >= 2:
+        return "ja"
+    cjk = kana + len(_CJK_RE.findall(text))
+    if cjk == 0:
+        return "en"
+    letters = sum(c.isalpha() for c in text)
+    return "ja" if cjk >= 0.3 * letters else "en"
+
+
+class Tokenizer:
+    """Reusable tokenizer for one TokenizerSettings; get one through get_tokenizer()."""
+
+    def __init__(self, settings: TokenizerSettings):
+        self.settings = settings
+        self._lock = threading.Lock()
+        if settings.language == "ja":
+            import fugashi
+
+            # The Tagger keeps one lattice, and nodes point into it: one parse at a time, read out at once.
+            self._tagger = fugashi.Tagger()
+        else:
+            import spacy
+
+            # Only the tokenizer is used; a blank pipeline has the same tokenizer rules as en_core_web_sm.
+            self._spacy_tokenizer = spacy.blank("en").tokenizer
+        self._lower = settings.lowercase and settings.language == "en"
+
+    def tokenize(self, text: str) -> list[Token]:
+        """Tokens of one post, in text order."""
+        masked = _masked(text, noise_spans(text, self.settings))
+        if masked.isspace() or not masked:
+            return []
+        if self.settings.language == "ja":
+            return self._tokenize_ja(text, masked)
+        return self._from_spacy(text, self._spacy_tokenizer(masked))
+
+    def tokenize_many(self, texts: Iterable[str]) -> Iterator[list[Token]]:
+        """Tokens of each post, lazily, in input order."""
+        if self.settings.language == "ja":
+            for text in texts:
+                yield self.tokenize(text)
+            return
+        batch: list[str] = []
+        for text in texts:
+            batch.append(text)
+            if len(batch) >= _BATCH:
+                yield from self._en_batch(batch)
+                batch = []
+        if batch:
+            yield from self._en_batch(batch)
+
+    def _en_batch(self, texts: list[str]) -> Iterator[list[Token]]:
+        masked = [_masked(text, noise_spans(text, self.settings)) for text in texts]
+        for text, doc in zip(texts, self._spacy_tokenizer.pipe(masked), strict=True):
+            yield self._from_spacy(text, doc)
+
+    def _from_spacy(self, text: str, doc) -> list[Token]:
+        tokens = []
+        lower = self._lower
+        for tok in doc:
+            if tok.is_space:
+                continue
+            start = tok.idx
+            end = start + len(tok.text)
+            piece = text[start:end]
+            tokens.append(Token(piece, start, end, _norm(piece, lower), _ALNUM_RE.search(piece) is not None))
+        return tokens
+
+    def _tokenize_ja(self, text: str, masked: str) -> list[Token]:
+        with self._lock:
+            nodes = [(n.surface, len(n.white_space)) for n in self._tagger(masked)]
+        tokens = []
+        pos = 0
+        for surface, skipped in nodes:
+            pos += skipped
+            if not surface:
+                continue
+            if not masked.startswith(surface, pos):
+                # Never seen; realign rather than emit offsets that do not match the text.
+                found = masked.find(surface, pos)
+                if found < 0:
+                    continue
+                pos = found
+            start, end = pos, pos + len(surface)
+            pos = end
+            if surface.isspace():
+                continue
+            piece = text[start:end]
+            # One rule for both languages: a token without a letter or digit (punctuation, emoji, kaomoji
+            # pieces) stays a feature but is never offered for deletion; UniDic's symbol tag would also
+            # exclude letters such as small kana or Hangul.
+            tokens.append(Token(piece, start, end, _norm(piece, False), _ALNUM_RE.search(piece) is not None))
+        return tokens
+
+
+_cache: dict[TokenizerSettings, Tokenizer] = {}
+_cache_pid = os.getpid()
+_cache_lock = threading.Lock()
+
+
+def get_tokenizer(settings: TokenizerSettings) -> Tokenizer:
+    """The process's Tokenizer for these settings (a Tagger / spaCy pipeline is slow to create)."""
+    global _cache_pid
+    with _cache_lock:
+        # A forked worker builds its own rather than sharing the parent's MeCab lattice and lock.
+        if _cache_pid != os.getpid():
+            _cache.clear()
+            _cache_pid = os.getpid()
+        tokenizer = _cache.get(settings)
+        if tokenizer is None:
+            tokenizer = _cache[settings] = Tokenizer(settings)
+        return tokenizer

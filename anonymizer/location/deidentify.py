@@ -1,0 +1,432 @@
+"""The fewest-morphemes de-identifier (the paper's Section 7), exact and fast.
+
+The paper: for m = 1, 2, ... consider every way to delete m morphemes, keep the one whose top-cell probability
+is lowest, and stop at the first m where that is under the threshold. Here the objective also covers several
+models at once (the location classifier and, optionally, the human-inferability classifier): a candidate's
+*ratio* is the largest of score / threshold over the models, and a post is de-identified when it is below 1.
+With the location model alone, ranking by ratio is ranking by top-cell probability: the paper's algorithm.
+
+Tie rule, shared with the plain exhaustive oracle in the tests: among candidates whose ratio is within
+``TIE_TOLERANCE`` of the lowest, the one whose sorted deleted positions come first lexicographically (the order
+of ``itertools.combinations``) wins.
+
+Why it is fast: the models are linear in binary uni+bigram features, so deleting positions changes the class
+scores by a few weight rows — the unigrams of the deleted tokens and the bigrams touching them go out, and one
+bigram per run of deleted tokens comes in, joining the tokens on either side of the gap. Candidates of size m
+are built from those of size m - 1 by adding a later position, one precomputed update per candidate: a new
+run, or the extension of the last run (which swaps that run's gap bigram). Features that occur more than once
+in the post, or that a gap can create although they are already present, are not additive (the bag is
+binary); their occurrence counts are carried along with the scores and their weights applied at the end, so
+every score is exact (float64), without re-vectorizing any text.
+
+Beyond ``max_candidates`` per level a beam search takes over; its answers say they are not proven optimal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from anonymizer.location.classifier import bigram
+
+TIE_TOLERANCE = 1e-9
+_CHUNK = 8192  # children scored at a time
+# float32 ranking error is about 1e-6 relative; candidates this close to the best are scored exactly.
+_SHORTLIST_MARGIN = 1e-4
+_MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (rows of scores + counts)
+
+
+@dataclass(frozen=True)
+class LinearScorer:
+    """A linear model over uni+bigram features with a probability link and its threshold.
+
+    ``link="softmax_max"``: the score is the top class probability of a softmax (the location classifier);
+    ``link="sigmoid"``: one column, the score is the positive-class probability (the human-inferability model).
+    ``weights`` has one row per feature (n_features x n_columns).
+    """
+
+    name: str
+    vocabulary: Mapping[str, int]
+    weights: np.ndarray
+    intercept: np.ndarray
+    threshold: float
+    link: str = "softmax_max"
+
+    def __post_init__(self) -> None:
+        if self.link not in ("softmax_max", "sigmoid"):
+            raise ValueError(f"link must be softmax_max or sigmoid, got {self.link!r}")
+        if self.link == "sigmoid" and self.weights.shape[1] != 1:
+            raise ValueError("a sigmoid scorer has exactly one weight column")
+        if not 0 < self.threshold <= 1:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold}")
+
+    @property
+    def width(self) -> int:
+        return self.weights.shape[1]
+
+    def row(self, feature: str) -> np.ndarray | None:
+        index = self.vocabulary.get(feature)
+        return None if index is None else self.weights[index]
+
+
+def link_scores(z: np.ndarray, link: str) -> np.ndarray:
+    """Scores of the rows of z (n x width) under a link: top softmax probability, or the sigmoid."""
+    if link == "sigmoid":
+        return 1.0 / (1.0 + np.exp(-z[:, 0]))
+    shifted = z - z.max(axis=1, keepdims=True)
+    np.exp(shifted, out=shifted)
+    return 1.0 / shifted.sum(axis=1)
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """The best way found to delete exactly m tokens."""
+
+    positions: tuple[int, ...]
+    ratio: float
+    scores: dict[str, float]
+    exhaustive: bool  # every way to delete m allowed tokens was scored: this is the optimum (tie rule applied)
+    candidates: int
+
+
+@dataclass(frozen=True)
+class Deidentification:
+    """What the de-identifier decided for one post."""
+
+    deleted: tuple[int, ...]  # token indices, sorted
+    scores_before: dict[str, float]
+    scores_after: dict[str, float]
+    thresholds: dict[str, float]
+    under_threshold: bool
+    optimal: bool  # the deleted set is the exact best among all sets of its size
+    minimal: bool  # no smaller number of deletions gets under the thresholds (proven by exhaustive search)
+    candidates: int  # candidates scored in all
+    reason: str = ""  # why the result is not under the thresholds, when it is not
+    searched: list[dict] = field(default_factory=list)  # per m: best ratio, exhaustive, candidates
+
+
+class _Post:
+    """One post prepared for the search: its features' weight rows and the per-step update vectors.
+
+    A search state is a vector of ``dim`` numbers: the change of every model's scores caused by the additive
+    features, followed by the occurrence counts of the non-additive ("shared") features.
+    """
+
+    def __init__(self, norms: Sequence[str], allowed: Sequence[int], scorers: Sequence[LinearScorer],
+                 max_run: int) -> None:
+        self.norms, self.n, self.scorers = list(norms), len(norms), list(scorers)
+        self.allowed = np.array(sorted(set(allowed)), dtype=np.int64)
+        self.offsets = np.cumsum([0, *(scorer.width for scorer in scorers)])
+        self.width = width = int(self.offsets[-1])
+        self.thresholds = np.array([scorer.threshold for scorer in scorers])
+        self.intercept = np.concatenate([np.asarray(s.intercept, dtype=np.float64) for s in scorers])
+        n, norms = self.n, self.norms
+
+        # Gap bigrams (i, j): the tokens on either side once every token strictly between them is deleted;
+        # only runs of allowed tokens, at most max_run long, can open a gap.
+        run = [0] * (n + 1)  # run[i]: allowed positions in a row starting at i
+        allowed_set = set(self.allowed.tolist())
+        for i in range(n - 1, -1, -1):
+            run[i] = run[i + 1] + 1 if i in allowed_set else 0
+        gaps = [(i, j) for i in range(n - 2) for j in range(i + 2, min(n - 1, i + 1 + min(run[i + 1], max_run)) + 1)]
+        features = [*norms, *(bigram(a, b) for a, b in pairwise(norms)), *(bigram(norms[i], norms[j]) for i, j in gaps)]
+        # One local id per distinct feature string; rows of the models' weights side by side.
+        local: dict[str, int] = {}
+        occurrence = np.array([local.setdefault(f, len(local)) for f in features], dtype=np.int64)
+        distinct = list(local)
+        known = np.zeros(len(distinct), dtype=bool)
+        table = np.zeros((len(distinct), width))
+        for k, scorer in enumerate(scorers):
+            index = np.array([scorer.vocabulary.get(f, -1) for f in distinct], dtype=np.int64)
+            hit = index >= 0
+            known |= hit
+            table[hit, self.offsets[k]: self.offsets[k + 1]] = scorer.weights[index[hit]]
+        none = len(distinct)  # an extra row of zeros stands for "no feature" and for unknown features
+        occurrence = np.where(known[occurrence], occurrence, none)
+        unigram, adjacent, gap_ids = occurrence[:n], occurrence[n: 2 * n - 1], occurrence[2 * n - 1:]
+
+        present = np.concatenate([unigram, adjacent])
+        count = np.bincount(present, minlength=none + 1)[:none]
+        gap_count = np.bincount(gap_ids, minlength=none + 1)[:none]
+        shared = (count >= 2) | ((count >= 1) & (gap_count >= 1)) | (gap_count >= 2)
+        self.shared_ids = np.flatnonzero(shared)
+        self.shared_rows = table[self.shared_ids]
+        self.shared_count = count[self.shared_ids].astype(np.float64)
+        self.shared_present = (self.shared_count > 0).astype(np.float64)
+        self.z_full = self.intercept + table[count > 0].sum(axis=0)
+        self.dim = width + len(self.shared_ids)
+
+        # update[f]: the state change when one occurrence of feature f appears (row `none` is all zeros).
+        update = np.zeros((none + 1, self.dim), dtype=np.float32)
+        additive = np.flatnonzero(~shared)
+        update[additive, :width] = table[additive]
+        update[self.shared_ids, width + np.arange(len(self.shared_ids))] = 1.0
+        self._update = update
+        self._unigram = unigram
+        self._right = np.append(adjacent, none)  # slot (i, i+1); none after the last token
+        self._left = np.concatenate([[none], adjacent])  # slot (i-1, i); none before the first token
+        self._gap = np.full((n + 1, n + 1), none, dtype=np.int64)  # [i, j] for gap (i, j); j = n is the edge
+        if gaps:
+            pairs = np.array(gaps)
+            self._gap[pairs[:, 0], pairs[:, 1]] = gap_ids
+        positions = np.arange(n)
+        after = np.minimum(positions + 1, n)
+        # Adding j as a run of its own: its unigram and both bigrams go, the gap bigram (j-1, j+1) comes.
+        self._single_gap = np.concatenate([[none], self._gap[positions[1:] - 1, after[1:]]])
+        self.new_run = (update[self._single_gap] - update[self._unigram] - update[self._left]
+                        - update[self._right])
+        # The empty deletion: the post's own scores, and the shared features' occurrence counts.
+        self.root = np.concatenate([self.z_full, self.shared_count]).astype(np.float32)
+
+    def extension(self, starts: np.ndarray, js: np.ndarray) -> np.ndarray:
+        """Correction to ``new_run[js]`` when j extends a run that starts at ``starts`` and ends at j - 1:
+        the left bigram was already gone, and the run's gap bigram moves from (start-1, j) to (start-1, j+1)."""
+        update, before = self._update, np.maximum(starts - 1, 0)
+        after = np.minimum(js + 1, self.n)
+        edge = starts == 0  # a run at the start of the post has no token on its left, hence no gap bigram
+        old_gap = np.where(edge, len(update) - 1, self._gap[before, js])
+        new_gap = np.where(edge, len(update) - 1, self._gap[before, after])
+        return update[self._left[js]] + update[new_gap] - update[old_gap] - update[self._single_gap[js]]
+
+    def approximate_ratios(self, states: np.ndarray) -> np.ndarray:
+        """Float32 ratios (largest score / threshold over the models) of search states, for ranking."""
+        z = states[:, : self.width]
+        if len(self.shared_ids):
+            change = (states[:, self.width:] > 0.5).astype(np.float32) - self.shared_present.astype(np.float32)
+            touched = np.flatnonzero(change.any(axis=1))
+            if len(touched):  # few candidates change a shared feature's presence: correct only those
+                z = z.copy()
+                z[touched] += change[touched] @ self.shared_rows.astype(np.float32)
+        ratio = None
+        for k, scorer in enumerate(self.scorers):
+            score = link_scores(z[:, self.offsets[k]: self.offsets[k + 1]], scorer.link) / np.float32(scorer.threshold)
+            ratio = score if ratio is None else np.maximum(ratio, score)
+        return ratio
+
+    def exact(self, deleted: Sequence[int]) -> tuple[float, np.ndarray]:
+        """Exact ratio and scores of one deletion set, in float64 from its feature set (shortlist and beam)."""
+        gone = set(deleted)
+        kept = [t for i, t in enumerate(self.norms) if i not in gone]
+        features = sorted(set(kept) | {bigram(a, b) for a, b in pairwise(kept)})
+        z = self.intercept.copy()
+        for feature in features:
+            for k, scorer in enumerate(self.scorers):
+                row = scorer.row(feature)
+                if row is not None:
+                    z[self.offsets[k]: self.offsets[k + 1]] += row
+        ratio, scores = self.ratios_of_scores(z[None, :])
+        return float(ratio[0]), scores[0]
+
+    def ratios_of_scores(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scores = np.column_stack([link_scores(z[:, self.offsets[k]: self.offsets[k + 1]], s.link)
+                                  for k, s in enumerate(self.scorers)])
+        return (scores / self.thresholds).max(axis=1), scores
+
+
+@dataclass(frozen=True)
+class _Level:
+    """The candidates of one size: search states, last deleted position, start of the last run, positions."""
+
+    states: np.ndarray
+    last: np.ndarray
+    start: np.ndarray
+    positions: np.ndarray
+
+    @staticmethod
+    def concat(levels: list[_Level]) -> _Level:
+        return _Level(*(np.concatenate([getattr(level, name) for level in levels])
+                        for name in ("states", "last", "start", "positions")))
+
+
+class _Best:
+    """The best candidate of a level under the tie rule, fed block by block.
+
+    Blocks are ranked with float32 ratios; only candidates within ``_SHORTLIST_MARGIN`` of the best ratio so
+    far are scored exactly (float64, from their feature sets), and the tie rule is applied to exact ratios.
+    """
+
+    def __init__(self) -> None:
+        self.approx_floor = math.inf
+        self.floor = math.inf  # the lowest exact ratio seen
+        self.tied: list[tuple[tuple[int, ...], float, np.ndarray]] = []  # candidates within the tolerance
+        self.count = 0
+
+    def offer(self, approx: np.ndarray, positions: Callable[[int], Sequence[int]],
+              exact: Callable[[Sequence[int]], tuple[float, np.ndarray]]) -> None:
+        """``approx``: float32 ratios of a block of candidates; ``positions(k)``: candidate k's deleted
+        positions; ``exact(positions)``: its exact ratio and scores. Only near-best candidates are built."""
+        self.count += len(approx)
+        low = float(approx.min())
+        if low > self.approx_floor * (1 + _SHORTLIST_MARGIN):
+            return
+        self.approx_floor = min(self.approx_floor, low)
+        for k in np.flatnonzero(approx <= self.approx_floor * (1 + _SHORTLIST_MARGIN)):
+            candidate = tuple(int(p) for p in positions(int(k)))
+            ratio, scores = exact(candidate)
+            if ratio <= self.floor + TIE_TOLERANCE:
+                self.floor = min(self.floor, ratio)
+                self.tied = [t for t in self.tied if t[1] <= self.floor + TIE_TOLERANCE]
+                self.tied.append((candidate, ratio, scores))
+
+    def deletion(self, scorers: Sequence[LinearScorer], exhaustive: bool) -> Deletion:
+        positions, ratio, scores = min(self.tied, key=lambda t: t[0])
+        return Deletion(positions, ratio, {s.name: float(scores[k]) for k, s in enumerate(scorers)},
+                        exhaustive, self.count)
+
+
+class Deidentifier:
+    """Finds the fewest deletions that bring every model under its threshold (scikit-learn-style, configured
+    here, applied per post by ``deidentify``)."""
+
+    def __init__(self, scorers: Sequence[LinearScorer], *, max_candidates: int = 2_000_000,
+                 beam_width: int = 64) -> None:
+        if not scorers:
+            raise ValueError("at least one scorer is needed")
+        if len({s.name for s in scorers}) != len(scorers):
+            raise ValueError("scorer names must be unique")
+        self.scorers = list(scorers)
+        self.max_candidates, self.beam_width = max_candidates, beam_width
+
+    def scores(self, norms: Sequence[str]) -> dict[str, float]:
+        post = _Post(norms, [], self.scorers, max_run=0)
+        _, scores = post.ratios_of_scores(post.z_full[None, :])
+        return {s.name: float(scores[0, k]) for k, s in enumerate(self.scorers)}
+
+    def deidentify(self, norms: Sequence[str], deletable: Sequence[bool] | None = None, *, m: int | None = None,
+                   keep: Sequence[int] = ()) -> Deidentification:
+        """Automatic mode (``m=None``): the fewest deletions under the thresholds. Fixed mode: the best
+        deletion of exactly ``m`` tokens. ``deletable`` marks tokens that may be deleted (default all);
+        ``keep`` lists token indices the user forbids deleting."""
+        n = len(norms)
+        deletable = [True] * n if deletable is None else list(deletable)
+        forbidden = set(keep)
+        allowed = [i for i in range(n) if deletable[i] and i not in forbidden]
+        if m is not None and not 0 <= m <= len(allowed):
+            raise ValueError(f"cannot delete {m} of the {len(allowed)} deletable tokens")
+        last = len(allowed) if m is None else m
+        post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), last))
+        ratio0, scores0 = post.ratios_of_scores(post.z_full[None, :])
+        before = self._named(scores0[0])
+        thresholds = {s.name: s.threshold for s in self.scorers}
+        searched: list[dict] = []
+        if m == 0 or (m is None and ratio0[0] < 1):
+            return Deidentification((), before, before, thresholds, bool(ratio0[0] < 1), True, True, 1,
+                                    searched=searched)
+        best: Deletion | None = None
+        total = 0
+        for deletion in self._search(post, last, evaluate_all=m is None):
+            total += deletion.candidates
+            searched.append({"m": len(deletion.positions), "ratio": deletion.ratio,
+                             "exhaustive": deletion.exhaustive, "candidates": deletion.candidates})
+            best = deletion
+            if m is None and deletion.ratio < 1:
+                break
+        assert best is not None
+        under = best.ratio < 1
+        # Automatic mode stops at the first size that works, so every smaller size was searched and failed.
+        minimal = m is None and under and all(step["exhaustive"] for step in searched[:-1])
+        reason = ""
+        if not under:
+            names = ", ".join(f"{name} {score:.3f} (threshold {thresholds[name]:.3f})"
+                              for name, score in best.scores.items())
+            reason = (f"Deleting {len(best.positions)} of the {len(allowed)} deletable tokens leaves: {names}."
+                      if m is not None else
+                      f"Even deleting all {len(allowed)} deletable tokens leaves: {names}. The rest of the post "
+                      "and the model's prior keep it above the threshold.")
+        return Deidentification(best.positions, before, best.scores, thresholds, under, best.exhaustive, minimal,
+                                total + 1, reason, searched)
+
+    def best_deletion(self, norms: Sequence[str], m: int, allowed: Sequence[int] | None = None) -> Deletion:
+        """The best way to delete exactly m of the allowed tokens (all tokens by default)."""
+        allowed = list(range(len(norms))) if allowed is None else list(allowed)
+        post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), m))
+        *_, last = self._search(post, m, evaluate_all=False)
+        return last
+
+    # -- search -------------------------------------------------------------------------------------------
+    def _longest_exhaustive(self, allowed: int, last: int) -> int:
+        """The largest size searched exhaustively: gap bigrams are only needed for runs up to that long."""
+        m = 1
+        while m < last and math.comb(allowed, m + 1) <= self.max_candidates:
+            m += 1
+        return m
+
+    def _named(self, scores: np.ndarray) -> dict[str, float]:
+        return {s.name: float(scores[k]) for k, s in enumerate(self.scorers)}
+
+    def _search(self, post: _Post, last_m: int, *, evaluate_all: bool):
+        """Yield the best Deletion of each size up to last_m (only the last one unless evaluate_all)."""
+        a = len(post.allowed)
+        # The level before m = 1: one empty deletion; last = -2 so that no position "extends" its run.
+        parents = _Level(post.root[None, :], np.array([-2]), np.array([0]), np.zeros((1, 0), dtype=np.int64))
+        for m in range(1, last_m + 1):
+            count = math.comb(a, m)
+            evaluate = evaluate_all or m == last_m
+            keep = m < last_m
+            if count > self.max_candidates or (keep and count > _MAX_STORED_STATES):
+                yield from self._beam(post, m, last_m, parents if m > 1 else None, evaluate_all)
+                return
+            best, parents = self._level(post, parents, evaluate, keep)
+            if evaluate:
+                deletion = best.deletion(self.scorers, exhaustive=True)
+                yield deletion
+                if evaluate_all and deletion.ratio < 1:
+                    return
+
+    @staticmethod
+    def _level(post: _Post, parents: _Level, evaluate: bool, keep: bool) -> tuple[_Best, _Level | None]:
+        """All children of a level (each parent plus one allowed position after its last), in blocks."""
+        allowed = post.allowed
+        first = np.searchsorted(allowed, parents.last, side="right")  # first allowed position after `last`
+        counts = len(allowed) - first
+        ends = np.cumsum(counts)
+        best, kept = _Best(), []
+        lo = 0
+        while lo < len(counts):
+            # Parents [lo, hi) have about _CHUNK children in all.
+            hi = max(lo + 1, int(np.searchsorted(ends, (ends[lo - 1] if lo else 0) + _CHUNK, side="right")))
+            block = counts[lo:hi]
+            parent = np.repeat(np.arange(lo, hi), block)
+            within = np.arange(len(parent)) - np.repeat(np.cumsum(block) - block, block)
+            js = allowed[np.repeat(first[lo:hi], block) + within]
+            states = parents.states[parent] + post.new_run[js]
+            extends = np.flatnonzero(js == parents.last[parent] + 1)
+            if len(extends):
+                states[extends] += post.extension(parents.start[parent[extends]], js[extends])
+            if evaluate and len(js):
+                best.offer(post.approximate_ratios(states),
+                           lambda k, parent=parent, js=js: (*parents.positions[parent[k]], js[k]), post.exact)
+            if keep:
+                starts = js.copy()
+                starts[extends] = parents.start[parent[extends]]
+                kept.append(_Level(states, js, starts, np.column_stack([parents.positions[parent], js])))
+            lo = hi
+        return best, (_Level.concat(kept) if keep else None)
+
+    def _beam(self, post: _Post, first_m: int, last_m: int, parents, evaluate_all: bool):
+        """Beam search from level first_m on: keep the beam_width best sets, extend each by one position."""
+        if parents is not None:
+            ratios = post.approximate_ratios(parents.states)
+            order = np.lexsort((np.arange(len(ratios)), ratios))[: self.beam_width]
+            beam = [tuple(int(p) for p in parents.positions[k]) for k in order]
+        else:
+            beam = [()]
+            first_m = 1
+        for m in range(first_m, last_m + 1):
+            candidates = sorted({tuple(sorted((*kept, j))) for kept in beam for j in post.allowed.tolist()
+                                 if j not in kept})
+            if not candidates:
+                return
+            ratios = np.array([post.exact(c)[0] for c in candidates])
+            best = _Best()
+            best.offer(ratios, candidates.__getitem__, post.exact)
+            beam = [candidates[k] for k in np.lexsort((np.arange(len(ratios)), ratios))[: self.beam_width]]
+            deletion = best.deletion(self.scorers, exhaustive=False)
+            if evaluate_all or m == last_m:
+                yield deletion
+                if evaluate_all and deletion.ratio < 1:
+                    return

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -42,6 +42,7 @@ REASONS = {
     "outside_grid": "outside the grid",
     "invalid_json": "not valid JSON",
     "not_an_object": "not a JSON object",
+    "filtered_out": "excluded by a filter",
 }
 _EXPECTED = {
     "text": "the post's text",
@@ -246,8 +247,12 @@ def detect_format(name: str, head: bytes) -> str:
 
 
 def read_corpus(fileobj: BinaryIO, *, columns: ColumnMap = ColumnMap(), grid: Grid | None = None,
-                report: CorpusReport | None = None, format: str | None = None, name: str = "") -> Iterator[Post]:
+                report: CorpusReport | None = None, format: str | None = None, name: str = "",
+                where: Mapping[str, Collection[str]] | None = None) -> Iterator[Post]:
     """Stream the accepted posts of a CSV or JSON Lines file, counting rejected records in `report`.
+
+    `where` keeps only records whose column (or key) holds one of the given values, e.g. {"lang": {"en"}};
+    the others are counted as "filtered_out".
 
     `format` is "csv", "jsonl" or None to detect it from `name` or the content. gzip content is decompressed.
     File-level problems raise CsvFormatError: a missing mapped column, bytes that are not UTF-8, broken CSV, a
@@ -263,11 +268,12 @@ def read_corpus(fileobj: BinaryIO, *, columns: ColumnMap = ColumnMap(), grid: Gr
     if not name:
         candidate = getattr(fileobj, "name", "")
         name = candidate if isinstance(candidate, str) else ""
-    return _read(fileobj, columns, grid, CorpusReport() if report is None else report, format, name)
+    filters = {column: frozenset(values) for column, values in (where or {}).items()}
+    return _read(fileobj, columns, grid, CorpusReport() if report is None else report, format, name, filters)
 
 
 def _read(fileobj: BinaryIO, columns: ColumnMap, grid: Grid | None, report: CorpusReport, format: str | None,
-          name: str) -> Iterator[Post]:
+          name: str, filters: dict[str, frozenset[str]]) -> Iterator[Post]:
     with _plain_seekable(fileobj) as plain:
         if format is None:
             plain.seek(0)
@@ -276,9 +282,9 @@ def _read(fileobj: BinaryIO, columns: ColumnMap, grid: Grid | None, report: Corp
         report.format = format
         checker = _Checker(grid, report, "Row" if format == "csv" else "Line")
         if format == "csv":
-            yield from _read_csv(plain, columns, checker)
+            yield from _read_csv(plain, columns, checker, filters)
         else:
-            yield from _read_jsonl(plain, columns, checker)
+            yield from _read_jsonl(plain, columns, checker, filters)
     if checker.rows == 0:
         what = "a header row but no data rows" if format == "csv" else "no JSON objects"
         raise CsvFormatError(f"The file has {what}; expected at least one post with text, latitude and longitude.")
@@ -299,6 +305,17 @@ class _Checker:
 
     def reject(self, row: int, reason: str, detail: str) -> None:
         self.report.reject(row, reason, f"{self.unit} {row}: {detail}")
+
+    def excluded(self, row: int, values: Mapping[str, Any], filters: dict[str, frozenset[str]]) -> bool:
+        """Count the record as filtered out when one of its filter columns holds another value."""
+        for column, allowed in filters.items():
+            value = values[column]
+            if (value.strip() if isinstance(value, str) else value) not in allowed:
+                self.rows += 1
+                self.report.rows_read += 1
+                self.reject(row, "filtered_out", f"{column} is {_shown(None if value is _MISSING else value)}.")
+                return True
+        return False
 
     def check(self, row: int, text: Any, lat: Any, lon: Any, extra: dict[str, str | None],
               names: dict[str, str]) -> Post | None:
@@ -373,9 +390,11 @@ class _Checker:
                 "(e.g. 35.6812 and 139.7671).")
 
 
-def _read_csv(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker) -> Iterator[Post]:
+def _read_csv(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker,
+              filters: dict[str, frozenset[str]]) -> Iterator[Post]:
     source = CsvSource(fileobj)
     index = _resolve_columns(source.header, columns)
+    filter_at = {column: _resolve_columns(source.header, ColumnMap(text=column))["text"] for column in filters}
     names = dict(columns.mapped())
     text_at, lat_at, lon_at = index["text"], index["lat"], index["lon"]
     optional = [(role, at) for role, at in index.items() if role in ("id", "user", "time")]
@@ -383,6 +402,8 @@ def _read_csv(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker) -> Itera
     for batch in source.batches(max_rows=500):
         for record in batch:
             row += 1
+            if filters and checker.excluded(row, {column: record[at] for column, at in filter_at.items()}, filters):
+                continue
             extra = {role: record[at].strip() or None for role, at in optional}
             post = checker.check(row, record[text_at], record[lat_at], record[lon_at], extra, names)
             if post is not None:
@@ -462,13 +483,15 @@ class _KeyFinder:
         return _MISSING
 
 
-def _read_jsonl(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker) -> Iterator[Post]:
+def _read_jsonl(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker,
+                filters: dict[str, frozenset[str]]) -> Iterator[Post]:
     fileobj.seek(0, 2)
     if fileobj.tell() == 0:
         raise CsvFormatError("The file is empty (0 bytes); expected JSON Lines: one JSON object per line.")
     mapped = columns.mapped()
     names = dict(mapped)
     finders = {role: _KeyFinder(key) for role, key in mapped}
+    filter_finders = {column: _KeyFinder(column) for column in filters}
     optional = [(role, finders[role]) for role in ("id", "user", "time") if role in finders]
     # The first KEY_CHECK_ROWS posts wait in `held` until the key check below has passed.
     held: list[Post] = []
@@ -494,6 +517,8 @@ def _read_jsonl(fileobj: BinaryIO, columns: ColumnMap, checker: _Checker) -> Ite
                 checker.rows += 1
                 checker.report.rows_read += 1
                 checker.reject(number, "not_an_object", f"the line holds {_json_kind(obj)}, not a JSON object.")
+            elif filters and checker.excluded(number, {c: f.get(obj) for c, f in filter_finders.items()}, filters):
+                pass
             else:
                 values = {role: finder.get(obj) for role, finder in finders.items()}
                 if not checked:

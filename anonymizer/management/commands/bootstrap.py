@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from anonymizer.services.location import ensure_default_models
+
 
 class Command(BaseCommand):
     help = "Migrate, collect static files and prepare demo data and models (idempotent)."
@@ -22,4 +24,6 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         if not settings.DEBUG:  # in DEBUG whitenoise serves straight from static/
             call_command("collectstatic", interactive=False, verbosity=0)
+        # The default location models: trained the first time, reused while their data is unchanged.
+        ensure_default_models(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
         self.stdout.write(f"bootstrap: ready in {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,60 @@
+"""The default location models that `make run` trains from the data shipped in data/ (no Django here)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from anonymizer.location.corpus import ColumnMap
+from anonymizer.location.grid import Grid
+from anonymizer.location.tokenize import TokenizerSettings
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """How to train one model from a corpus file: where the file is, which rows, which grid and language."""
+
+    name: str
+    title: str
+    corpus: str  # path relative to the data directory
+    language: str
+    grid: Grid
+    columns: ColumnMap = field(default_factory=ColumnMap)
+    where: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def tokenizer_settings(self) -> TokenizerSettings:
+        return TokenizerSettings(self.language)
+
+    def fingerprint(self, data_dir: Path) -> str:
+        """Changes when the spec or the corpus file changes: the bootstrap retrains only then."""
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True, default=str).encode())
+        with (data_dir / self.corpus).open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+        return digest.hexdigest()
+
+
+# Tokyo: the box the issue names; 20 x 10 as in the paper (rows north to south, about 1.9 x 4.5 km cells).
+TOKYO = ModelSpec(
+    name="tokyo-ja",
+    title="Tokyo (Japanese)",
+    corpus="geo/japan_311/tweets.csv",
+    language="ja",
+    grid=Grid(35.50, 139.45, 35.85, 139.95, rows=20, cols=10),
+    columns=ColumnMap(id="id"),
+)
+# US Midwest and South: 1 x 2 degree cells (about 110 x 170 km), city-scale for a corpus whose places are
+# cities; state-level places are left out, their coordinates are the centre of a whole state.
+US_MIDWEST = ModelSpec(
+    name="us-midwest-en",
+    title="US Midwest and South (English)",
+    corpus="geo/us_midwest_2017/tweets.csv.gz",
+    language="en",
+    grid=Grid(29.0, -104.0, 49.0, -84.0, rows=20, cols=10),
+    columns=ColumnMap(id="id", user="user", time="created"),
+    where={"kind": ("point", "place_city", "place_poi", "place_neighborhood"), "lang": ("en",)},
+)
+DEFAULT_MODELS = (TOKYO, US_MIDWEST)

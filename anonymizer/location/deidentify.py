@@ -211,13 +211,12 @@ class _Post:
         """Exact ratio and scores of one deletion set, in float64 from its feature set (shortlist and beam)."""
         gone = set(deleted)
         kept = [t for i, t in enumerate(self.norms) if i not in gone]
-        features = sorted(set(kept) | {bigram(a, b) for a, b in pairwise(kept)})
+        features = {*kept, *(bigram(a, b) for a, b in pairwise(kept))}
         z = self.intercept.copy()
-        for feature in features:
-            for k, scorer in enumerate(self.scorers):
-                row = scorer.row(feature)
-                if row is not None:
-                    z[self.offsets[k]: self.offsets[k + 1]] += row
+        for k, scorer in enumerate(self.scorers):
+            rows = sorted(i for i in map(scorer.vocabulary.get, features) if i is not None)
+            if rows:
+                z[self.offsets[k]: self.offsets[k + 1]] += scorer.weights[rows].sum(axis=0, dtype=np.float64)
         ratio, scores = self.ratios_of_scores(z[None, :])
         return float(ratio[0]), scores[0]
 

@@ -1,0 +1,34 @@
+"""Does de-identification protect? Train a defender and an independent attacker on disjoint posts of a
+default model's corpus and compare the attacker on the original and the de-identified test posts."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from anonymizer.location.corpus import load_corpus
+from anonymizer.location.defaults import DEFAULT_MODELS
+from anonymizer.location.protection import evaluate_protection, protection_table
+
+
+class Command(BaseCommand):
+    help = "Attacker evaluation of the de-identifier on a default model's corpus (see README)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--spec", choices=[spec.name for spec in DEFAULT_MODELS], required=True)
+        parser.add_argument("--max-posts", type=int, default=1000, help="test posts to de-identify")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+
+    def handle(self, *args, **options) -> None:
+        spec = next(spec for spec in DEFAULT_MODELS if spec.name == options["spec"])
+        path = settings.DATA_DIR / spec.corpus
+        if not path.exists():
+            raise CommandError(f"{path}: the corpus of {spec.name} is missing")
+        posts, _ = load_corpus(path, columns=spec.columns, grid=spec.grid,
+                               where={k: set(v) for k, v in spec.where.items()} or None)
+        result = evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings,
+                                     seed=options["seed"], max_test_posts=options["max_posts"])
+        self.stdout.write(json.dumps(result, indent=1) if options["json"] else protection_table(result))

@@ -1,0 +1,160 @@
+"""Speed of location inference and de-identification, and whether de-identification protects.
+
+Usage: .venv/bin/python bench/bench_location.py [--quick]   (--quick skips the 200,000-post training)
+
+Figures, on the default models trained from data/ (the same specs as `make run`):
+- model load time and one-post classification latency;
+- automatic de-identification per held-out post (median, p95);
+- fixed m = 3 and m = 4 against the batched oracle (every candidate re-vectorized and scored with
+  predict_proba in one batch) on the same posts, with a check that the results are identical;
+- training time and peak memory for the English corpus and for 200,000 posts resampled from it;
+- the attacker evaluation (a model trained on other people's posts, before and after de-identification).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from anonymizer.location.corpus import Post, load_corpus  # noqa: E402
+from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec  # noqa: E402
+from anonymizer.location.deidentify import Deidentifier  # noqa: E402
+from anonymizer.location.evaluate import split_train_test  # noqa: E402
+from anonymizer.location.model import LocationModel, train_location_model  # noqa: E402
+from anonymizer.location.protection import evaluate_protection, protection_table  # noqa: E402
+from tests.location.oracle import oracle_best, top_probability  # noqa: E402
+
+
+def ms(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q) * 1000)
+
+
+def load(spec: ModelSpec) -> list[Post]:
+    posts, _ = load_corpus(REPO / "data" / spec.corpus, columns=spec.columns, grid=spec.grid,
+                           where={k: set(v) for k, v in spec.where.items()} or None)
+    return posts
+
+
+def train(spec: ModelSpec, posts: list[Post]) -> LocationModel:
+    return train_location_model(posts, name=spec.name, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)
+
+
+def held_out(posts: list[Post]) -> list[Post]:
+    _, test, _ = split_train_test(len(posts), users=[p.user for p in posts])
+    return [posts[i] for i in test]
+
+
+def bench_inference(spec: ModelSpec, model: LocationModel, test: list[Post]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save(Path(tmp))
+        started = time.perf_counter()
+        LocationModel.load(Path(tmp))
+        load_seconds = time.perf_counter() - started
+    texts = [p.text for p in test[:1000]]
+    for text in texts[:20]:
+        model.infer(text)  # warm the tokenizer
+    times = []
+    for text in texts:
+        started = time.perf_counter()
+        model.infer(text)
+        times.append(time.perf_counter() - started)
+    print(f"{spec.name}: model load {load_seconds * 1000:.0f} ms; classify one post (tokenize + probabilities): "
+          f"median {ms(times, 50):.2f} ms, p95 {ms(times, 95):.2f} ms over {len(times)} posts")
+    times, deleted, under = [], [], 0
+    for text in texts:
+        started = time.perf_counter()
+        result = model.deidentify(text)
+        times.append(time.perf_counter() - started)
+        deleted.append(len(result.decision.deleted))
+        under += result.decision.under_threshold
+    print(f"{spec.name}: automatic de-identification (tokenize + search + probabilities after): median "
+          f"{ms(times, 50):.2f} ms, p95 {ms(times, 95):.2f} ms, max {max(times) * 1000:.0f} ms over {len(times)} posts;"
+          f" {sum(1 for d in deleted if d)} needed deletions, {under} ended under the threshold")
+
+
+def bench_fixed_m(spec: ModelSpec, model: LocationModel, test: list[Post], m: int, posts: int = 150) -> None:
+    deidentifier = Deidentifier([model.scorer()])
+    oracle = [(top_probability(model.classifier), model.threshold.value)]
+    fast_times, oracle_times, same, cases = [], [], 0, 0
+    for post in test:
+        tokens = model.tokenize(post.text)
+        norms, allowed = [t.norm for t in tokens], [i for i, t in enumerate(tokens) if t.deletable]
+        if len(allowed) < m or math.comb(len(allowed), m) > 300_000:
+            continue
+        started = time.perf_counter()
+        fast = deidentifier.best_deletion(norms, m, allowed)
+        fast_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        expected, _ = oracle_best(norms, allowed, m, oracle)
+        oracle_times.append(time.perf_counter() - started)
+        same += fast.positions == expected
+        cases += 1
+        if cases == posts:
+            break
+    ratios = np.array(oracle_times) / np.array(fast_times)
+    print(f"{spec.name} m={m}: {cases} posts, identical results {same}/{cases}; fast median {ms(fast_times, 50):.2f} ms"
+          f" p95 {ms(fast_times, 95):.2f} ms; oracle median {ms(oracle_times, 50):.2f} ms p95 "
+          f"{ms(oracle_times, 95):.1f} ms; speed-up: total {sum(oracle_times) / sum(fast_times):.0f}x, "
+          f"median per post {np.median(ratios):.1f}x, at the oracle's p95 post "
+          f"{ms(oracle_times, 95) / ms(fast_times, 95):.0f}x")
+
+
+def _train_child(spec: ModelSpec, size: int | None, queue) -> None:
+    posts = load(spec)
+    if size is not None:  # resample with replacement to the wanted size
+        rng = np.random.default_rng(0)
+        posts = [posts[i] for i in rng.integers(0, len(posts), size)]
+    started = time.perf_counter()
+    model = train(spec, posts)
+    seconds = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    queue.put((len(posts), seconds, peak_mb, model.metadata["seconds"], model.metadata["scores"]["accuracy"],
+               model.metadata["vocabulary_size"], model.metadata["classes"]))
+
+
+def bench_training(spec: ModelSpec, size: int | None) -> None:
+    """Train in a fresh process so that its peak resident memory is the training's own."""
+    queue = multiprocessing.get_context("fork").Queue()
+    child = multiprocessing.get_context("fork").Process(target=_train_child, args=(spec, size, queue))
+    child.start()
+    posts, seconds, peak_mb, parts, accuracy, vocabulary, classes = queue.get()
+    child.join()
+    print(f"{spec.name} training on {posts:,} posts: {seconds:.1f} s (tokenize {parts['tokenize']} s, fit "
+          f"{parts['fit']} s), peak RSS {peak_mb:.0f} MB; {vocabulary:,} features x {classes} cells, held-out "
+          f"accuracy {accuracy:.3f}")
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    for spec in (TOKYO, US_MIDWEST):
+        posts = load(spec)
+        model, test = train(spec, posts), held_out(posts)
+        scores = model.metadata["scores"]
+        print(f"\n== {spec.name}: {len(posts):,} posts, {scores['posts']:,} held out; accuracy {scores['accuracy']:.3f}"
+              f" vs majority {scores['majority_baseline']:.3f} (lift {scores['lift']:.2f}x), top-5 "
+              f"{scores['top5_accuracy']:.3f}, median error {scores['median_error_km']:.1f} km; threshold "
+              f"{model.threshold.value:.3f} ({model.threshold.kind})")
+        bench_inference(spec, model, test)
+        for m in (3, 4):
+            bench_fixed_m(spec, model, test, m)
+        print(f"\n{spec.name}: does it protect? (defender / attacker / test = 40 / 40 / 20%)")
+        print(protection_table(evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)))
+    print()
+    bench_training(US_MIDWEST, None)
+    if not quick:
+        bench_training(US_MIDWEST, 200_000)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

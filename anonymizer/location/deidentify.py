@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 import numpy as np
 
@@ -38,6 +38,9 @@ _CHUNK = 8192  # children scored at a time
 # float32 ranking error is about 1e-6 relative; candidates this close to the best are scored exactly.
 _SHORTLIST_MARGIN = 1e-4
 _MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (rows of scores + counts)
+# Up to this many candidates a level is scored in one shot from its combinations; beyond, it is built from
+# the previous level (one update per candidate instead of m), which pays off once the fixed costs are small.
+_DIRECT_LIMIT = 4096
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ class _Post:
         self._unigram = unigram
         self._right = np.append(adjacent, none)  # slot (i, i+1); none after the last token
         self._left = np.concatenate([[none], adjacent])  # slot (i-1, i); none before the first token
-        self._gap = np.full((n + 1, n + 1), none, dtype=np.int64)  # [i, j] for gap (i, j); j = n is the edge
+        # [i, j] for the gap (i, j); column n is the right edge and row n, reached as index -1, the left edge.
+        self._gap = np.full((n + 1, n + 1), none, dtype=np.int64)
         if gaps:
             pairs = np.array(gaps)
             self._gap[pairs[:, 0], pairs[:, 1]] = gap_ids
@@ -179,18 +183,33 @@ class _Post:
         self._single_gap = np.concatenate([[none], self._gap[positions[1:] - 1, after[1:]]])
         self.new_run = (update[self._single_gap] - update[self._unigram] - update[self._left]
                         - update[self._right])
+        # The part of extension() that depends on j alone.
+        self._extend_j = update[self._left] - update[self._single_gap]
         # The empty deletion: the post's own scores, and the shared features' occurrence counts.
         self.root = np.concatenate([self.z_full, self.shared_count]).astype(np.float32)
 
     def extension(self, starts: np.ndarray, js: np.ndarray) -> np.ndarray:
         """Correction to ``new_run[js]`` when j extends a run that starts at ``starts`` and ends at j - 1:
         the left bigram was already gone, and the run's gap bigram moves from (start-1, j) to (start-1, j+1)."""
-        update, before = self._update, np.maximum(starts - 1, 0)
+        before = starts - 1  # -1 for a run at the start of the post: the edge row, no gap bigram
         after = np.minimum(js + 1, self.n)
-        edge = starts == 0  # a run at the start of the post has no token on its left, hence no gap bigram
-        old_gap = np.where(edge, len(update) - 1, self._gap[before, js])
-        new_gap = np.where(edge, len(update) - 1, self._gap[before, after])
-        return update[self._left[js]] + update[new_gap] - update[old_gap] - update[self._single_gap[js]]
+        return (self._extend_j[js] + self._update[self._gap[before, after]]
+                - self._update[self._gap[before, js]])
+
+    def direct_level(self, m: int) -> _Level:
+        """Every way to delete m allowed tokens, scored from the empty deletion in m steps."""
+        positions = np.array(list(combinations(self.allowed.tolist(), m)), dtype=np.int64).reshape(-1, m)
+        states = self.root + self.new_run[positions[:, 0]]
+        start = positions[:, 0].copy()
+        for k in range(1, m):
+            js = positions[:, k]
+            states += self.new_run[js]
+            extends = js == positions[:, k - 1] + 1
+            rows = np.flatnonzero(extends)
+            if len(rows):
+                states[rows] += self.extension(start[rows], js[rows])
+            start = np.where(extends, start, js)
+        return _Level(states, positions[:, -1], start, positions)
 
     def approximate_ratios(self, states: np.ndarray) -> np.ndarray:
         """Float32 ratios (largest score / threshold over the models) of search states, for ranking."""
@@ -221,8 +240,11 @@ class _Post:
         return float(ratio[0]), scores[0]
 
     def ratios_of_scores(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        scores = np.column_stack([link_scores(z[:, self.offsets[k]: self.offsets[k + 1]], s.link)
-                                  for k, s in enumerate(self.scorers)])
+        if len(self.scorers) == 1:
+            scores = link_scores(z, self.scorers[0].link)[:, None]
+        else:
+            scores = np.column_stack([link_scores(z[:, self.offsets[k]: self.offsets[k + 1]], s.link)
+                                      for k, s in enumerate(self.scorers)])
         return (scores / self.thresholds).max(axis=1), scores
 
 
@@ -369,7 +391,17 @@ class Deidentifier:
             if count > self.max_candidates or (keep and count > _MAX_STORED_STATES):
                 yield from self._beam(post, m, last_m, parents if m > 1 else None, evaluate_all)
                 return
-            best, parents = self._level(post, parents, evaluate, keep)
+            if not evaluate and math.comb(a, m + 1) <= _DIRECT_LIMIT:
+                continue  # the next level is small enough to score directly: this one is not needed
+            if count <= _DIRECT_LIMIT:
+                parents = post.direct_level(m)
+                best = _Best()
+                if evaluate:
+                    best.offer(post.approximate_ratios(parents.states), parents.positions.__getitem__, post.exact)
+            else:
+                if parents.positions.shape[1] != m - 1:  # the previous level was skipped: build it
+                    parents = post.direct_level(m - 1)
+                best, parents = self._level(post, parents, evaluate, keep)
             if evaluate:
                 deletion = best.deletion(self.scorers, exhaustive=True)
                 yield deletion

@@ -389,6 +389,8 @@ class Deidentifier:
             evaluate = evaluate_all or m == last_m
             keep = m < last_m
             if count > self.max_candidates or (keep and count > _MAX_STORED_STATES):
+                if m > 1 and parents.positions.shape[1] != m - 1:  # the previous level was skipped
+                    parents = post.direct_level(m - 1)
                 yield from self._beam(post, m, last_m, parents if m > 1 else None, evaluate_all)
                 return
             if not evaluate and math.comb(a, m + 1) <= _DIRECT_LIMIT:

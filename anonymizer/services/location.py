@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,7 +36,8 @@ Progress = Callable[[int, int, str], None]
 def register_location_model(model: LocationModel, *, title: str, owner: AbstractBaseUser | None = None,
                             job: Job | None = None, activate: bool = True) -> TrainedLocationModel:
     """Save the model under MODEL_DIR and record it; the new version becomes the active one of its name."""
-    version = datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + model.metadata.get("corpus_fingerprint", "")[:8]
+    # Sortable by time, unique even for two trainings in the same second.
+    version = datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
     owner_part = f"users/{owner.pk}" if owner is not None else "default"
     relative = f"{owner_part}/{model.name}/{version}"
     directory = Path(settings.MODEL_DIR) / relative

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import chain, combinations, pairwise
 
 import numpy as np
 
@@ -198,7 +198,10 @@ class _Post:
 
     def direct_level(self, m: int) -> _Level:
         """Every way to delete m allowed tokens, scored from the empty deletion in m steps."""
-        positions = np.array(list(combinations(self.allowed.tolist(), m)), dtype=np.int64).reshape(-1, m)
+        count = math.comb(len(self.allowed), m)
+        picks = np.fromiter(chain.from_iterable(combinations(range(len(self.allowed)), m)), dtype=np.int64,
+                            count=count * m)
+        positions = self.allowed[picks.reshape(count, m)]
         states = self.root + self.new_run[positions[:, 0]]
         start = positions[:, 0].copy()
         for k in range(1, m):

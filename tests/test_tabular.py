@@ -8,7 +8,6 @@ import json
 import pickle
 import random
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 
@@ -16,28 +15,10 @@ from anonymizer.tabular import CsvFormatError, CsvShape, check_csv, profile_csv
 from anonymizer.tabular import profile as profile_module
 from anonymizer.tabular import reader as reader_module
 from anonymizer.tabular.values import DATE_FORMATS, DATE_PARSERS
+from tests.helpers import shared_data
 
-KANON = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "kanon"
 MAX = 10 * 2**20
 
-
-# tests/conftest.py prepares Django, Redis and Celery for every test through autouse fixtures. These tests
-# need none of it and must also run with `-p no:django`, so this module replaces those two with no-ops.
-@pytest.fixture(scope="module", autouse=True)
-def _isolated_runtime() -> None:
-    return None
-
-
-@pytest.fixture(autouse=True)
-def media_root() -> None:
-    return None
-
-
-def kanon_file(relative: str) -> Path:
-    path = KANON / relative
-    if not path.is_file():
-        pytest.skip(f"shared data set not present: {path}")
-    return path
 
 
 def check(data: bytes, **kwargs) -> CsvShape:
@@ -501,7 +482,7 @@ def test_profile_of_a_header_only_file():
 
 
 def test_blog_corpus_sample():
-    path = kanon_file("blogs_1k.csv")
+    path = shared_data("kanon/blogs_1k.csv")
     with path.open("rb") as fileobj:
         shape = check_csv(fileobj, max_bytes=MAX)
         assert shape.header == ("id", "gender", "age", "topic", "sign", "date", "text")
@@ -525,7 +506,7 @@ def test_blog_corpus_sample():
 
 
 def test_rx_anon_paper_example():
-    path = kanon_file("rx-anon/paper_example.csv")
+    path = shared_data("kanon/rx-anon/paper_example.csv")
     with path.open("rb") as fileobj:
         assert check_csv(fileobj, max_bytes=MAX).rows == 9
         result = profile_csv(fileobj)
@@ -543,7 +524,7 @@ def test_rx_anon_paper_example():
 
 
 def test_blog_20k_is_accepted_with_its_nul_bytes_counted():
-    path = kanon_file("blogs_20k.csv")
+    path = shared_data("kanon/blogs_20k.csv")
     with path.open("rb") as fileobj:
         shape = check_csv(fileobj, max_bytes=100 * 2**20)
     assert (shape.rows, shape.nul_bytes) == (20_000, 4030)

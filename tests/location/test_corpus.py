@@ -8,7 +8,6 @@ import inspect
 import io
 import json
 import pickle
-from pathlib import Path
 
 import pytest
 
@@ -25,28 +24,10 @@ from anonymizer.location.corpus import (
 )
 from anonymizer.location.grid import Grid
 from anonymizer.tabular import CsvFormatError
+from tests.helpers import shared_data
 
-SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 TOKYO = Grid(35.50, 139.45, 35.85, 139.95, 20, 10)
 
-
-# tests/conftest.py prepares Django, Redis and Celery for every test through autouse fixtures; this module needs
-# none of it, so it replaces them with no-ops (as tests/test_tabular.py does).
-@pytest.fixture(scope="module", autouse=True)
-def _isolated_runtime() -> None:
-    return None
-
-
-@pytest.fixture(autouse=True)
-def media_root() -> None:
-    return None
-
-
-def shared(relative: str) -> Path:
-    path = SHARED_DATA / relative
-    if not path.is_file():
-        pytest.skip(f"shared data set not present: {path} (the corpora live in ../shared/data next to the project)")
-    return path
 
 
 def to_csv(rows: list[list[str]]) -> bytes:
@@ -78,7 +59,7 @@ GOOD = [["text", "lat", "lon"], ["hello", "35.68", "139.76"], ["world", "35.69",
 
 
 def test_japan_311_with_the_tokyo_grid():
-    posts, report = load_corpus(shared("geo/japan_311/tweets.csv"), grid=TOKYO, columns=ColumnMap(id="id"))
+    posts, report = load_corpus(shared_data("geo/japan_311/tweets.csv"), grid=TOKYO, columns=ColumnMap(id="id"))
     assert report.format == "csv"
     assert report.rows_read == 4660
     assert 2000 <= report.accepted <= 3200
@@ -103,7 +84,7 @@ def test_japan_311_with_the_tokyo_grid():
 
 
 def test_japan_311_first_post_is_row_two():
-    posts, report = load_corpus(shared("geo/japan_311/tweets.csv"), columns=ColumnMap(id="id"))
+    posts, report = load_corpus(shared_data("geo/japan_311/tweets.csv"), columns=ColumnMap(id="id"))
     first = posts[0]
     assert (first.row, first.id, first.text) == (2, "jp311-0", "地震です\uff01")
     assert (first.lat, first.lon) == (35.66856, 139.6633)
@@ -112,7 +93,7 @@ def test_japan_311_first_post_is_row_two():
 
 
 def test_us_midwest_gzip_through_open_corpus():
-    path = shared("geo/us_midwest_2017/tweets.csv.gz")
+    path = shared_data("geo/us_midwest_2017/tweets.csv.gz")
     report = CorpusReport()
     with open_corpus(path) as fileobj:
         assert fileobj.read(3) == b"id,"  # decompressed, and seekable for read_corpus
@@ -130,8 +111,8 @@ def test_us_midwest_gzip_through_open_corpus():
 
 
 def test_fingerprint_is_stable_and_sensitive():
-    posts, _ = load_corpus(shared("geo/japan_311/tweets.csv"), grid=TOKYO)
-    again, _ = load_corpus(shared("geo/japan_311/tweets.csv"), grid=TOKYO)
+    posts, _ = load_corpus(shared_data("geo/japan_311/tweets.csv"), grid=TOKYO)
+    again, _ = load_corpus(shared_data("geo/japan_311/tweets.csv"), grid=TOKYO)
     fingerprint = corpus_fingerprint(posts)
     assert len(fingerprint) == 64 and int(fingerprint, 16) >= 0
     assert corpus_fingerprint(again) == fingerprint

@@ -14,17 +14,6 @@ from anonymizer.location.grid import EARTH_RADIUS_KM, Grid, haversine_km
 TOKYO = Grid(35.50, 139.45, 35.85, 139.95, 20, 10)
 
 
-# tests/conftest.py prepares Django, Redis and Celery for every test through autouse fixtures; this module needs
-# none of it, so it replaces them with no-ops (as tests/test_tabular.py does).
-@pytest.fixture(scope="module", autouse=True)
-def _isolated_runtime() -> None:
-    return None
-
-
-@pytest.fixture(autouse=True)
-def media_root() -> None:
-    return None
-
 
 # --- numbering --------------------------------------------------------------------------------------------------
 

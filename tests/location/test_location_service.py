@@ -172,3 +172,13 @@ def test_default_models_are_trained_once(model_dir):
     shutil.rmtree(model_dir / record.path)
     rebuilt = ensure_default_models(specs=[TOKYO])
     assert rebuilt[0].id != record.id and TrainedLocationModel.objects.get(active=True, name="tokyo-ja") == rebuilt[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_an_account_deletes_its_models_from_disk(api, user, model_dir):
+    job = start_training(api, tokyo_sample(900), TOKYO_PARAMS)
+    job_services.run_job(job["id"])
+    directory = model_dir / TrainedLocationModel.objects.get(owner=user).path
+    assert (directory / "model.json").exists()
+    user.delete()
+    assert not TrainedLocationModel.objects.exists() and not directory.exists()

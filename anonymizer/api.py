@@ -5,11 +5,12 @@ from __future__ import annotations
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,7 +18,15 @@ from rest_framework.views import APIView
 from anonymizer import selectors
 from anonymizer.downloads import file_download
 from anonymizer.jobkinds import UserFacingError, job_kinds
+from anonymizer.location.inspect import inspect_text, model_description
+from anonymizer.location.model import LocationModel
+from anonymizer.models import TrainedLocationModel
 from anonymizer.serializers import (
+    InspectBatchRequestSerializer,
+    InspectBatchResponseSerializer,
+    InspectModelSerializer,
+    InspectRequestSerializer,
+    InspectResponseSerializer,
     JobCreateSerializer,
     JobKindSerializer,
     JobListSerializer,
@@ -27,6 +36,7 @@ from anonymizer.serializers import (
 from anonymizer.services import jobs as job_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.tabular import CsvFormatError
+from anonymizer.throttles import InspectThrottle
 from anonymizer.upload_limits import refused_upload_message
 
 
@@ -145,3 +155,86 @@ class JobKindListView(APIView):
     @extend_schema(responses=JobKindSerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(JobKindSerializer(job_kinds(), many=True).data)
+
+
+# -- location models and inspect --------------------------------------------------------------------------------
+def _model_payload(record: TrainedLocationModel, model: LocationModel) -> dict:
+    return {"id": str(record.id), "title": record.title, "version": record.version, **model_description(model)}
+
+
+def _resolve(request: Request, ref: str, text: str) -> tuple[TrainedLocationModel, LocationModel]:
+    try:
+        record = selectors.resolve_location_model(request.user, ref, text)
+    except LookupError as exc:
+        raise ValidationError({"model": [str(exc)]}) from exc
+    return record, selectors.load_location_model(record)
+
+
+_INSPECT_EXAMPLES = [
+    OpenApiExample("Automatic (Japanese)", request_only=True,
+                   value={"text": "今日は浅草の雷門の前で待ち合わせ！", "model": "tokyo-ja", "mode": "auto"}),
+    OpenApiExample("Delete exactly 2 morphemes, keep a word (English)", request_only=True,
+                   value={"text": "Grabbing lunch downtown in Little Rock before the game", "model": "us-midwest-en",
+                          "mode": "fixed", "m": 2, "keep": ["lunch"]}),
+]
+_ERRORS = {400: OpenApiResponse(description="Invalid input: the field at fault and why"),
+           429: OpenApiResponse(description="Rate limit reached; retry after the Retry-After header")}
+
+
+class InspectView(APIView):
+    """Where a post gives its author away: per-cell probabilities before and after de-identification, the
+    deleted morphemes (character spans of the original text) and the de-identified text."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [InspectThrottle]
+
+    @extend_schema(request=InspectRequestSerializer, responses={200: InspectResponseSerializer, **_ERRORS},
+                   examples=_INSPECT_EXAMPLES)
+    def post(self, request: Request) -> Response:
+        serializer = InspectRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        record, model = _resolve(request, data["model"], data["text"])
+        try:
+            result = inspect_text(model, data["text"], m=data.get("m"), keep_words=data["keep"])
+        except ValueError as exc:  # more deletions asked than the post has deletable morphemes
+            raise ValidationError({"m": [str(exc)]}) from exc
+        return Response({**result, "model": _model_payload(record, model)})
+
+
+class InspectBatchView(APIView):
+    """The same for up to INSPECT_MAX_BATCH posts with one model; a post that cannot be processed gets an
+    error entry instead of a result."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [InspectThrottle]
+
+    @extend_schema(request=InspectBatchRequestSerializer, responses={200: InspectBatchResponseSerializer, **_ERRORS})
+    def post(self, request: Request) -> Response:
+        serializer = InspectBatchRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        record, model = _resolve(request, data["model"], data["texts"][0])
+        results = []
+        for text in data["texts"]:
+            try:
+                results.append({"result": inspect_text(model, text, m=data.get("m"), keep_words=data["keep"])})
+            except ValueError as exc:
+                results.append({"error": str(exc)})
+        return Response({"model": _model_payload(record, model), "results": results})
+
+
+class LocationModelListView(APIView):
+    """The location models you can use: the built-in defaults and your own, with their held-out scores."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=InspectModelSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        out = []
+        for record in selectors.location_models_for(request.user):
+            meta = record.metadata
+            out.append({"id": str(record.id), "name": record.name, "title": record.title, "version": record.version,
+                        "language": record.language, "grid": meta["grid"], "threshold": meta["threshold"],
+                        "scores": meta.get("scores"), "mine": record.owner_id is not None})
+        return Response(out)

@@ -23,5 +23,8 @@ urlpatterns = [
     path("uploads/<uuid:upload_id>/download/", views.upload_download, name="upload-download"),
     path("uploads/<uuid:upload_id>/delete/", views.upload_delete, name="upload-delete"),
     path("api/v1/job-kinds/", api.JobKindListView.as_view(), name="api-job-kinds"),
+    path("api/v1/location-models/", api.LocationModelListView.as_view(), name="api-location-models"),
+    path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),
+    path("api/v1/inspect/batch", api.InspectBatchView.as_view(), name="api-inspect-batch"),
     path("api/v1/", include(router.urls)),
 ]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
@@ -24,8 +27,18 @@ from anonymizer.upload_limits import refused_upload_message
 
 
 @require_GET
+@ensure_csrf_cookie  # the page posts to the API with the session's CSRF token
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The inspect page: paste a post, see where it gives its author away, before and after."""
+    models = list(selectors.location_models_for(request.user).order_by("owner_id", "name"))
+    config = {
+        "inspectUrl": reverse("api-inspect"),
+        "tileUrl": settings.MAP_TILE_URL,
+        "tileAttribution": settings.MAP_TILE_ATTRIBUTION,
+        "maxChars": settings.INSPECT_MAX_CHARS,
+        "maxM": settings.INSPECT_MAX_M,
+    }
+    return render(request, "inspect.html", {"models": models, "config": config})
 
 
 @require_http_methods(["GET", "POST"])

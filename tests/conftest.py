@@ -19,6 +19,10 @@ from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
+from anonymizer.location.corpus import load_corpus
+from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
+from anonymizer.location.evaluate import split_train_test
+from anonymizer.location.model import LocationModel, train_location_model
 from tests.helpers import ROOT
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
@@ -44,6 +48,8 @@ def _isolated_runtime(redis_url, tmp_path_factory):
     queue = f"kakurega-test-{uuid.uuid4().hex[:12]}"
     overrides = override_settings(
         REDIS_URL=redis_url, CELERY_BROKER_URL=redis_url, CELERY_TASK_DEFAULT_QUEUE=queue,
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
+                            "KEY_PREFIX": queue}},
         STATIC_ROOT=tmp_path_factory.mktemp("static"),
         # Templates resolve {% static %} without a collectstatic run; test_static covers the manifest storage.
         STORAGES={**settings.STORAGES,
@@ -147,3 +153,50 @@ def other_user(django_user_model):
 def alice_client(client, user):
     client.force_login(user)
     return client
+
+
+# -- the default location models, trained once per session from the corpora shipped in data/ --------------
+DATA = ROOT / "data"
+
+
+class Trained:
+    """A default model with its corpus and the held-out posts it was evaluated on."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self.posts, self.report = load_corpus(DATA / spec.corpus, columns=spec.columns, grid=spec.grid,
+                                              where={k: set(v) for k, v in spec.where.items()} or None)
+        self.model: LocationModel = train_location_model(self.posts, name=spec.name, grid=spec.grid,
+                                                         tokenizer_settings=spec.tokenizer_settings)
+        _, test, _ = split_train_test(len(self.posts), users=[p.user for p in self.posts])
+        self.held_out = [self.posts[i] for i in test]
+
+    def inferable_text(self) -> str:
+        """The first held-out post whose top-cell probability is at or above the threshold."""
+        threshold = self.model.threshold.value
+        return next(p.text for p in self.held_out if self.model.infer(p.text).probabilities.max() >= threshold)
+
+
+@pytest.fixture(scope="session")
+def tokyo() -> Trained:
+    return Trained(TOKYO)
+
+
+@pytest.fixture(scope="session")
+def midwest() -> Trained:
+    return Trained(US_MIDWEST)
+
+
+@pytest.fixture(scope="session", params=["tokyo", "midwest"])
+def trained(request) -> Trained:
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def location_models(tokyo, midwest, settings, tmp_path):
+    """Both default models registered (database rows + artifacts in a fresh MODEL_DIR), as bootstrap does."""
+    from anonymizer.services.location import register_location_model
+
+    settings.MODEL_DIR = tmp_path / "models"
+    return {trained.spec.name: register_location_model(trained.model, title=trained.spec.title)
+            for trained in (tokyo, midwest)}

@@ -15,8 +15,8 @@ CHROMIUM = "/usr/bin/chromium"
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
 
-@pytest.fixture
-def page():
+def browser_page():
+    """A page in Debian's chromium (offline flags); skips, or fails under REQUIRE_BROWSER, without it."""
     if not shutil.which(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing but REQUIRE_BROWSER is set (CI installs Debian's chromium)")
@@ -33,6 +33,11 @@ def page():
         yield context.new_page()
         context.close()
         browser.close()
+
+
+@pytest.fixture
+def page():
+    yield from browser_page()
 
 
 def test_sign_up_profile_a_csv_watch_progress_and_download(page, live_server, start_worker, tmp_path):

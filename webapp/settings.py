@@ -180,6 +180,10 @@ REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0")
 if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"Environment variable REDIS_URL={REDIS_URL!r} is invalid: expected redis://host:port/db.")
 
+# The cache (rate limits) lives in the same Redis, so every web process counts the same requests.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                      "KEY_PREFIX": "kakurega", "TIMEOUT": 300}}
+
 CELERY_BROKER_URL = REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "kakurega")
@@ -203,6 +207,20 @@ if JOB_STALE_AFTER_SECONDS < 2 * JOB_HEARTBEAT_SECONDS:
         f"({JOB_HEARTBEAT_SECONDS}), or healthy jobs would be declared lost."
     )
 HEALTH_WORKER_TIMEOUT_SECONDS = env_float("HEALTH_WORKER_TIMEOUT_SECONDS", 1.5, minimum=0.1)
+
+# The inspect page and API: input limits and per-client rate limits ("N/second|minute|hour|day").
+INSPECT_MAX_CHARS = env_int("INSPECT_MAX_CHARS", 2000, minimum=1)
+INSPECT_MAX_BATCH = env_int("INSPECT_MAX_BATCH", 100, minimum=1)
+INSPECT_MAX_M = env_int("INSPECT_MAX_M", 8, minimum=1)
+INSPECT_RATE_ANON = env_str("INSPECT_RATE_ANON", "60/minute")
+INSPECT_RATE_USER = env_str("INSPECT_RATE_USER", "600/minute")
+for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_USER", INSPECT_RATE_USER)):
+    _count, _, _period = _rate.partition("/")
+    if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
+        raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
+# Background map tiles for the inspect maps, e.g. http://localhost:8080/{z}/{x}/{y}.png; empty = none (offline).
+MAP_TILE_URL = env_str("MAP_TILE_URL", "")
+MAP_TILE_ATTRIBUTION = env_str("MAP_TILE_ATTRIBUTION", "")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -330,7 +330,7 @@ class Deidentifier:
         forbidden = set(keep)
         allowed = [i for i in range(n) if deletable[i] and i not in forbidden]
         if m is not None and not 0 <= m <= len(allowed):
-            raise ValueError(f"cannot delete {m} of the {len(allowed)} deletable tokens")
+            raise ValueError(f"The post has {len(allowed)} deletable morphemes, so exactly {m} cannot be deleted.")
         last = len(allowed) if m is None else m
         post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), last))
         ratio0, scores0 = post.ratios_of_scores(post.z_full[None, :])

@@ -1,8 +1,5 @@
 """Tokenizer: offsets into the original text, noise removal, deletability, language detection, speed."""
 
-# Japanese posts are full of full-width letters and punctuation; they are the test data, not typos.
-# ruff: noqa: RUF001
-
 from __future__ import annotations
 
 import csv

@@ -1,0 +1,241 @@
+// Inspect page: send the post to the inspect API, then draw where it points on two synced maps (before and
+// after de-identification) on one fixed colour scale, list the numbers, and strike through what was deleted.
+(function () {
+  "use strict";
+  const config = JSON.parse(document.getElementById("inspect-config").textContent);
+  // One fixed, colour-blind-safe sequential scale (viridis, 8 steps) for both maps, so that the "after" map
+  // can never look as confident as the "before" one by rescaling. Cells under the first break stay clear.
+  const BREAKS = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.37, 0.6];
+  const COLORS = ["#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#46327e", "#440154"];
+  const $ = (id) => document.getElementById(id);
+  const form = $("inspect-form");
+  const maps = {};
+  let gridKey = null;
+  let shown = false;
+
+  function colorOf(p) {
+    let bin = -1;
+    for (let i = 0; i < BREAKS.length; i++) if (p >= BREAKS[i]) bin = i;
+    return bin < 0 ? null : COLORS[bin];
+  }
+
+  function percent(p) {
+    return (100 * p).toFixed(p < 0.01 ? 2 : 1) + "%";
+  }
+
+  function csrfToken() {
+    const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  function buildLegend() {
+    const legend = $("legend");
+    legend.textContent = "";
+    const title = document.createElement("span");
+    title.textContent = "Probability of the cell: ";
+    legend.appendChild(title);
+    BREAKS.forEach((lower, i) => {
+      const item = document.createElement("span");
+      item.className = "legend-item";
+      const swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.style.background = COLORS[i];
+      item.appendChild(swatch);
+      const upper = i + 1 < BREAKS.length ? BREAKS[i + 1] : 1;
+      item.appendChild(document.createTextNode(` ${percent(lower)}–${percent(upper)}`));
+      legend.appendChild(item);
+    });
+    const clear = document.createElement("span");
+    clear.className = "legend-item";
+    clear.textContent = ` (under ${percent(BREAKS[0])}: clear)`;
+    legend.appendChild(clear);
+  }
+
+  function makeMaps(grid) {
+    const key = JSON.stringify(grid);
+    if (key === gridKey) return;
+    gridKey = key;
+    const bounds = [[grid.south, grid.west], [grid.north, grid.east]];
+    for (const which of ["before", "after"]) {
+      if (maps[which]) maps[which].map.remove();
+      const map = L.map("map-" + which, {attributionControl: Boolean(config.tileUrl), zoomSnap: 0.25});
+      if (config.tileUrl) L.tileLayer(config.tileUrl, {attribution: config.tileAttribution}).addTo(map);
+      const cells = [];
+      const height = (grid.north - grid.south) / grid.rows;
+      const width = (grid.east - grid.west) / grid.cols;
+      for (let row = 0; row < grid.rows; row++) {
+        for (let col = 0; col < grid.cols; col++) {
+          const north = grid.north - row * height;
+          const west = grid.west + col * width;
+          // Row 0 is the northernmost, as in the paper's a(row, col) labels.
+          const cell = L.rectangle([[north - height, west], [north, west + width]], {
+            weight: 0.5, color: "#6b7785", opacity: 0.5, fillOpacity: 0, className: "cell",
+          }).addTo(map);
+          cells.push(cell);
+        }
+      }
+      map.fitBounds(bounds, {padding: [8, 8]});
+      maps[which] = {map, cells};
+      $("extent-" + which).textContent = extent(grid);
+    }
+    maps.before.map.sync(maps.after.map);
+    maps.after.map.sync(maps.before.map);
+  }
+
+  function extent(grid) {
+    const ns = (v) => `${Math.abs(v).toFixed(2)}°${v >= 0 ? "N" : "S"}`;
+    const ew = (v) => `${Math.abs(v).toFixed(2)}°${v >= 0 ? "E" : "W"}`;
+    return `${ns(grid.south)}–${ns(grid.north)}, ${ew(grid.west)}–${ew(grid.east)}; ${grid.rows} × ${grid.cols} cells, ` +
+      "a1,1 at the north-west corner";
+  }
+
+  function paint(which, distribution, grid) {
+    const probabilities = distribution.probabilities;
+    const rank = new Array(probabilities.length);
+    probabilities.map((p, i) => [p, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .forEach(([, i], k) => { rank[i] = k + 1; });
+    maps[which].cells.forEach((cell, i) => {
+      const p = probabilities[i];
+      const fill = colorOf(p);
+      cell.setStyle({fillColor: fill || "#000000", fillOpacity: fill ? 0.78 : 0});
+      const label = `a${Math.floor(i / grid.cols) + 1},${(i % grid.cols) + 1}`;
+      cell.bindTooltip(`${label} (cell ${i}): ${percent(p)}, rank ${rank[i]}`, {sticky: true});
+    });
+  }
+
+  function markPost(text, deleted) {
+    const target = $("post-marked");
+    target.textContent = "";
+    let position = 0;
+    [...deleted].sort((a, b) => a.start - b.start).forEach((span) => {
+      target.appendChild(document.createTextNode(text.slice(position, span.start)));
+      const del = document.createElement("del");
+      del.textContent = text.slice(span.start, span.end);
+      del.dataset.start = span.start;
+      del.dataset.end = span.end;
+      target.appendChild(del);
+      position = span.end;
+    });
+    target.appendChild(document.createTextNode(text.slice(position)));
+  }
+
+  function numbers(result) {
+    const threshold = result.model.threshold;
+    const rows = [
+      ["Top cell", (d) => `${d.top_label}: ${percent(d.top_probability)}`],
+      ["Under the threshold (" + percent(threshold.value) + ", " + threshold.kind + ")",
+        (d) => (d.under_threshold ? "yes" : "no — location-inferable")],
+      ["Top 5 cells", (d) => d.top.map((c) => `${c.label} ${percent(c.probability)}`).join(", ")],
+      ["Entropy", (d) => d.entropy_bits.toFixed(2) + " bits"],
+      ["Cells holding 90% of the probability", (d) => String(d.cells_for_90_percent)],
+    ];
+    const body = $("numbers").querySelector("tbody");
+    body.textContent = "";
+    for (const [title, value] of rows) {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = title;
+      tr.appendChild(th);
+      for (const which of ["before", "after"]) {
+        const td = document.createElement("td");
+        td.className = "value-" + which;
+        td.textContent = value(result[which]);
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    const d = result.decision;
+    const tr = document.createElement("tr");
+    tr.innerHTML = "<th scope='row'>Morphemes deleted</th><td>0</td><td class='value-after'></td>";
+    tr.lastChild.textContent = `${d.m}${d.optimal ? "" : " (best found, not proven optimal)"}`;
+    body.appendChild(tr);
+  }
+
+  function verdict(result) {
+    const d = result.decision;
+    const before = result.before;
+    const after = result.after;
+    let text = `Before: ${percent(before.top_probability)} on ${before.top_label}` +
+      (before.under_threshold ? ", already under the threshold." : ", above the threshold: the area is inferable.");
+    if (d.m) {
+      text += ` After deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}: ${percent(after.top_probability)} on ` +
+        `${after.top_label}` + (after.under_threshold ? ", under the threshold." : ", still above the threshold.");
+    }
+    if (d.reason) text += " " + d.reason;
+    $("verdict").textContent = text;
+  }
+
+  function show(result) {
+    $("inspect-result").hidden = false;
+    $("result-model").textContent = `${result.model.title} (${result.model.language}), threshold ` +
+      `${percent(result.model.threshold.value)}`;
+    $("post-marked").lang = result.model.language;
+    makeMaps(result.model.grid);
+    paint("before", result.before, result.model.grid);
+    paint("after", result.after, result.model.grid);
+    markPost(result.text, result.deleted);
+    $("post-after").value = result.text_after;
+    numbers(result);
+    verdict(result);
+    shown = true;
+  }
+
+  function showError(message) {
+    const box = $("inspect-error");
+    box.textContent = message;
+    box.hidden = !message;
+  }
+
+  async function inspect() {
+    const data = new FormData(form);
+    const body = {text: data.get("text") || "", model: data.get("model") || "", mode: data.get("mode")};
+    if (body.mode === "fixed") body.m = Number(data.get("m"));
+    body.keep = String(data.get("keep") || "").split(",").map((w) => w.trim()).filter(Boolean);
+    const started = performance.now();
+    $("inspect-submit").disabled = true;
+    try {
+      const response = await fetch(config.inspectUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
+        body: JSON.stringify(body),
+      });
+      const payload = await response.json().catch(() => ({}));
+      if (response.status === 429) {
+        showError(`Too many requests; try again in ${response.headers.get("Retry-After") || "a few"} seconds.`);
+      } else if (!response.ok) {
+        showError(Object.entries(payload).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`)
+          .join(" ") || `The server answered ${response.status}.`);
+      } else {
+        showError("");
+        show(payload);
+        window.inspectTimings = (window.inspectTimings || []).concat(performance.now() - started);
+      }
+    } catch (error) {
+      showError("The server could not be reached.");
+    } finally {
+      $("inspect-submit").disabled = false;
+    }
+  }
+
+  buildLegend();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    inspect();
+  });
+  // Once a result is shown, changing an option shows its effect at once.
+  for (const name of ["model", "mode", "m", "keep"]) {
+    for (const input of form.querySelectorAll(`[name="${name}"]`)) {
+      input.addEventListener("change", () => { if (shown) inspect(); });
+    }
+  }
+  $("copy-after").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("post-after").value);
+      $("copy-status").textContent = "Copied.";
+    } catch (error) {
+      $("post-after").select();
+      $("copy-status").textContent = "Press Ctrl+C to copy.";
+    }
+  });
+})();

@@ -38,8 +38,9 @@ _CHUNK = 8192  # children scored at a time
 # float32 ranking error is about 1e-6 relative; candidates this close to the best are scored exactly.
 _SHORTLIST_MARGIN = 1e-4
 _MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (rows of scores + counts)
-# Up to this many candidates a level is scored in one shot from its combinations; beyond, it is built from
-# the previous level (one update per candidate instead of m), which pays off once the fixed costs are small.
+# A level whose previous level was not built (fixed m skips the small ones) is scored in one shot from its
+# combinations when it has up to this many candidates; otherwise it is built from the previous level, one
+# update per candidate instead of m.
 _DIRECT_LIMIT = 4096
 
 
@@ -398,7 +399,7 @@ class Deidentifier:
                 return
             if not evaluate and math.comb(a, m + 1) <= _DIRECT_LIMIT:
                 continue  # the next level is small enough to score directly: this one is not needed
-            if count <= _DIRECT_LIMIT:
+            if count <= _DIRECT_LIMIT and parents.positions.shape[1] != m - 1:
                 parents = post.direct_level(m)
                 best = _Best()
                 if evaluate:

@@ -8,11 +8,22 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
+from anonymizer.crowd.stats import JudgmentRecord, aggregate, aggregates_to_rows, gold_accuracy, krippendorff_alpha
+from anonymizer.location.human import HumanModel
 from anonymizer.location.model import LocationModel
 from anonymizer.location.tokenize import detect_language
-from anonymizer.models import Job, TrainedLocationModel, Upload
+from anonymizer.models import (
+    Campaign,
+    CampaignPost,
+    HumanInferabilityModel,
+    Job,
+    Judgment,
+    Participant,
+    TrainedLocationModel,
+    Upload,
+)
 
 
 def jobs_of(user: AbstractBaseUser) -> QuerySet[Job]:
@@ -65,3 +76,97 @@ def warm_location_models() -> int:
         model = load_location_model(record)
         model.tokenize("warm up")
     return len(records)
+
+
+# -- crowdsourcing ---------------------------------------------------------------------------------------------
+def campaigns_of(user: AbstractBaseUser) -> QuerySet[Campaign]:
+    """A staff user's own campaigns; nobody else sees a campaign or its answers."""
+    if not (user.is_authenticated and user.is_staff):
+        return Campaign.objects.none()
+    return Campaign.objects.filter(owner_id=user.pk)
+
+
+def open_campaign(join_token: str) -> Campaign | None:
+    return Campaign.objects.filter(join_token=join_token).select_related("location_model").first()
+
+
+def participant_in(campaign: Campaign, secret: str | None) -> Participant | None:
+    if not secret:
+        return None
+    return Participant.objects.filter(campaign=campaign, secret=secret).select_related("campaign").first()
+
+
+def judgment_records(campaign: Campaign) -> list[JudgmentRecord]:
+    """The yes/no answers to the campaign's regular posts, with their participant's flag."""
+    rows = Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
+                                   answer__isnull=False).values_list("participant_id", "post_id", "answer",
+                                                                     "participant__flagged_reason")
+    return [JudgmentRecord(str(participant), str(post), bool(given), bool(flag))
+            for participant, post, given, flag in rows]
+
+
+def campaign_report(campaign: Campaign) -> dict:
+    """Progress, agreement, per-post aggregates and participants of a campaign."""
+    regular = list(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values("id", "external_id", "answered"))
+    wanted = campaign.judgments_per_post * len(regular)
+    done = sum(min(post["answered"], campaign.judgments_per_post) for post in regular)
+    records = judgment_records(campaign)
+    participants = list(
+        campaign.participants.annotate(answers=Count("judgments")).values(
+            "id", "answers", "flagged_reason", "consented_at", "completed_at"))
+    gold_rows = Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.GOLD).values_list(
+        "participant_id", "post_id", "post__gold_answer", "answer")
+    gold = gold_accuracy([JudgmentRecord(str(p), str(post), bool(given)) for p, post, _, given in gold_rows],
+                         {str(post): bool(expected) for _, post, expected, _ in gold_rows})
+    for participant in participants:
+        participant["gold_correct"], participant["gold_answered"] = gold.get(str(participant["id"]), (0, 0))
+    aggregates = aggregate(records, [str(post["id"]) for post in regular], cutoff=campaign.cutoff)
+    return {
+        "posts": len(regular),
+        "judgments_wanted": wanted,
+        "judgments_done": done,
+        "progress": done / wanted if wanted else 0.0,
+        "participants": participants,
+        "flagged": sum(1 for p in participants if p["flagged_reason"]),
+        "alpha": krippendorff_alpha(records),
+        "aggregates": aggregates,
+        "external_ids": {str(post["id"]): post["external_id"] for post in regular},
+    }
+
+
+def judgment_rows(campaign: Campaign) -> list[dict]:
+    """Every answer of a campaign, pseudonymous, for export."""
+    return [
+        {"participant": str(row["participant_id"]), "post": row["post_id"], "external_id": row["post__external_id"],
+         "kind": row["post__kind"], "answer": row["answer"], "clicked_latitude": row["clicked_latitude"],
+         "clicked_longitude": row["clicked_longitude"], "deleted_tokens": row["deleted_tokens"],
+         "text_after": row["text_after"], "seconds": row["seconds"],
+         "flagged": bool(row["participant__flagged_reason"]), "created_at": row["created_at"].isoformat()}
+        for row in Judgment.objects.filter(post__campaign=campaign).order_by("id").values(
+            "participant_id", "post_id", "post__external_id", "post__kind", "answer", "clicked_latitude",
+            "clicked_longitude", "deleted_tokens", "text_after", "seconds", "participant__flagged_reason",
+            "created_at")
+    ]
+
+
+def aggregate_rows(campaign: Campaign) -> list[dict]:
+    report = campaign_report(campaign)
+    rows = aggregates_to_rows(report["aggregates"])
+    for row in rows:
+        row["external_id"] = report["external_ids"].get(str(row["post"]), "")
+    return rows
+
+
+def human_model_for(location_record: TrainedLocationModel) -> HumanInferabilityModel | None:
+    """The active human-inferability model trained beside a location model, if any (staff train them for
+    everyone, like the default location models)."""
+    return HumanInferabilityModel.objects.filter(location_model=location_record, active=True).first()
+
+
+def load_human_model(record: HumanInferabilityModel) -> HumanModel:
+    return _load_human(str(Path(settings.MODEL_DIR) / record.path))
+
+
+@lru_cache(maxsize=8)
+def _load_human(directory: str) -> HumanModel:
+    return HumanModel.load(Path(directory))

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from anonymizer.models import JobResult, TrainedLocationModel, Upload
+from anonymizer.models import HumanInferabilityModel, JobResult, TrainedLocationModel, Upload
 
 
 @receiver(post_delete, sender=Upload)
@@ -23,6 +23,7 @@ def delete_stored_file(sender, instance: Upload | JobResult, **kwargs) -> None:
 
 
 @receiver(post_delete, sender=TrainedLocationModel)
-def delete_model_directory(sender, instance: TrainedLocationModel, **kwargs) -> None:
+@receiver(post_delete, sender=HumanInferabilityModel)
+def delete_model_directory(sender, instance: TrainedLocationModel | HumanInferabilityModel, **kwargs) -> None:
     directory = Path(settings.MODEL_DIR) / instance.path
     transaction.on_commit(lambda: shutil.rmtree(directory, ignore_errors=True))

@@ -1,0 +1,1 @@
+"""Crowdsourcing statistics and aggregation (no Django here)."""

@@ -1,0 +1,119 @@
+"""Jobs that learn from a campaign's answers: the human-inferability classifier, the calibrated
+de-identification threshold, and the machine-inferable x human-inferable table (the paper's Table 2)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from rest_framework import serializers
+
+from anonymizer import selectors
+from anonymizer.crowd.stats import cross_table
+from anonymizer.jobkinds import JobKind, UserFacingError, register
+from anonymizer.location.human import HumanModel, train_human_model
+from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, Judgment, TrainedLocationModel
+from anonymizer.services.jobs import JobRun
+from anonymizer.services.location import calibrate_threshold
+
+
+class CampaignParams(serializers.Serializer):
+    campaign = serializers.UUIDField(help_text="One of your campaigns.")
+
+
+def _campaign(job: Job, task: str | None = None) -> Campaign:
+    campaign = selectors.campaigns_of(job.owner).filter(id=job.params["campaign"]).select_related(
+        "location_model").first()
+    if campaign is None:  # not theirs, or gone: the same answer, so nothing leaks
+        raise UserFacingError("There is no such campaign of yours.")
+    if task is not None and campaign.task != task:
+        raise UserFacingError(f"This needs a campaign of the task {task!r}; this one is {campaign.task!r}.")
+    if campaign.location_model is None:
+        raise UserFacingError("The campaign has no location model, whose tokenizer and grid this needs.")
+    return campaign
+
+
+def _human_labels(campaign: Campaign) -> tuple[list[str], list[bool]]:
+    report = selectors.campaign_report(campaign)
+    texts = dict(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values_list("id", "text"))
+    labelled = [(texts[int(a.post)], a.human_inferable) for a in report["aggregates"] if a.human_inferable is not None]
+    return [text for text, _ in labelled], [label for _, label in labelled]
+
+
+def run_train_human_model(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.INFERABLE)
+    texts, labels = _human_labels(campaign)
+    run.progress(1, 3, f"training on {len(texts)} labelled posts")
+    location = selectors.load_location_model(campaign.location_model)
+    try:
+        model = train_human_model(texts, labels, location.tokenizer_settings)
+    except ValueError as exc:
+        raise UserFacingError(str(exc)) from exc
+    model.metadata["campaign"] = str(campaign.id)
+    record = register_human_model(model, owner=job.owner, campaign=campaign, location_record=campaign.location_model)
+    return {"model": str(record.id), "location_model": campaign.location_model.name, **model.metadata}
+
+
+def register_human_model(model: HumanModel, *, owner, campaign: Campaign | None,
+                         location_record: TrainedLocationModel) -> HumanInferabilityModel:
+    """Save the model under MODEL_DIR and make it the one used beside its location model."""
+    relative = f"human/{uuid.uuid4().hex}"
+    directory = Path(settings.MODEL_DIR) / relative
+    model.save(directory)
+    try:
+        with transaction.atomic():
+            HumanInferabilityModel.objects.filter(location_model=location_record, active=True).update(active=False)
+            return HumanInferabilityModel.objects.create(owner=owner, campaign=campaign,
+                                                         location_model=location_record, path=relative,
+                                                         metadata=model.metadata)
+    except Exception:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+
+
+def run_calibrate_threshold(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.DEIDENTIFY)
+    texts = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
+                                         participant__flagged_reason="").values_list("text_after", flat=True))
+    if not texts:
+        raise UserFacingError("No hand de-identified post yet (flagged participants' answers are left out).")
+    run.progress(1, 2, f"scoring {len(texts)} hand de-identified posts")
+    record = calibrate_threshold(campaign.location_model, texts)
+    return {"location_model": record.name, "version": record.version, "threshold": record.metadata["threshold"],
+            "posts": len(texts)}
+
+
+def run_machine_human_table(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.INFERABLE)
+    report = selectors.campaign_report(campaign)
+    human = {a.post: a.human_inferable for a in report["aggregates"] if a.human_inferable is not None}
+    texts = dict(campaign.posts.filter(id__in=[int(p) for p in human]).values_list("id", "text"))
+    location = selectors.load_location_model(campaign.location_model)
+    ids = sorted(human, key=int)
+    run.progress(1, 2, f"classifying {len(ids)} posts")
+    top = location.cell_probabilities([[t.norm for t in location.tokenize(texts[int(p)])] for p in ids]).max(axis=1)
+    machine = {p: bool(probability >= location.threshold.value) for p, probability in zip(ids, top, strict=True)}
+    table = cross_table(machine, human)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["post", "external_id", "top_probability", "machine_inferable", "human_inferable"])
+    for p, probability in zip(ids, top, strict=True):
+        writer.writerow([p, report["external_ids"].get(p, ""), f"{probability:.6f}", machine[p], human[p]])
+    run.add_result("machine_x_human.csv", out.getvalue().encode(), "text/csv")
+    return {"threshold": location.threshold.value, "table": table.as_rows(), "posts": len(ids)}
+
+
+register(JobKind(name="train_human_model", label="Train the human-inferability classifier",
+                 run=run_train_human_model, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))
+register(JobKind(name="calibrate_threshold", label="Calibrate the threshold from hand de-identifications",
+                 run=run_calibrate_threshold, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))
+register(JobKind(name="machine_human_table", label="Machine- x human-inferable table",
+                 run=run_machine_human_table, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))

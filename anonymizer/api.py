@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -10,18 +10,20 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from anonymizer import selectors
+from anonymizer.crowd_export import export_response
 from anonymizer.downloads import file_download
 from anonymizer.jobkinds import UserFacingError, job_kinds
 from anonymizer.location.inspect import inspect_text, model_description
 from anonymizer.location.model import LocationModel
 from anonymizer.models import TrainedLocationModel
 from anonymizer.serializers import (
+    CampaignSerializer,
     InspectBatchRequestSerializer,
     InspectBatchResponseSerializer,
     InspectModelSerializer,
@@ -33,6 +35,7 @@ from anonymizer.serializers import (
     JobSerializer,
     UploadSerializer,
 )
+from anonymizer.services import crowd as crowd_services
 from anonymizer.services import jobs as job_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.tabular import CsvFormatError
@@ -162,12 +165,15 @@ def _model_payload(record: TrainedLocationModel, model: LocationModel) -> dict:
     return {"id": str(record.id), "title": record.title, "version": record.version, **model_description(model)}
 
 
-def _resolve(request: Request, ref: str, text: str) -> tuple[TrainedLocationModel, LocationModel]:
+def _resolve(request: Request, ref: str, text: str) -> tuple[TrainedLocationModel, LocationModel, list]:
+    """The location model a request names, and the human-inferability scorer trained beside it, if any."""
     try:
         record = selectors.resolve_location_model(request.user, ref, text)
     except LookupError as exc:
         raise ValidationError({"model": [str(exc)]}) from exc
-    return record, selectors.load_location_model(record)
+    human = selectors.human_model_for(record)
+    extra = [selectors.load_human_model(human).scorer()] if human is not None else []
+    return record, selectors.load_location_model(record), extra
 
 
 _INSPECT_EXAMPLES = [
@@ -194,9 +200,9 @@ class InspectView(APIView):
         serializer = InspectRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        record, model = _resolve(request, data["model"], data["text"])
+        record, model, extra = _resolve(request, data["model"], data["text"])
         try:
-            result = inspect_text(model, data["text"], m=data.get("m"), keep_words=data["keep"])
+            result = inspect_text(model, data["text"], m=data.get("m"), keep_words=data["keep"], extra_scorers=extra)
         except ValueError as exc:  # more deletions asked than the post has deletable morphemes
             raise ValidationError({"m": [str(exc)]}) from exc
         return Response({**result, "model": _model_payload(record, model)})
@@ -214,11 +220,12 @@ class InspectBatchView(APIView):
         serializer = InspectBatchRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        record, model = _resolve(request, data["model"], data["texts"][0])
+        record, model, extra = _resolve(request, data["model"], data["texts"][0])
         results = []
         for text in data["texts"]:
             try:
-                results.append({"result": inspect_text(model, text, m=data.get("m"), keep_words=data["keep"])})
+                results.append({"result": inspect_text(model, text, m=data.get("m"), keep_words=data["keep"],
+                                                       extra_scorers=extra)})
             except ValueError as exc:
                 results.append({"error": str(exc)})
         return Response({"model": _model_payload(record, model), "results": results})
@@ -238,3 +245,53 @@ class LocationModelListView(APIView):
                         "language": record.language, "grid": meta["grid"], "threshold": meta["threshold"],
                         "scores": meta.get("scores"), "mine": record.owner_id is not None})
         return Response(out)
+
+
+# -- crowdsourcing (staff) --------------------------------------------------------------------------------------
+class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Your crowdsourcing campaigns (staff users only): create one, follow it, export its answers."""
+
+    serializer_class = CampaignSerializer
+    permission_classes = [IsAdminUser]
+
+    def get_queryset(self):
+        return selectors.campaigns_of(self.request.user).select_related("location_model")
+
+    def create(self, request: Request) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        model_ref = data.pop("location_model", None)
+        record = None
+        if model_ref:
+            try:
+                record = selectors.resolve_location_model(request.user, model_ref)
+            except LookupError as exc:
+                raise ValidationError({"location_model": [str(exc)]}) from exc
+        posts = [crowd_services.PostSpec(p["text"], p["kind"], p["gold"], p["id"], p["lat"], p["lon"])
+                 for p in data.pop("posts", [])]
+        sample, attention = data.pop("sample", None), data.pop("attention_checks")
+        try:
+            if sample:
+                if record is None:
+                    raise UserFacingError("Sampling posts needs a location model.")
+                posts += crowd_services.posts_from_corpus(record, sample)
+            posts += crowd_services.attention_checks(record.language if record else "en", attention)
+            campaign = crowd_services.create_campaign(owner=request.user, posts=posts, location_model=record, **data)
+        except UserFacingError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+        return Response(self.get_serializer(campaign).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiResponse(description="Progress, agreement and participants")})
+    @action(detail=True, methods=["get"])
+    def report(self, request: Request, pk=None) -> Response:
+        report = selectors.campaign_report(self.get_object())
+        return Response({key: report[key] for key in ("posts", "judgments_wanted", "judgments_done", "progress",
+                                                      "flagged", "alpha")}
+                        | {"participants": len(report["participants"])})
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/x-ndjson"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path=r"export/(?P<what>judgments|aggregates)\.(?P<fmt>csv|jsonl)",
+            url_name="export")
+    def export(self, request: Request, pk=None, what: str = "", fmt: str = "") -> HttpResponse:
+        return export_response(self.get_object(), what, fmt)

@@ -5,7 +5,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from anonymizer.jobkinds import get_job_kind, job_kinds
-from anonymizer.models import Job, JobResult, Upload
+from anonymizer.models import Campaign, Job, JobResult, Upload
 
 
 class UploadSerializer(serializers.ModelSerializer):
@@ -228,6 +228,22 @@ class _DecisionSerializer(serializers.Serializer):
     scores_after = serializers.DictField(child=serializers.FloatField())
 
 
+class _HumanSerializer(serializers.Serializer):
+    threshold = serializers.FloatField()
+    probability_before = serializers.FloatField()
+    probability_after = serializers.FloatField()
+
+
+class _ClassSerializer(serializers.Serializer):
+    machine_inferable = serializers.BooleanField()
+    human_inferable = serializers.BooleanField()
+
+
+class _ClassesSerializer(serializers.Serializer):
+    before = _ClassSerializer()
+    after = _ClassSerializer()
+
+
 class InspectResultSerializer(serializers.Serializer):
     text = serializers.CharField()
     tokens = _TokenSerializer(many=True)
@@ -236,6 +252,8 @@ class InspectResultSerializer(serializers.Serializer):
     before = _DistributionSerializer()
     after = _DistributionSerializer()
     decision = _DecisionSerializer()
+    human = _HumanSerializer(required=False, help_text="When a human-inferability model exists for this model.")
+    classes = _ClassesSerializer(required=False, help_text="The paper's machine x human classes, before and after.")
 
 
 class InspectResponseSerializer(InspectResultSerializer):
@@ -250,3 +268,46 @@ class _BatchItemSerializer(serializers.Serializer):
 class InspectBatchResponseSerializer(serializers.Serializer):
     model = InspectModelSerializer()
     results = _BatchItemSerializer(many=True)
+
+
+# -- crowdsourcing ----------------------------------------------------------------------------------------------
+class CampaignPostInputSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["regular", "gold", "attention"], default="regular")
+    gold = serializers.BooleanField(required=False, allow_null=True, default=None)
+    id = serializers.CharField(required=False, allow_blank=True, default="")
+    lat = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-90, max_value=90)
+    lon = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-180, max_value=180)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    posts = CampaignPostInputSerializer(many=True, write_only=True, required=False)
+    sample = serializers.IntegerField(write_only=True, required=False, min_value=1, max_value=10_000,
+                                      help_text="Instead of posts: sample this many held-out posts of the location "
+                                                "model's corpus (built-in models).")
+    attention_checks = serializers.IntegerField(write_only=True, default=2, min_value=0, max_value=20)
+    location_model = serializers.CharField(required=False, allow_null=True, default=None,
+                                           help_text="Location model id or name.")
+    join_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "instructions", "consent_text", "task", "ask_location", "location_model",
+                  "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "min_gold_answers",
+                  "per_participant_cap", "reservation_seconds", "status", "created_at", "join_url", "posts", "sample",
+                  "attention_checks"]
+        read_only_fields = ["id", "status", "created_at", "join_url"]
+
+    def get_join_url(self, campaign: Campaign) -> str:
+        return self.context["request"].build_absolute_uri(reverse("crowd-join", args=[campaign.join_token]))
+
+    def to_representation(self, campaign: Campaign) -> dict:
+        data = super().to_representation(campaign)
+        data["location_model"] = campaign.location_model.name if campaign.location_model else None
+        return data
+
+    def validate(self, data: dict) -> dict:
+        if not data.get("posts") and not data.get("sample"):
+            raise serializers.ValidationError({"posts": ["Give the posts, or a sample size to draw from the model's "
+                                                         "corpus."]})
+        return data

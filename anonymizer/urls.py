@@ -1,11 +1,12 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from anonymizer import api, views
+from anonymizer import api, crowd_views, views
 
 router = DefaultRouter()
 router.register("uploads", api.UploadViewSet, basename="api-upload")
 router.register("jobs", api.JobViewSet, basename="api-job")
+router.register("campaigns", api.CampaignViewSet, basename="api-campaign")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +23,15 @@ urlpatterns = [
     path("uploads/", views.upload_list, name="upload-list"),
     path("uploads/<uuid:upload_id>/download/", views.upload_download, name="upload-download"),
     path("uploads/<uuid:upload_id>/delete/", views.upload_delete, name="upload-delete"),
+    path("p/<str:token>/", crowd_views.join, name="crowd-join"),
+    path("p/<str:token>/task/", crowd_views.task, name="crowd-task"),
+    path("p/<str:token>/api/<str:action>", crowd_views.api, name="crowd-api"),
+    path("crowd/", crowd_views.campaign_list, name="campaign-list"),
+    path("crowd/new/", crowd_views.campaign_new, name="campaign-new"),
+    path("crowd/<uuid:campaign_id>/", crowd_views.campaign_detail, name="campaign-detail"),
+    path("crowd/<uuid:campaign_id>/<str:action>/", crowd_views.campaign_action, name="campaign-action"),
+    path("crowd/<uuid:campaign_id>/export/<str:what>.<str:fmt>", crowd_views.campaign_export,
+         name="campaign-export"),
     path("api/v1/job-kinds/", api.JobKindListView.as_view(), name="api-job-kinds"),
     path("api/v1/location-models/", api.LocationModelListView.as_view(), name="api-location-models"),
     path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),

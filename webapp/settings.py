@@ -242,6 +242,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "anonymizer.models.Job.Status",
+                            "CampaignStatusEnum": "anonymizer.models.Campaign.Status"},
 }
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

@@ -41,7 +41,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     result = model.deidentify(text, m=m, keep_words=keep_words, extra_scorers=extra_scorers)
     decision, threshold = result.decision, model.threshold.value
     deleted, kept = set(decision.deleted), set(result.kept)
-    return {
+    out = {
         "text": text,
         "tokens": [{"text": t.text, "start": t.start, "end": t.end, "deletable": t.deletable,
                     "deleted": i in deleted, "kept": i in kept} for i, t in enumerate(result.tokens)],
@@ -61,6 +61,15 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "scores_after": decision.scores_after,
         },
     }
+    for scorer in extra_scorers:
+        if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
+            human = {when: decision_scores[scorer.name] for when, decision_scores in
+                     (("before", decision.scores_before), ("after", decision.scores_after))}
+            out["human"] = {"threshold": scorer.threshold,
+                            **{f"probability_{when}": p for when, p in human.items()}}
+            out["classes"] = {when: {"machine_inferable": not out[when]["under_threshold"],
+                                     "human_inferable": human[when] >= scorer.threshold} for when in human}
+    return out
 
 
 def model_description(model: LocationModel) -> dict:

@@ -145,6 +145,25 @@
       }
       body.appendChild(tr);
     }
+    if (result.human) {
+      for (const [title, value] of [
+        ["People can tell where (human-inferability model)", (w) => percent(result.human["probability_" + w])],
+        ["Class: machine × human", (w) => (result.classes[w].machine_inferable ? "machine-inferable" : "not machine-inferable") +
+          " × " + (result.classes[w].human_inferable ? "human-inferable" : "not human-inferable")],
+      ]) {
+        const row = document.createElement("tr");
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = title;
+        row.appendChild(th);
+        for (const which of ["before", "after"]) {
+          const td = document.createElement("td");
+          td.textContent = value(which);
+          row.appendChild(td);
+        }
+        body.appendChild(row);
+      }
+    }
     const d = result.decision;
     const tr = document.createElement("tr");
     tr.innerHTML = "<th scope='row'>Morphemes deleted</th><td>0</td><td class='value-after'></td>";

@@ -1,0 +1,131 @@
+// Participant page: one post at a time from the campaign queue; keyboard first (Y / N or Enter, U to undo).
+(function () {
+  "use strict";
+  const config = JSON.parse(document.getElementById("crowd-config").textContent);
+  const $ = (id) => document.getElementById(id);
+  let current = null;
+  let struck = new Set();
+  let clicked = null;
+  let busy = false;
+  let map = null;
+  let marker = null;
+
+  function csrfToken() {
+    const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  function showError(message) {
+    $("crowd-error").textContent = message || "";
+    $("crowd-error").hidden = !message;
+  }
+
+  function renderPost(post) {
+    const box = $("crowd-post");
+    box.textContent = "";
+    struck = new Set();
+    if (!post.tokens) {
+      box.textContent = post.text;
+      return;
+    }
+    // De-identification: the original text, each deletable word a toggle button.
+    let position = 0;
+    post.tokens.forEach((token, index) => {
+      box.appendChild(document.createTextNode(post.text.slice(position, token.start)));
+      const piece = document.createElement(token.deletable ? "button" : "span");
+      piece.textContent = post.text.slice(token.start, token.end);
+      if (token.deletable) {
+        piece.type = "button";
+        piece.className = "word";
+        piece.setAttribute("aria-pressed", "false");
+        piece.addEventListener("click", () => {
+          if (struck.has(index)) struck.delete(index); else struck.add(index);
+          piece.setAttribute("aria-pressed", String(struck.has(index)));
+        });
+      }
+      box.appendChild(piece);
+      position = token.end;
+    });
+    box.appendChild(document.createTextNode(post.text.slice(position)));
+  }
+
+  function prepareMap() {
+    if (!config.askLocation || !config.grid || map) return;
+    const g = config.grid;
+    map = L.map("crowd-map");
+    L.rectangle([[g.south, g.west], [g.north, g.east]], {weight: 1, fillOpacity: 0.05}).addTo(map);
+    map.fitBounds([[g.south, g.west], [g.north, g.east]]);
+    map.on("click", (event) => {
+      clicked = event.latlng;
+      if (marker) marker.remove();
+      marker = L.circleMarker(clicked, {radius: 7}).addTo(map);
+    });
+  }
+
+  function show(payload) {
+    $("crowd-progress").value = payload.progress.answered;
+    $("crowd-count").textContent = payload.progress.answered;
+    if (payload.done) {
+      $("crowd-item").hidden = true;
+      $("crowd-done").hidden = false;
+      $("completion-code").textContent = payload.completion_code;
+      current = null;
+      return;
+    }
+    current = payload.post;
+    clicked = null;
+    if (marker) { marker.remove(); marker = null; }
+    renderPost(current);
+    showError(payload.error);
+  }
+
+  async function call(action, body) {
+    if (busy) return;
+    busy = true;
+    try {
+      const response = await fetch(config.api[action], {
+        method: body ? "POST" : "GET", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const payload = await response.json();
+      if (response.status === 409 && payload.wait) {
+        showError(payload.error);
+        window.setTimeout(() => call("next"), payload.wait * 1000);
+      } else if (!response.ok) {
+        showError(payload.error || `The server answered ${response.status}.`);
+      } else {
+        show(payload);
+      }
+    } catch (error) {
+      showError("The server could not be reached; your answer was not saved. Try again.");
+    } finally {
+      busy = false;
+    }
+  }
+
+  function submit(answer) {
+    if (!current) return;
+    const body = {post: current.id};
+    if (config.task === "inferable") body.answer = answer;
+    else body.deleted = [...struck].sort((a, b) => a - b);
+    if (clicked) { body.latitude = clicked.lat; body.longitude = clicked.lng; }
+    call("answer", body);
+  }
+
+  document.querySelectorAll("[data-answer]").forEach((button) =>
+    button.addEventListener("click", () => submit(button.dataset.answer === "true")));
+  if ($("answer-submit")) $("answer-submit").addEventListener("click", () => submit(null));
+  $("undo").addEventListener("click", () => call("undo", {}));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("textarea, input") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (config.task === "inferable" && (key === "y" || key === "n")) submit(key === "y");
+    else if (config.task !== "inferable" && key === "enter" && !event.target.closest("button")) submit(null);
+    else if (key === "u") call("undo", {});
+    else return;
+    event.preventDefault();
+  });
+  prepareMap();
+  call("next");
+})();

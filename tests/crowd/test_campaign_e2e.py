@@ -1,0 +1,191 @@
+"""A campaign run end to end by simulated participants through the real HTTP endpoints (a live server and HTTP
+clients with their own cookies), concurrently: exact numbers of answers, never the same post twice, expired
+reservations served again, gold accuracy and agreement as computed by hand."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+import requests
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from anonymizer import selectors
+from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant
+from anonymizer.services import crowd
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
+
+
+def make_campaign(staff, *, regular: int, wanted: int, gold: list[bool] = (), cap: int = 100,
+                  reservation: int = 300, gold_share: float = 0.0, **options) -> Campaign:
+    posts = [crowd.PostSpec(f"post number {i}", external_id=f"r{i}") for i in range(regular)]
+    posts += [crowd.PostSpec(f"gold post {i}", CampaignPost.Kind.GOLD, answer, f"g{i}")
+              for i, answer in enumerate(gold)]
+    return crowd.create_campaign(owner=staff, name="test", instructions="Judge.", consent_text="I agree.",
+                                 posts=posts, judgments_per_post=wanted, per_participant_cap=cap,
+                                 reservation_seconds=reservation, gold_share=gold_share, **options)
+
+
+class Client:
+    """One simulated participant: a browser-like HTTP session on the live server."""
+
+    def __init__(self, base: str, campaign: Campaign) -> None:
+        self.http = requests.Session()
+        self.base = f"{base}/p/{campaign.join_token}"
+        page = self.http.get(self.base + "/")
+        assert page.status_code == 200
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        joined = self.http.post(self.base + "/", data={"consent": "yes", "csrfmiddlewaretoken": token},
+                                headers={"Referer": self.base + "/"})
+        assert joined.status_code == 200 and joined.url.endswith("/task/")  # redirected to the task page
+
+    def call(self, action: str, body: dict | None = None) -> requests.Response:
+        headers = {"X-CSRFToken": self.http.cookies.get("csrftoken", ""), "Referer": self.base + "/task/"}
+        url = f"{self.base}/api/{action}"
+        return self.http.post(url, json=body, headers=headers) if body is not None else self.http.get(url)
+
+    def run(self, decide) -> dict:
+        """Answer until done; returns the last payload (with the completion code)."""
+        payload = self.call("next").json()
+        while not payload.get("done"):
+            if "wait" in payload:
+                time.sleep(0.2)
+                payload = self.call("next").json()
+                continue
+            post = payload["post"]
+            response = self.call("answer", {"post": post["id"], "answer": decide(post["text"])})
+            assert response.status_code in (200, 409), response.text
+            payload = response.json()
+        return payload
+
+
+def test_many_concurrent_participants_fill_every_post_exactly(live_server, staff):
+    campaign = make_campaign(staff, regular=8, wanted=5, gold=[True, False], cap=6, gold_share=0.25)
+    results, errors = [], []
+
+    def participant(number: int) -> None:
+        try:
+            client = Client(live_server.url, campaign)
+            # Participants 0-2 always say no (they fail the gold post whose answer is yes).
+            results.append(client.run(lambda text: number >= 3 and ("gold post 1" not in text)))
+        except Exception as exc:  # surfaced by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=participant, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors, errors
+    assert len(results) == 12 and all(r["done"] and len(r["completion_code"]) == 10 for r in results)
+
+    regular = CampaignPost.objects.filter(campaign=campaign, kind="regular")
+    for post in regular:
+        assert Judgment.objects.filter(post=post).count() == 5 == post.answered, post.external_id
+    pairs = list(Judgment.objects.values_list("participant", "post"))
+    assert len(pairs) == len(set(pairs))  # nobody judged a post twice
+    assert all(p.judgments.count() <= 6 for p in Participant.objects.filter(campaign=campaign))
+    report = selectors.campaign_report(campaign)
+    assert report["judgments_done"] == report["judgments_wanted"] == 40 and report["progress"] == 1.0
+
+
+def test_a_participant_never_gets_a_post_twice_even_from_two_tabs(live_server, staff):
+    campaign = make_campaign(staff, regular=3, wanted=3)
+    client = Client(live_server.url, campaign)
+    served = []
+
+    def ask() -> None:
+        served.append(client.call("next").json()["post"]["id"])
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(set(served)) == 1  # every tab is given the same reserved post
+    assert Assignment.objects.filter(participant__campaign=campaign).count() == 1
+    participant = Participant.objects.get(campaign=campaign)
+    with pytest.raises(IntegrityError), transaction.atomic():  # the database itself refuses a second serving
+        Assignment.objects.create(participant=participant, post_id=served[0], served_at=timezone.now(),
+                                  expires_at=timezone.now())
+
+
+def test_an_expired_reservation_is_served_to_someone_else(live_server, staff):
+    campaign = make_campaign(staff, regular=1, wanted=1, reservation=1)
+    slow, quick = Client(live_server.url, campaign), Client(live_server.url, campaign)
+    post = slow.call("next").json()["post"]
+    waiting = quick.call("next")
+    assert waiting.status_code == 409 and waiting.json()["wait"] >= 1  # the only slot is reserved
+    time.sleep(1.2)
+    served = quick.call("next").json()
+    assert served["post"]["id"] == post["id"]  # the expired reservation came free
+    assert quick.call("answer", {"post": post["id"], "answer": True}).json()["done"]
+    late = slow.call("answer", {"post": post["id"], "answer": False})
+    assert late.status_code == 400 and "given to someone else" in late.json()["error"]
+    assert Judgment.objects.count() == 1
+
+
+def test_undo_serves_the_post_again(live_server, staff):
+    campaign = make_campaign(staff, regular=3, wanted=2)
+    client = Client(live_server.url, campaign)
+    first = client.call("next").json()["post"]
+    after = client.call("answer", {"post": first["id"], "answer": True}).json()
+    assert after["progress"]["answered"] == 1 and after["post"]["id"] != first["id"]
+    undone = client.call("undo", {}).json()
+    assert undone["post"]["id"] == first["id"] and undone["progress"]["answered"] == 0
+    assert client.call("answer", {"post": first["id"], "answer": False}).status_code == 200
+    assert list(Judgment.objects.values_list("answer", flat=True)) == [False]
+    assert CampaignPost.objects.get(id=first["id"]).answered == 1
+
+
+def test_gold_accuracy_flags_and_alpha_match_a_hand_computed_fixture(staff):
+    """3 regular posts x 4 participants, fixed answers, and 2 gold posts answered by each.
+
+    Answers (1 = yes) on posts A, B, C:    p1: 1 1 0   p2: 1 1 0   p3: 1 0 0   p4: 0 0 1 (p4 fails both golds)
+    Gold answers (truth yes, no):          p1: yes no  p2: yes no  p3: yes yes p4: no yes
+    Gold accuracy: p1 2/2, p2 2/2, p3 1/2, p4 0/2; with a 60% bar and at least 2 gold answers, p3 and p4 are
+    flagged. Unflagged answers: A = (1, 1), B = (1, 1), C = (0, 0): perfect agreement, alpha = 1.0.
+    With everyone: A = 1 1 1 0, B = 1 1 0 0, C = 0 0 0 1. Coincidences (pairs within a post / (4 - 1)):
+    o(yes,no) = o(no,yes) = 3/3 + 4/3 + 3/3 = 10/3, n_yes = n_no = 6, n = 12, so the nominal
+    alpha = 1 - (n - 1) * (o(yes,no) + o(no,yes)) / (n_yes * n_no + n_no * n_yes) = 1 - 11 * (20/3) / 72 = -0.0185.
+    """
+    campaign = make_campaign(staff, regular=3, wanted=4, gold=[True, False], min_gold_accuracy=0.6,
+                             min_gold_answers=2)
+    posts = {p.external_id: p for p in CampaignPost.objects.filter(campaign=campaign)}
+    table = {"p1": ([1, 1, 0], [1, 0]), "p2": ([1, 1, 0], [1, 0]), "p3": ([1, 0, 0], [1, 1]),
+             "p4": ([0, 0, 1], [0, 1])}
+    participants = {}
+    for name, (answers, golds) in table.items():
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        participants[name] = participant
+        now = timezone.now()
+        for key, given in [*zip(["r0", "r1", "r2"], answers, strict=True), *zip(["g0", "g1"], golds, strict=True)]:
+            Assignment.objects.create(participant=participant, post=posts[key], served_at=now,
+                                      expires_at=now + timedelta(minutes=5))
+            crowd.answer(participant, posts[key].id, answer=bool(given))
+    for participant in participants.values():
+        participant.refresh_from_db()
+    assert [bool(participants[n].flagged_reason) for n in ("p1", "p2", "p3", "p4")] == [False, False, True, True]
+    assert "1 of 2 (50%)" in participants["p3"].flagged_reason
+    report = selectors.campaign_report(campaign)
+    gold = {str(p["id"]): (p["gold_correct"], p["gold_answered"]) for p in report["participants"]}
+    assert [gold[str(participants[n].id)] for n in ("p1", "p2", "p3", "p4")] == [(2, 2), (2, 2), (1, 2), (0, 2)]
+    assert report["alpha"] == pytest.approx(1.0)
+    from anonymizer.crowd.stats import krippendorff_alpha
+
+    everyone = krippendorff_alpha(selectors.judgment_records(campaign), include_flagged=True)
+    assert everyone == pytest.approx(1 - 11 * (20 / 3) / 72)
+    aggregates = {a.post: a for a in report["aggregates"]}
+    first = aggregates[str(posts["r0"].id)]
+    assert (first.judgments, first.yes, first.excluded, first.human_inferable) == (2, 2, 2, True)

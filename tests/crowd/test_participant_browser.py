@@ -1,0 +1,51 @@
+"""A participant in Debian's chromium: joins by the campaign link, consents, answers with the keyboard only,
+undoes an answer, and reaches the completion code."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.models import Judgment
+from anonymizer.services import crowd
+from tests.test_browser import browser_page
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
+
+
+def test_join_consent_answer_with_the_keyboard_and_finish(live_server, staff):
+    posts = [crowd.PostSpec(text) for text in ("Lunch at the river", "Heading to the station", "Quiet night")]
+    campaign = crowd.create_campaign(owner=staff, name="Where was it?", instructions="Can you tell where?",
+                                     consent_text="Answers are stored pseudonymously.", posts=posts,
+                                     judgments_per_post=1, per_participant_cap=3)
+    for page in browser_page():
+        page.set_default_timeout(15_000)
+        page.goto(f"{live_server.url}/p/{campaign.join_token}/")
+        assert "Answers are stored pseudonymously." in page.text_content("main")
+        page.keyboard.press("Tab")
+        page.focus("#consent")
+        page.keyboard.press("Space")
+        page.keyboard.press("Enter")  # submits the consent form
+        page.wait_for_url("**/task/")
+        page.wait_for_function("document.getElementById('crowd-post').textContent.length > 0")
+        first = page.text_content("#crowd-post")
+        page.keyboard.press("y")
+        page.wait_for_function(f"document.getElementById('crowd-post').textContent !== {first!r}")
+        assert page.text_content("#crowd-count") == "1"
+        page.keyboard.press("u")  # undo: the first post comes back
+        page.wait_for_function(f"document.getElementById('crowd-post').textContent === {first!r}")
+        assert page.text_content("#crowd-count") == "0"
+        for key in ("n", "y", "n"):
+            before = page.text_content("#crowd-count")
+            page.keyboard.press(key)
+            page.wait_for_function(f"document.getElementById('crowd-count').textContent !== {before!r}")
+        page.wait_for_selector("#crowd-done:not([hidden])")
+        code = page.text_content("#completion-code")
+        assert len(code) == 10
+    participant = campaign.participants.get()
+    assert participant.completion_code == code and participant.completed_at is not None
+    assert sorted(Judgment.objects.values_list("answer", flat=True)) == [False, False, True]

@@ -124,6 +124,9 @@ def next_assignment(participant: Participant, now: datetime | None = None) -> As
 
 
 def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Assignment | None:
+    # One request of a participant at a time (two tabs, a double click): the second waits here and then
+    # finds the first one's reservation instead of reserving a second post.
+    Participant.objects.select_for_update().filter(id=participant.id).first()
     pending = (participant.assignments.filter(answered_at__isnull=True, expires_at__gt=now)
                .select_related("post").first())
     if pending is not None:  # a reload or a second tab gets the same post back

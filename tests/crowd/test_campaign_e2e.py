@@ -49,6 +49,10 @@ class Client:
                                 headers={"Referer": self.base + "/"})
         assert joined.status_code == 200 and joined.url.endswith("/task/")  # redirected to the task page
 
+    def close(self) -> None:
+        # Keep-alive sockets keep the live server's request threads, and their database connections, open.
+        self.http.close()
+
     def call(self, action: str, body: dict | None = None) -> requests.Response:
         headers = {"X-CSRFToken": self.http.cookies.get("csrftoken", ""), "Referer": self.base + "/task/"}
         url = f"{self.base}/api/{action}"
@@ -74,12 +78,16 @@ def test_many_concurrent_participants_fill_every_post_exactly(live_server, staff
     results, errors = [], []
 
     def participant(number: int) -> None:
+        client = None
         try:
             client = Client(live_server.url, campaign)
             # Participants 0-2 always say no (they fail the gold post whose answer is yes).
             results.append(client.run(lambda text: number >= 3 and ("gold post 1" not in text)))
         except Exception as exc:  # surfaced by the assertion below
             errors.append(exc)
+        finally:
+            if client is not None:
+                client.close()
 
     threads = [threading.Thread(target=participant, args=(n,)) for n in range(12)]
     for thread in threads:
@@ -112,6 +120,7 @@ def test_a_participant_never_gets_a_post_twice_even_from_two_tabs(live_server, s
         thread.start()
     for thread in threads:
         thread.join(30)
+    client.close()
     assert len(set(served)) == 1  # every tab is given the same reserved post
     assert Assignment.objects.filter(participant__campaign=campaign).count() == 1
     participant = Participant.objects.get(campaign=campaign)
@@ -131,6 +140,8 @@ def test_an_expired_reservation_is_served_to_someone_else(live_server, staff):
     assert served["post"]["id"] == post["id"]  # the expired reservation came free
     assert quick.call("answer", {"post": post["id"], "answer": True}).json()["done"]
     late = slow.call("answer", {"post": post["id"], "answer": False})
+    slow.close()
+    quick.close()
     assert late.status_code == 400 and "given to someone else" in late.json()["error"]
     assert Judgment.objects.count() == 1
 
@@ -144,6 +155,7 @@ def test_undo_serves_the_post_again(live_server, staff):
     undone = client.call("undo", {}).json()
     assert undone["post"]["id"] == first["id"] and undone["progress"]["answered"] == 0
     assert client.call("answer", {"post": first["id"], "answer": False}).status_code == 200
+    client.close()
     assert list(Judgment.objects.values_list("answer", flat=True)) == [False]
     assert CampaignPost.objects.get(id=first["id"]).answered == 1
 

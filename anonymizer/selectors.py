@@ -6,11 +6,13 @@ import uuid
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Q, QuerySet
 
 from anonymizer.crowd.stats import JudgmentRecord, aggregate, aggregates_to_rows, gold_accuracy, krippendorff_alpha
+from anonymizer.location.grid import haversine_km
 from anonymizer.location.human import HumanModel
 from anonymizer.location.model import LocationModel
 from anonymizer.location.tokenize import detect_language
@@ -121,6 +123,11 @@ def campaign_report(campaign: Campaign) -> dict:
     for participant in participants:
         participant["gold_correct"], participant["gold_answered"] = gold.get(str(participant["id"]), (0, 0))
     aggregates = aggregate(records, [str(post["id"]) for post in regular], cutoff=campaign.cutoff)
+    clicks = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
+                                          clicked_latitude__isnull=False, post__latitude__isnull=False,
+                                          participant__flagged_reason="")
+                  .values_list("clicked_latitude", "clicked_longitude", "post__latitude", "post__longitude"))
+    click_errors = haversine_km(*np.array(clicks).T) if clicks else np.array([])
     return {
         "posts": len(regular),
         "judgments_wanted": wanted,
@@ -129,6 +136,9 @@ def campaign_report(campaign: Campaign) -> dict:
         "participants": participants,
         "flagged": sum(1 for p in participants if p["flagged_reason"]),
         "alpha": krippendorff_alpha(records),
+        # How accurately people place posts on the map: distance from their click to the true point.
+        "map_answers": len(clicks),
+        "map_median_error_km": float(np.median(click_errors)) if clicks else None,
         "aggregates": aggregates,
         "external_ids": {str(post["id"]): post["external_id"] for post in regular},
     }

@@ -201,3 +201,19 @@ def test_gold_accuracy_flags_and_alpha_match_a_hand_computed_fixture(staff):
     aggregates = {a.post: a for a in report["aggregates"]}
     first = aggregates[str(posts["r0"].id)]
     assert (first.judgments, first.yes, first.excluded, first.human_inferable) == (2, 2, 2, True)
+
+
+def test_map_answers_are_scored_by_distance(staff):
+    posts = [crowd.PostSpec("near Tokyo Station", latitude=35.681236, longitude=139.767125)]
+    campaign = crowd.create_campaign(
+        owner=staff, name="map", instructions="x", consent_text="x", posts=posts, judgments_per_post=2,
+        ask_location=True)
+    post = campaign.posts.get()
+    for latitude, longitude in ((35.690921, 139.700258), (35.681236, 139.767125)):  # Shinjuku (6.1 km), exact
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        assert crowd.next_assignment(participant).post_id == post.id
+        crowd.answer(participant, post.id, answer=True, latitude=latitude, longitude=longitude)
+    report = selectors.campaign_report(campaign)
+    assert report["map_answers"] == 2
+    assert report["map_median_error_km"] == pytest.approx(6.1 / 2, abs=0.1)

@@ -1,0 +1,1 @@
+"""k-anonymization of relational + textual datasets (rx-anon); no Django here."""

@@ -29,6 +29,9 @@ class JobKind:
     inputs: int = 0
     # Template that renders ``job.result`` on the job page once the job succeeded.
     summary_template: str | None = None
+    # Checks parameters against the input files (e.g. a configuration naming the CSV's columns) and may
+    # normalise them; raises serializers.ValidationError.
+    prepare: Callable[[dict, list], dict] | None = None
 
     def validate_params(self, data: Any) -> dict:
         """Validated parameters with defaults filled in; raises serializers.ValidationError."""

@@ -91,6 +91,11 @@ class JobCreateSerializer(serializers.Serializer):
                 {"inputs": [f"A {kind.name} job takes {kind.inputs} input file(s), got {len(data['inputs'])}."]}
             )
         data["inputs"] = [owned[upload_id] for upload_id in data["inputs"]]
+        if kind.prepare is not None:
+            try:
+                data["params"] = kind.prepare(data["params"], data["inputs"])
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({"params": exc.detail}) from exc
         return data
 
 

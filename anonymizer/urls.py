@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from anonymizer import api, crowd_views, views
+from anonymizer import api, crowd_views, kanon_views, views
 
 router = DefaultRouter()
 router.register("uploads", api.UploadViewSet, basename="api-upload")
@@ -23,6 +23,8 @@ urlpatterns = [
     path("uploads/", views.upload_list, name="upload-list"),
     path("uploads/<uuid:upload_id>/download/", views.upload_download, name="upload-download"),
     path("uploads/<uuid:upload_id>/delete/", views.upload_delete, name="upload-delete"),
+    path("kanon/<uuid:upload_id>/configure/", kanon_views.configure, name="kanon-configure"),
+    path("kanon/<uuid:upload_id>/runs/", kanon_views.compare, name="kanon-compare"),
     path("p/<str:token>/", crowd_views.join, name="crowd-join"),
     path("p/<str:token>/task/", crowd_views.task, name="crowd-task"),
     path("p/<str:token>/api/<str:action>", crowd_views.api, name="crowd-api"),

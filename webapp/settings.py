@@ -218,6 +218,11 @@ for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_US
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
         raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
+# k-anonymization: sensitive-term recognition results are cached here (by text and configuration), so a
+# re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
+KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))
+KANON_NER_PROCESSES = env_int("KANON_NER_PROCESSES", 1, minimum=1)
+
 # Background map tiles for the inspect maps, e.g. http://localhost:8080/{z}/{x}/{y}.png; empty = none (offline).
 MAP_TILE_URL = env_str("MAP_TILE_URL", "")
 MAP_TILE_ATTRIBUTION = env_str("MAP_TILE_ATTRIBUTION", "")

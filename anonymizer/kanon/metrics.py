@@ -27,8 +27,10 @@ from anonymizer.kanon.view import PersonView
 
 
 def _ncp_value(generalization, attribute, dataset: dict) -> float:
-    if generalization.period in ("value", "day") or (attribute.type in ("nominal", "ordinal")
-                                                      and len(generalization.members - {None}) <= 1):
+    if attribute.type in ("nominal", "ordinal"):
+        if len(generalization.members - {None}) <= 1:
+            return 0.0
+    elif generalization.period in ("value", "day"):
         return 0.0
     if attribute.type == "numerical":
         width = dataset["root_width"] if generalization.period == "node" else dataset["width"]

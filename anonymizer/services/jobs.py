@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
 from django.db import close_old_connections, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -39,8 +41,9 @@ class JobAborted(Exception):
 @dataclass
 class PendingResult:
     name: str
-    content: bytes
+    content: bytes | None
     content_type: str
+    path: Path | None = None  # a file written by the job, moved into storage only if the job succeeds
 
 
 @dataclass
@@ -68,6 +71,16 @@ class JobRun:
     def add_result(self, name: str, content: bytes, content_type: str) -> None:
         """Queue a result file; it is stored only if the job succeeds (no partial results)."""
         self.results.append(PendingResult(name, content, content_type))
+
+    def add_result_file(self, name: str, path: Path, content_type: str) -> None:
+        """Queue a large result the job wrote to ``path`` (from ``scratch_path``), streamed into storage."""
+        self.results.append(PendingResult(name, None, content_type, path))
+
+    def scratch_path(self, name: str) -> Path:
+        """A private temporary file for this job; removed when the job ends, whatever the outcome."""
+        directory = Path(settings.VAR_DIR) / "scratch" / str(self.job.id)
+        directory.mkdir(parents=True, exist_ok=True)
+        return directory / name
 
 
 def create_job(*, owner: AbstractBaseUser, kind: str, params: dict, inputs: Iterable[Upload] = ()) -> Job:
@@ -154,6 +167,7 @@ def run_job(job_id) -> None:
     finally:
         heartbeat.stopped.set()
         heartbeat.join()
+        shutil.rmtree(Path(settings.VAR_DIR) / "scratch" / str(job.id), ignore_errors=True)
 
 
 def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
@@ -165,9 +179,15 @@ def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
         stored: list[JobResult] = []
         try:
             for pending in run.results:
-                result = JobResult(job=locked, name=pending.name, content_type=pending.content_type,
-                                   size_bytes=len(pending.content))
-                result.file.save(pending.name, ContentFile(pending.content), save=False)
+                if pending.path is not None:
+                    with pending.path.open("rb") as handle:
+                        result = JobResult(job=locked, name=pending.name, content_type=pending.content_type,
+                                           size_bytes=pending.path.stat().st_size)
+                        result.file.save(pending.name, File(handle), save=False)
+                else:
+                    result = JobResult(job=locked, name=pending.name, content_type=pending.content_type,
+                                       size_bytes=len(pending.content))
+                    result.file.save(pending.name, ContentFile(pending.content), save=False)
                 stored.append(result)
             JobResult.objects.bulk_create(stored)
             locked.status = Status.SUCCEEDED

@@ -51,6 +51,7 @@ def _isolated_runtime(redis_url, tmp_path_factory):
         CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
                             "KEY_PREFIX": queue}},
         STATIC_ROOT=tmp_path_factory.mktemp("static"),
+        KANON_CACHE_PATH=tmp_path_factory.mktemp("kanon-cache") / "terms.sqlite3",
         # Templates resolve {% static %} without a collectstatic run; test_static covers the manifest storage.
         STORAGES={**settings.STORAGES,
                   "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
@@ -91,6 +92,7 @@ class WorkerProcess:
             "MEDIA_ROOT": str(settings.MEDIA_ROOT),
             "JOB_HEARTBEAT_SECONDS": str(heartbeat),
             "JOB_STALE_AFTER_SECONDS": str(stale_after),
+            "KANON_CACHE_PATH": str(settings.KANON_CACHE_PATH),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "webapp", "worker", "--pool", "prefork", "--concurrency", "1",

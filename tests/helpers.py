@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import time
 from pathlib import Path
 
 import kombu.pools
@@ -23,6 +24,23 @@ def shared_data(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data set not present: {path}")
     return path
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.1):
+    """Poll until ``predicate()`` is truthy and return its value; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+def kanon_file(relative: str) -> Path:
+    """A k-anonymization data file: the rx-anon files shipped in data/kanon/, else ../shared/data/kanon/."""
+    shipped = ROOT / "data" / "kanon" / Path(relative).name
+    return shipped if shipped.exists() else shared_data(f"kanon/{relative}")
 
 
 @contextlib.contextmanager

@@ -4,7 +4,6 @@ killed mid-job leaves a failed job with the reason, never one "running" forever;
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -12,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from anonymizer.models import Job
-from tests.helpers import broker_at, csv_upload, write_large_csv
+from tests.helpers import broker_at, csv_upload, wait_for, write_large_csv
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -22,16 +21,6 @@ def api(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
-
-
-def wait_for(predicate, timeout: float, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout} s")
 
 
 def start_profile(api, file) -> dict:

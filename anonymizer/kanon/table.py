@@ -8,7 +8,6 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from pathlib import Path
 from typing import BinaryIO
 
 from anonymizer.tabular import CsvFormatError
@@ -106,10 +105,6 @@ def iter_rows(fileobj: BinaryIO) -> Iterator[list[str]]:
     source = CsvSource(fileobj)
     for batch in source.batches():
         yield from batch
-
-
-def open_source(path: Path) -> BinaryIO:
-    return Path(path).open("rb")
 
 
 def as_number(value: object) -> float:

@@ -27,7 +27,7 @@ from anonymizer.kanon.config import (
     validate,
 )
 from anonymizer.tabular import profile_csv
-from tests.helpers import shared_data
+from tests.helpers import kanon_file, shared_data
 
 BLOG = ("id", "gender", "age", "topic", "sign", "date", "text")
 RICH = (*BLOG, "education", "diagnosis")
@@ -35,7 +35,7 @@ BLOG_NATIVE = set(BUILTIN_TYPES) - {"QUANTITY", "ORDINAL", "CARDINAL"}  # the 19
 
 
 def rx_file(name: str) -> str:
-    return shared_data(f"kanon/rx-anon/{name}").read_text(encoding="utf-8")
+    return kanon_file(f"rx-anon/{name}").read_text(encoding="utf-8")
 
 
 def uncomment_hierarchy(text: str) -> str:

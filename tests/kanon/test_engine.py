@@ -17,7 +17,7 @@ from anonymizer.kanon.recognize import TermCache, TermRecognizer, recognize_with
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import CsvFormatError
-from tests.helpers import shared_data
+from tests.helpers import kanon_file, shared_data
 
 BLOG_HEADER = ["id", "gender", "age", "topic", "sign", "date", "text"]
 PAPER_CONFIG = """
@@ -75,7 +75,7 @@ def run(tmp_path: Path, source: Path, config_text: str, recognizer, **parameters
 
 
 def test_the_papers_worked_example(tmp_path, recognizer):
-    source = shared_data("kanon/rx-anon/paper_example.csv")
+    source = kanon_file("rx-anon/paper_example.csv")
     report, released = run(tmp_path, source, PAPER_CONFIG, recognizer)
     original = read_csv(source)
     assert list(released[0]) == BLOG_HEADER[1:]  # the direct identifier is gone, the rest in order
@@ -104,7 +104,7 @@ def test_the_papers_worked_example(tmp_path, recognizer):
 def test_blog_corpus_every_class_has_k_persons_and_ncp_matches_a_slow_count(tmp_path, recognizer, strategy, weight,
                                                                             k):
     source = shared_data("kanon/blogs_1k.csv")
-    config_text = shared_data("kanon/rx-anon/e_blog_authorship_corpus.yaml").read_text()
+    config_text = kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text()
     report, released = run(tmp_path, source, config_text, recognizer, k=k, strategy=strategy,
                            relational_weight=weight)
     original = read_csv(source)
@@ -197,7 +197,7 @@ def slow_information_loss(source: Path, config_text: str, k: int, strategy: str,
 
 def test_runs_are_deterministic(tmp_path, recognizer):
     source = shared_data("kanon/blogs_1k.csv")
-    config_text = shared_data("kanon/rx-anon/e_blog_authorship_corpus.yaml").read_text()
+    config_text = kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text()
     first = run(tmp_path, source, config_text, recognizer, k=3)[1]
     second = run(tmp_path, source, config_text, recognizer, k=3)[1]
     assert first == second
@@ -244,6 +244,6 @@ def test_bad_cells_are_refused_with_their_row_and_column(tmp_path, content, mess
 
 
 def test_fewer_persons_than_k_is_refused(tmp_path, recognizer):
-    source = shared_data("kanon/rx-anon/paper_example.csv")
+    source = kanon_file("rx-anon/paper_example.csv")
     with pytest.raises(ValueError, match="6 persons, fewer than k = 10"):
         run(tmp_path, source, PAPER_CONFIG, recognizer, k=10)

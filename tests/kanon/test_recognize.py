@@ -403,6 +403,7 @@ def test_cache_second_run_skips_ner(tmp_path, recognizer, blog_texts):
         first = list(recognize_with_cache(texts, r, cache, chunk=50, progress=lambda n, m: progress.append((n, m))))
         assert [n for n, _ in progress] == [50, 100, 128]
         assert counter.texts == len({t for t in texts if t.strip()})   # a repeated post once, "" never
+        assert counter.calls == 1  # one nlp.pipe for all chunks: spaCy's processes start once
         assert first == [recognizer.recognize(t) for t in texts]
 
     counter.texts = counter.calls = 0

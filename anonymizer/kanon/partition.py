@@ -179,8 +179,12 @@ def gdf(view: PersonView, config) -> Partitioning:
     return result
 
 
+class TooFewPersons(ValueError):
+    """The dataset cannot be k-anonymous at all: it has fewer than k persons."""
+
+
 def partition(view: PersonView, config) -> Partitioning:
     if view.size < config.k:
-        raise ValueError(f"The dataset has {view.size} persons, fewer than k = {config.k}: no class of k persons "
+        raise TooFewPersons(f"The dataset has {view.size} persons, fewer than k = {config.k}: no class of k persons "
                          "can be formed.")
     return gdf(view, config) if config.strategy == "gdf" else mondrian(view, config)

@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from anonymizer.jobkinds import JobKind, UserFacingError, register
 from anonymizer.kanon.config import ConfigError, KanonConfig, config_from_profile, load_config, validate
+from anonymizer.kanon.partition import TooFewPersons
 from anonymizer.kanon.pipeline import anonymize_csv
 from anonymizer.models import Job, Upload
 from anonymizer.services.jobs import JobRun
@@ -103,7 +104,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
-    except ValueError as exc:  # e.g. fewer persons than k
+    except TooFewPersons as exc:
         raise UserFacingError(str(exc)) from exc
     finally:
         cache.close()

@@ -244,3 +244,14 @@ def test_the_prefilled_form_submitted_untouched_is_accepted(alice_client, user, 
     response = alice_client.post(reverse("kanon-configure", args=[paper_upload.id]), form)
     assert response.status_code == 302, re.findall(r"<li>(.*?)</li>", response.content.decode())
     assert len(run_queued(user)) == 3  # k = 2 for each prefilled lambda: 0, 0.5, 1
+
+
+def test_k_above_the_number_of_persons_fails_the_job_saying_so(user, paper_upload):
+    # rx-anon's file as shipped means k = 10; the paper's example has 6 persons.
+    job = job_services.create_job(owner=user, kind="kanon", params={"config_yaml": rx_anon_yaml()},
+                                  inputs=[paper_upload])
+    job_services.run_job(job.id)
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED
+    assert job.error.startswith("The dataset has 6 persons, fewer than k = 10")
+    assert not JobResult.objects.filter(job=job).exists()

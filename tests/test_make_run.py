@@ -44,7 +44,7 @@ def test_make_run_stack_serves_healthz_and_stops_on_ctrl_c(tmp_path):
             time.sleep(1)
             try:
                 status, report = get_json(f"http://127.0.0.1:{web_port}/healthz")
-            except (urllib.error.URLError, ConnectionError, json.JSONDecodeError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):  # not up yet
                 continue
         assert status == 200, report
         assert report["checks"]["database"]["detail"] == "sqlite"

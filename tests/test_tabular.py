@@ -15,7 +15,7 @@ from anonymizer.tabular import CsvFormatError, CsvShape, check_csv, profile_csv
 from anonymizer.tabular import profile as profile_module
 from anonymizer.tabular import reader as reader_module
 from anonymizer.tabular.values import DATE_FORMATS, DATE_PARSERS
-from tests.helpers import shared_data
+from tests.helpers import kanon_file, shared_data
 
 MAX = 10 * 2**20
 
@@ -506,7 +506,7 @@ def test_blog_corpus_sample():
 
 
 def test_rx_anon_paper_example():
-    path = shared_data("kanon/rx-anon/paper_example.csv")
+    path = kanon_file("rx-anon/paper_example.csv")
     with path.open("rb") as fileobj:
         assert check_csv(fileobj, max_bytes=MAX).rows == 9
         result = profile_csv(fileobj)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -358,9 +360,24 @@ def _fit_columns(config: KanonConfig, columns: list[str]) -> KanonConfig:
     return dataclasses.replace(config, attributes=tuple(attributes), warnings=warnings)
 
 
+def model_installed(name: Any) -> bool:
+    """An installed spaCy model package (an importable package that carries spaCy's meta.json). Paths are not
+    accepted: a configuration comes from users, who must not point the server at its own directories."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return False
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    return any((Path(location) / "meta.json").is_file() for location in locations)
+
+
 def _model(name: Any, field: str, warnings: list[str]) -> str:
     if name is None or name in MODEL_ALIASES:
         return DEFAULT_MODEL
+    if model_installed(name):
+        return name
     warnings.append(f"{field}: {name!r} is not installed and nothing is downloaded at run time; using "
                     f"{DEFAULT_MODEL} instead, so the recognised entities may differ")
     return DEFAULT_MODEL
@@ -791,8 +808,9 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
         error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
     if not _is_integer(config.seed):
         error("seed", f"{config.seed!r} is not an integer")
-    if config.nlp_model != DEFAULT_MODEL:
-        error("nlp_model", f"{config.nlp_model!r} is not installed; expected {DEFAULT_MODEL}")
+    if config.nlp_model != DEFAULT_MODEL and not model_installed(config.nlp_model):
+        error("nlp_model", f"{config.nlp_model!r} is not an installed spaCy model; expected {DEFAULT_MODEL} or "
+                           "another model package installed on the server")
 
     unknown = [entity for entity in config.entity_types if entity not in known_entities]
     if unknown:

@@ -291,6 +291,20 @@ def test_nlp_model_is_always_the_installed_one(model, warned):
     assert any(w.startswith("nlp_model:") for w in config.warnings) == warned
 
 
+def test_another_installed_spacy_model_package_is_used(tmp_path, monkeypatch):
+    package = tmp_path / "xx_kakurega_test_model"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "meta.json").write_text('{"name": "kakurega_test_model", "version": "0.0.1"}')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = ours()
+    data["nlp_model"] = "xx_kakurega_test_model"
+    config = load(data)
+    assert config.nlp_model == "xx_kakurega_test_model" and not config.warnings
+    validate(config, BLOG)  # no error
+    assert list(errors_of(lambda: validate(dataclasses.replace(config, nlp_model="json"), BLOG))) == ["nlp_model"]
+
+
 # ------------------------------------------------------------------------------------------------ round trips
 
 

@@ -1,0 +1,199 @@
+"""Normalization of SNS writing before parsing, with an alignment back to what the author wrote.
+
+A parser reads "im goin 2 the gym w/ my bro 2moro at 9am!!!" badly; it reads "im going 2 the gym with my bro
+tomorrow at 9am !!!" well enough. :func:`normalize` cuts a post into pieces (words, punctuation runs, emoji),
+gives each piece a normal form and builds the normalized text the parser sees, remembering for every piece
+where it sits in both texts. :meth:`NormalizedText.restore` then rebuilds the post from the *original* pieces
+minus the removed ones (and with generalized ones replaced), so that whatever was not removed comes back
+exactly as written: typos, elongations, case, emoji and spacing.
+
+Rules, in order (each piece's word core, its lower-case form looked up):
+- the SNS lexicon (``SNS_LEXICON``: "w/" -> "with", "2moro" -> "tomorrow", "rn" -> "right now", ...);
+- a digit written for a letter ("g0" -> "go", "n0w" -> "now"): 0 -> o, 1 -> i, 3 -> e, 4 -> a, 5 -> s, only when
+  the word has letters and the result is an English word;
+- elongations ("gooo" -> "go", "sushiii" -> "sushi", "yesss" -> "yes"): every run of 3 or more equal letters is
+  cut to 1 or 2, and the most frequent English word among the variants wins (else runs of 2); a lower-case
+  non-word with doubled letters becomes the common word without them ("eeats" -> "eats");
+- an all-capitals word of 2+ letters that is a common English word is lower-cased ("NOW" -> "now"; the parser
+  takes capitalised words for names), keeping "I" and acronyms that are not words.
+A capitalised piece keeps its first capital in the normal form. Word frequencies come from pyspellchecker's
+English list (bundled, offline).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+
+__all__ = ["SNS_LEXICON", "NormalizedText", "Piece", "normalize"]
+
+#: Lower-case SNS spellings and their normal forms (several words allowed).
+SNS_LEXICON: dict[str, str] = {
+    "w/": "with", "w/o": "without", "b/c": "because", "bc": "because", "b4": "before", "cuz": "because",
+    "coz": "because", "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow", "2mro": "tomorrow",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "tomoz": "tomorrow", "tommorow": "tomorrow",
+    "tomorow": "tomorrow", "2nite": "tonight", "2night": "tonight", "tonite": "tonight", "2day": "today",
+    "tday": "today", "yday": "yesterday", "ytd": "yesterday", "rn": "right now", "atm": "at the moment",
+    "asap": "as soon as possible", "l8r": "later", "l8ter": "later", "ltr": "later", "mins": "minutes",
+    "min": "minute", "hrs": "hours", "hr": "hour", "secs": "seconds", "sec": "second", "wk": "week",
+    "wks": "weeks", "wknd": "weekend", "wkend": "weekend", "yr": "year", "yrs": "years", "mo": "month",
+    "mos": "months", "u": "you", "ur": "your", "r": "are", "y": "why", "n": "and", "pls": "please",
+    "plz": "please", "thx": "thanks", "thnx": "thanks", "ty": "thank you", "gr8": "great", "m8": "mate",
+    "h8": "hate", "str8": "straight", "2": "to", "4": "for", "im": "I'm", "ive": "I've", "dont": "don't",
+    "cant": "can't", "wont": "won't", "didnt": "didn't", "doesnt": "doesn't", "isnt": "isn't", "goin": "going",
+    "doin": "doing", "gettin": "getting", "comin": "coming", "nite": "night", "morn": "morning",
+    "aft": "afternoon", "eve": "evening", "tho": "though", "thru": "through", "abt": "about", "bday": "birthday",
+    "b-day": "birthday", "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you",
+    "yall": "you all", "wanna": "want to", "gonna": "going to", "gotta": "got to", "til": "until",
+    "till": "until", "nvm": "never mind", "omw": "on my way", "brb": "be right back",
+}
+# "2" and "4" are "to" and "for" only between words ("going 2 the gym"), never in numbers or times ("2 pm").
+_DIGIT_WORDS = {"2", "4"}
+_TIME_AFTER = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'?clock|h|hours?|hrs?|mins?|minutes?|days?|weeks?|"
+                         r"months?|years?|yrs?|secs?|seconds?|nights?|times?|th|st|nd|rd|:.*|\d.*)$")
+
+_LEETS = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s"}
+# Pieces: a URL, @mention or #hashtag (kept whole); a word (letters, digits, apostrophes, inner hyphens or
+# dots, "w/"-style slashes); or any other single non-space character run of the same kind (punctuation, emoji).
+_PIECE = re.compile(
+    r"https?://\S+|www\.\S+|[@#]\w+"
+    r"|(?:[^\W_]|['’])+(?:[-./](?:[^\W_]|['’])+)*/?"
+    r"|([^\w\s])\1*"
+    r"|_+"
+)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of the post: where it is in the original text and in the normalized text."""
+
+    original: str
+    start: int  # in the original text
+    end: int
+    normal: str  # the normal form (may hold several words)
+    norm_start: int  # in the normalized text
+    norm_end: int
+
+    @property
+    def is_word(self) -> bool:
+        return any(c.isalnum() for c in self.original)
+
+
+@cache
+def _frequencies():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1).word_frequency
+
+
+def word_frequency(word: str) -> int:
+    """How often ``word`` (lower case) occurs in pyspellchecker's English list; 0 when it is not a word."""
+    return _frequencies()[word.lower()] if word else 0
+
+
+def _elongation_variants(word: str) -> list[str]:
+    runs = [(m.group(1), len(m.group(0))) for m in re.finditer(r"(.)\1*", word)]
+    choices = [[c] if n < 3 else [c, c * 2] for c, n in runs]
+    return ["".join(parts) for parts in product(*choices)] if len(choices) < 12 else []
+
+
+def _normal_word(core: str, previous: str, following: str) -> str:
+    lower = core.lower()
+    if lower in _DIGIT_WORDS:
+        # "2"/"4" as words only between letters: "going 2 the gym", never "2 pm" or "at 4".
+        if previous[:1].isalpha() and following[:1].isalpha() and not _TIME_AFTER.match(following):
+            return SNS_LEXICON[lower]
+        return core
+    if lower in SNS_LEXICON:
+        return SNS_LEXICON[lower]
+    letters = sum(c.isalpha() for c in lower)
+    if letters and any(c in _LEETS for c in lower) and not lower[0].isdigit():
+        unleet = "".join(_LEETS.get(c, c) for c in lower)
+        if unleet.isalpha() and word_frequency(unleet) > 0:
+            return unleet
+    if re.search(r"([^\W\d_])\1\1", lower):
+        variants = [v for v in _elongation_variants(lower) if word_frequency(v) > 0]
+        if variants:
+            return max(variants, key=lambda v: (word_frequency(v), -len(v)))
+        return re.sub(r"([^\W\d_])\1{2,}", r"\1\1", lower)
+    if core.islower() and re.search(r"([^\W\d_])\1", lower) and word_frequency(lower) == 0:
+        # A doubled letter in a non-word ("eeats"): the common word it stretches, if there is one.
+        single = re.sub(r"([^\W\d_])\1", r"\1", lower)
+        if word_frequency(single) >= 1000:
+            return single
+    if core.isupper() and letters >= 2 and word_frequency(lower) >= 1000:
+        return lower
+    return core
+
+
+def _with_case(normal: str, core: str) -> str:
+    if normal == core or not normal:
+        return normal
+    if core[:1].isupper() and normal[:1].islower() and not core.isupper():
+        return normal[0].upper() + normal[1:]
+    return normal
+
+
+@dataclass
+class NormalizedText:
+    original: str
+    pieces: list[Piece]
+    text: str  # what the parser reads
+
+    def piece_at(self, norm_start: int, norm_end: int) -> list[int]:
+        """Indices of the pieces that overlap the normalized span [norm_start, norm_end)."""
+        return [i for i, p in enumerate(self.pieces) if p.norm_start < norm_end and norm_start < p.norm_end]
+
+    def restore(self, removed: set[int] = frozenset(), replaced: dict[int, str] | None = None) -> str:
+        """The original post without the ``removed`` pieces and with ``replaced`` ones swapped (a
+        generalization). Everything else, and the spacing between kept pieces, is as the author wrote it; the
+        space in front of a removed piece goes with it (after it, for a piece that starts the post)."""
+        replaced = replaced or {}
+        out: list[str] = []
+        position = 0
+        kept_any = False
+        pending_gap = ""
+        for index, piece in enumerate(self.pieces):
+            gap = self.original[position:piece.start]
+            position = piece.end
+            if index in removed:
+                pending_gap = pending_gap or gap  # the gap before a run of removed pieces
+                continue
+            if pending_gap:
+                # A run of pieces was removed: keep one gap, the one before the run, unless the run started
+                # the post (then no gap) or this piece is punctuation that hugs its word ("friends ." -> ".").
+                gap = "" if not kept_any or (not piece.is_word and not gap) else pending_gap
+                pending_gap = ""
+            elif not kept_any:
+                gap = self.original[:piece.start] if index == 0 else ""
+            text = replaced.get(index, piece.original)
+            out.append(gap + text)
+            kept_any = True
+        tail = self.original[position:]
+        return "".join(out) + (tail if not pending_gap else tail.lstrip() if kept_any else "")
+
+
+def normalize(text: str) -> NormalizedText:
+    """Pieces of ``text`` with their normal forms, and the normalized text for the parser (the normal forms
+    joined by the original spacing)."""
+    matches = [(m.start(), m.end()) for m in _PIECE.finditer(text)]
+    pieces: list[Piece] = []
+    parts: list[str] = []
+    length = 0
+    for i, (start, end) in enumerate(matches):
+        original = text[start:end]
+        previous = text[matches[i - 1][0]:matches[i - 1][1]] if i else ""
+        following = text[matches[i + 1][0]:matches[i + 1][1]] if i + 1 < len(matches) else ""
+        is_word = any(c.isalnum() for c in original) and original[0] not in "@#" and "://" not in original
+        normal = _with_case(_normal_word(original, previous, following), original) if is_word else original
+        if not is_word and len(original) >= 2 and len(set(original)) == 1 and original[0] in "!?":
+            normal = original[0]  # "!!!" -> "!" (but "..." stays an ellipsis)
+        gap = text[matches[i - 1][1]:start] if i else text[:start]  # whitespace only: every other character is a piece
+        parts.append(gap)
+        length += len(gap)
+        pieces.append(Piece(original, start, end, normal, length, length + len(normal)))
+        parts.append(normal)
+        length += len(normal)
+    return NormalizedText(text, pieces, "".join(parts))

@@ -36,18 +36,21 @@ SNS_LEXICON: dict[str, str] = {
     "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "tomoz": "tomorrow", "tommorow": "tomorrow",
     "tomorow": "tomorrow", "2nite": "tonight", "2night": "tonight", "tonite": "tonight", "2day": "today",
     "tday": "today", "yday": "yesterday", "ytd": "yesterday", "rn": "right now", "atm": "at the moment",
-    "asap": "as soon as possible", "l8r": "later", "l8ter": "later", "ltr": "later", "mins": "minutes",
-    "min": "minute", "hrs": "hours", "hr": "hour", "secs": "seconds", "sec": "second", "wk": "week",
-    "wks": "weeks", "wknd": "weekend", "wkend": "weekend", "yr": "year", "yrs": "years", "mo": "month",
-    "mos": "months", "u": "you", "ur": "your", "r": "are", "y": "why", "n": "and", "pls": "please",
+    "asap": "as soon as possible", "l8r": "later", "l8ter": "later", "ltr": "later", "wknd": "weekend",
+    "wkend": "weekend", "u": "you", "ur": "your", "r": "are", "y": "why", "n": "and", "pls": "please",
     "plz": "please", "thx": "thanks", "thnx": "thanks", "ty": "thank you", "gr8": "great", "m8": "mate",
     "h8": "hate", "str8": "straight", "2": "to", "4": "for", "im": "I'm", "ive": "I've", "dont": "don't",
     "cant": "can't", "wont": "won't", "didnt": "didn't", "doesnt": "doesn't", "isnt": "isn't", "goin": "going",
-    "doin": "doing", "gettin": "getting", "comin": "coming", "nite": "night", "morn": "morning",
-    "aft": "afternoon", "eve": "evening", "tho": "though", "thru": "through", "abt": "about", "bday": "birthday",
-    "b-day": "birthday", "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you",
-    "yall": "you all", "wanna": "want to", "gonna": "going to", "gotta": "got to", "til": "until",
-    "till": "until", "nvm": "never mind", "omw": "on my way", "brb": "be right back",
+    "doin": "doing", "gettin": "getting", "comin": "coming", "nite": "night", "morn": "morning", "aft": "afternoon",
+    "eve": "evening", "tho": "though", "thru": "through", "abt": "about", "bday": "birthday", "b-day": "birthday",
+    "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you", "yall": "you all", "wanna": "want to",
+    "gonna": "going to", "gotta": "got to", "til": "until", "till": "until", "nvm": "never mind",
+    "omw": "on my way", "brb": "be right back",
+}
+# Unit abbreviations only after a number ("20 mins", "2 hrs"): alone they are names and words ("Lee Min Ho", "mo").
+UNIT_ABBREVIATIONS: dict[str, str] = {
+    "min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours", "sec": "seconds", "secs": "seconds",
+    "wk": "weeks", "wks": "weeks", "yr": "years", "yrs": "years", "mo": "months", "mos": "months",
 }
 # "2" and "4" are "to" and "for" only between words ("going 2 the gym"), never in numbers or times ("2 pm").
 _DIGIT_WORDS = {"2", "4"}
@@ -108,6 +111,8 @@ def _normal_word(core: str, previous: str, following: str) -> str:
         return core
     if lower in SNS_LEXICON:
         return SNS_LEXICON[lower]
+    if lower in UNIT_ABBREVIATIONS:
+        return UNIT_ABBREVIATIONS[lower] if previous[:1].isdigit() else core
     letters = sum(c.isalpha() for c in lower)
     if letters and any(c in _LEETS for c in lower) and not lower[0].isdigit():
         unleet = "".join(_LEETS.get(c, c) for c in lower)

@@ -1,0 +1,182 @@
+"""Temporal anonymization: prune the parse subtree that carries a time expression, or generalize it.
+
+In English a time expression is mostly an adjunct ("I go to Tokyo with friends at 9AM"): the subtree that
+carries it (the prepositional phrase "at 9AM", the noun-phrase adverbial "this morning") can be cut and the
+sentence stays grammatical. Where it is an argument ("Tomorrow is my birthday") cutting breaks the sentence,
+so it is replaced by a neutral phrase of its kind ("A certain day is my birthday").
+
+Per time expression (a run of tagged tokens, see :mod:`anonymizer.temporal.tagging`), from its root token r
+(the one whose head lies outside the run):
+- r is the object of a preposition (pobj of an ADP): the preposition's subtree goes ("at 9AM", "in the morning");
+- r is an adjunct (npadvmod, advmod, tmod, nmod, appos, amod, compound, nummod, dep, meta, conj, prep): r's
+  subtree goes ("this morning", "every day", "2 hours ago");
+- otherwise (nsubj, dobj, attr, ROOT, ...) the run is generalized; with ``generalize`` off it stays.
+A subtree is only cut when all its words are part of the time phrase (time tokens, their preposition,
+determiners, punctuation); otherwise only the run itself is cut or generalized. A comma or dash left dangling
+by a cut goes with it, and so does a coordinating conjunction whose conjunct was cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from anonymizer.temporal.normalize import NormalizedText, normalize
+from anonymizer.temporal.tagging import TimeTagger, is_link
+
+__all__ = ["TemporalAnonymizer", "TemporalResult"]
+
+ADJUNCT_DEPS = frozenset({"npadvmod", "advmod", "tmod", "obl", "nmod", "appos", "amod", "compound", "nummod",
+                          "dep", "meta", "conj", "prep", "advcl", "quantmod", "punct"})
+PREPOSITION_HEAD_DEPS = frozenset({"prep", "dative", "agent"})
+FUNCTION_DEPS = frozenset({"det", "predet", "punct", "case", "cc", "prep", "aux", "neg", "quantmod"})
+DESCRIBING_DEPS = frozenset({"amod", "compound", "nummod", "advmod", "quantmod", "poss", "det", "predet"})
+DANGLING_PUNCT = frozenset({",", "-", "–", "—", ";", ":", "@"})
+
+# Neutral phrases by the kind of the expression's root word.
+DAY_WORDS = frozenset("today tomorrow yesterday tonight day days weekend weekends birthday date christmas xmas "
+                      "halloween easter thanksgiving monday tuesday wednesday thursday friday saturday sunday".split())
+TIME_OF_DAY_WORDS = frozenset("morning afternoon evening night noon midnight dawn dusk hour minute am pm".split())
+
+
+def _neutral_phrase(root: Any) -> str:
+    lower = root.lower_
+    if lower in DAY_WORDS or lower[:3] in {"mon", "tue", "wed", "thu", "fri", "sat", "sun"}:
+        return "a certain day"
+    if lower in TIME_OF_DAY_WORDS or (any(c.isdigit() for c in lower) and ":" in lower):
+        return "a certain time"
+    if lower == "now":
+        return "a certain moment"
+    return "a certain time"
+
+
+@dataclass
+class TemporalResult:
+    text: str  # the anonymized post, untouched pieces as the author wrote them
+    removed: list[str] = field(default_factory=list)  # the pieces cut, in order
+    generalized: list[tuple[str, str]] = field(default_factory=list)  # (expression, neutral phrase)
+    removed_spans: list[tuple[int, int]] = field(default_factory=list)  # in the original text
+    generalized_spans: list[tuple[int, int]] = field(default_factory=list)
+    cut_tokens: frozenset[int] = frozenset()  # in the parse of the normalized text
+    replaced_tokens: frozenset[int] = frozenset()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.removed or self.generalized)
+
+
+class TemporalAnonymizer:
+    """Configured with a spaCy pipeline (tagger, parser, NER), a :class:`TimeTagger` and the two switches;
+    :meth:`transform` anonymizes posts in batches through ``nlp.pipe``."""
+
+    def __init__(self, nlp: Any, *, tagger: TimeTagger | None = None, prune: bool = True,
+                 generalize: bool = True, batch_size: int = 256) -> None:
+        if not (prune or generalize):
+            raise ValueError("at least one of prune and generalize must be on")
+        self.nlp = nlp
+        self.tagger = tagger or TimeTagger()
+        self.prune = prune
+        self.generalize = generalize
+        self.batch_size = batch_size
+
+    def transform(self, texts: list[str]) -> list[TemporalResult]:
+        norms = [normalize(text) for text in texts]
+        docs = self.nlp.pipe((n.text for n in norms), batch_size=self.batch_size)
+        return [self.anonymize_doc(norm, doc) for norm, doc in zip(norms, docs, strict=True)]
+
+    def plan(self, doc: Any) -> tuple[set[int], dict[int, str], set[int]]:
+        """Token indices to cut; the first token of each generalized run with its phrase (the run's other
+        tokens are in the cut set); and all tokens of the generalized runs."""
+        marked = self.tagger.tag(doc)
+        cut: set[int] = set()
+        replace: dict[int, str] = {}
+        generalized: set[int] = set()
+        for start, end in self.tagger.spans(doc) if any(marked) else []:
+            run = set(range(start, end))
+            roots = [doc[i] for i in run if doc[i].head.i not in run or doc[i].head.i == i]
+            for root in roots:
+                unit = self._unit(root, marked)
+                if unit is not None and self.prune:
+                    cut |= unit
+                elif self.generalize and root.dep_ not in ("punct",):
+                    tokens = sorted({t.i for t in root.subtree} & run)
+                    first = tokens[0]
+                    replace[first] = _neutral_phrase(root)
+                    cut |= set(tokens) - {first}
+                    generalized |= set(tokens)
+                # With generalization off, an argument stays: cutting it would break the sentence.
+        cut |= self._debris(doc, cut)
+        return cut, replace, generalized
+
+    def _unit(self, root: Any, marked: list[bool]) -> set[int] | None:
+        """The subtree to cut for a run whose root is ``root``, or None when it is an argument."""
+        head = root.head
+        if root.dep_ == "pobj" and (head.dep_ in PREPOSITION_HEAD_DEPS or head.pos_ == "ADP") and head.i != root.i:
+            candidate = {t.i for t in head.subtree}
+        elif root.dep_ in ADJUNCT_DEPS:
+            candidate = {t.i for t in root.subtree}
+        else:
+            return None
+        doc = root.doc
+        # Words describing the time ("a rainy afternoon") go with it; anything else keeps the subtree.
+        if all(marked[i] or doc[i].dep_ in FUNCTION_DEPS or doc[i].i == head.i
+               or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i]))
+               for i in candidate):
+            return candidate
+        return {t.i for t in root.subtree if marked[t.i]} | ({head.i} if root.dep_ == "pobj" else set())
+
+    @staticmethod
+    def _debris(doc: Any, cut: set[int]) -> set[int]:
+        """Punctuation and conjunctions the cut leaves dangling."""
+        extra: set[int] = set()
+        if not cut:
+            return extra
+        kept = [t for t in doc if t.i not in cut]
+        for position, token in enumerate(kept):
+            if token.text in DANGLING_PUNCT or token.dep_ == "cc":
+                before = kept[position - 1] if position else None
+                after = kept[position + 1] if position + 1 < len(kept) else None
+                touches_cut = (token.i - 1 in cut) or (token.i + 1 in cut)
+                if not touches_cut:
+                    continue
+                if token.dep_ == "cc" and not any(c.dep_ == "conj" and c.i not in cut for c in token.head.children):
+                    extra.add(token.i)
+                elif before is None or after is None or after.is_punct or before.is_punct:
+                    extra.add(token.i)
+        return extra
+
+    def anonymize_doc(self, norm: NormalizedText, doc: Any,
+                      plan: tuple[set[int], dict[int, str], set[int]] | None = None) -> TemporalResult:
+        """Apply ``plan`` (default: :meth:`plan`) to the post; ``plan`` lets a baseline cut other tokens."""
+        cut, replace, generalized = plan if plan is not None else self.plan(doc)
+        if not cut and not replace:
+            return TemporalResult(norm.original)
+        removed_pieces: set[int] = set()
+        replaced_pieces: dict[int, str] = {}
+        for piece_index, piece in enumerate(norm.pieces):
+            tokens = [t.i for t in doc.char_span(piece.norm_start, piece.norm_end, alignment_mode="expand") or []]
+            if not tokens:
+                continue
+            firsts = [i for i in tokens if i in replace]
+            if firsts:
+                phrase = replace[firsts[0]]
+                if piece.original[:1].isupper():
+                    phrase = phrase[0].upper() + phrase[1:]
+                replaced_pieces[piece_index] = phrase
+            elif all(i in cut for i in tokens):
+                removed_pieces.add(piece_index)
+        text = norm.restore(removed_pieces, replaced_pieces)
+        kept = [p for i, p in enumerate(norm.pieces) if i not in removed_pieces and p.is_word]
+        if removed_pieces and 0 in removed_pieces and kept and norm.pieces[0].original[:1].isupper():
+            # The post started with the cut phrase: its first kept word takes the capital the post started with.
+            stripped = text.lstrip()
+            if stripped[:1].islower() and stripped.startswith(kept[0].original):
+                text = text[: len(text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+        return TemporalResult(
+            text,
+            removed=[norm.pieces[i].original for i in sorted(removed_pieces)],
+            generalized=[(norm.pieces[i].original, phrase) for i, phrase in sorted(replaced_pieces.items())],
+            removed_spans=[(norm.pieces[i].start, norm.pieces[i].end) for i in sorted(removed_pieces)],
+            generalized_spans=[(norm.pieces[i].start, norm.pieces[i].end) for i in sorted(replaced_pieces)],
+            cut_tokens=frozenset(cut), replaced_tokens=frozenset(generalized),
+        )

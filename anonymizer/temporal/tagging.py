@@ -48,6 +48,9 @@ def is_link(token: Any) -> bool:
     return bool(token.like_url) or token.text[:1] in "@#"
 
 
+ORDINAL_TIME_WORDS = frozenset({"second"})
+HOLIDAYS = frozenset("christmas xmas halloween easter thanksgiving valentine valentines newyear".split())
+_NOT_ALONE = frozenset("past the few several".split())
 UNIT_ABBREVIATIONS = frozenset("min mins sec secs hr hrs wk wks yr yrs".split())
 _DATE_CONTEXT = frozenset("on this next last every by till until since from before after".split())
 
@@ -74,15 +77,22 @@ class TimeTagger:
 
     def _lexical(self, token: Any) -> bool:
         lower = token.lower_
+        if lower in ORDINAL_TIME_WORDS:  # "a second account", "the second time": an ordinal, not a duration
+            return token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).like_num
+        if lower in HOLIDAYS and token.dep_ == "compound" and token.head.lower_ not in TIME_WORDS:
+            return False  # "a Christmas tree" is a thing
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
         if lower in ABBREVIATIONS or lower == "may":
             # "Sat", "Jun", "May" are also names and words ("Sun Yanzi", "Jia Jun", "May Allah"): only next to a
-            # number, another date word or a preposition/determiner of time.
-            return token.text[:1].isupper() and token.tag_ != "MD" and _near_date(token)
+            # number, another date word or a preposition/determiner of time, and not after a name.
+            after_name = token.i > 0 and token.nbor(-1).pos_ == "PROPN" and token.nbor(-1).lower_ not in TIME_WORDS
+            return token.text[:1].isupper() and token.tag_ != "MD" and _near_date(token) and not after_name
         if lower in UNIT_ABBREVIATIONS:
             return token.i > 0 and token.nbor(-1).like_num
         text = token.text
+        if token.i > 0 and token.nbor(-1).text in ("#", ":"):  # "#1:18" is a scale, not a time
+            return False
         if CLOCK.match(text) or DATE_SHAPE.match(text) or YEAR.match(text):
             return True
         if ORDINAL_DAY.match(text):  # "14th" next to a month
@@ -97,7 +107,9 @@ class TimeTagger:
         marked = [False] * len(doc)
         if self.use_entities:
             for ent in doc.ents:
-                if ent.label_ in TIME_LABELS:
+                # A bare number is a time only when it looks like a year ("T 1150", "past three" are not).
+                if ent.label_ in TIME_LABELS and not all((t.like_num and not YEAR.match(t.text)) or t.lower_ in
+                                                         _NOT_ALONE for t in ent):
                     for i in range(ent.start, ent.end):
                         marked[i] = True
         if self.use_lexicon:

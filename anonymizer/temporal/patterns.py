@@ -2,7 +2,7 @@
 
 A pattern abstracts a subtree into its dependency labels and coarse tags, with the time leaves marked and the
 preposition's word left open, e.g. ``prep:ANY(pobj:TIME)`` for "at 9AM", "on Monday", "in July" and
-``npadvmod:TIME(det:DET)`` for "this morning" — the paper's (PP (IN/ANY) (NP (NN/TIME))). A few patterns cover
+``npadvmod:TIME`` for "this morning" — the paper's (PP (IN/ANY) (NP (NN/TIME))). A few patterns cover
 most time phrases (the paper: the top 10 cover ~88%), so an anonymizer that prunes only known patterns stays
 precise, and the coverage curve shows how many are needed.
 """
@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["PatternExtractor", "coverage_curve", "subtree_pattern"]
+
+LEAF_DEPS = frozenset({"det", "predet", "amod", "nummod", "compound", "quantmod", "poss", "advmod", "punct", "case"})
 
 
 def subtree_pattern(doc: Any, root_index: int, tokens: set[int], marked: list[bool]) -> str:
@@ -29,7 +31,10 @@ def subtree_pattern(doc: Any, root_index: int, tokens: set[int], marked: list[bo
         return f"{token.dep_}:{kind}"
 
     def walk(token: Any) -> str:
-        children = [walk(child) for child in token.children if child.i in tokens]
+        # A time word's own modifiers ("the", "rainy", "every", "few", numbers) are part of the time leaf:
+        # "at 9AM", "in the morning" and "on a rainy afternoon" share one pattern, as in the paper.
+        children = [walk(child) for child in token.children if child.i in tokens
+                    and not (marked[token.i] and (marked[child.i] or child.dep_ in LEAF_DEPS))]
         return label(token) + (f"({' '.join(children)})" if children else "")
 
     return walk(doc[root_index])

@@ -24,7 +24,7 @@ from typing import Any
 
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
-from anonymizer.temporal.tagging import TimeTagger, is_link
+from anonymizer.temporal.tagging import GLUED_DURATION, TimeTagger, is_link
 
 __all__ = ["TemporalAnonymizer", "TemporalResult"]
 
@@ -41,8 +41,14 @@ DAY_WORDS = frozenset("today tomorrow yesterday tonight day days weekend weekend
 TIME_OF_DAY_WORDS = frozenset("morning afternoon evening night noon midnight dawn dusk hour minute am pm".split())
 
 
+DURATION_UNITS = frozenset("seconds minutes hours days weeks months years decades".split())
+
+
 def _neutral_phrase(root: Any) -> str:
     lower = root.lower_
+    if (lower in DURATION_UNITS and any(c.dep_ == "nummod" or c.like_num for c in root.children)) or \
+            GLUED_DURATION.match(root.text):
+        return "some time"  # "83 days to london" -> "some time to london"
     if lower in DAY_WORDS or lower[:3] in {"mon", "tue", "wed", "thu", "fri", "sat", "sun"}:
         return "a certain day"
     if lower in TIME_OF_DAY_WORDS or (any(c.isdigit() for c in lower) and ":" in lower):

@@ -35,6 +35,8 @@ ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb m
 CLOCK = re.compile(r"(?i)^(?:\d{1,2}(?::\d{2})?(?:am|pm|a\.m\.|p\.m\.)|\d{3,4}(?:am|pm)|\d{1,2}:\d{2}(?::\d{2})?)$")
 MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'clock|oclock)$")
 DATE_SHAPE = re.compile(r"^(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}/\d{1,2})$")
+# A number glued to a unit: "24hours", "7months", "20mins", "2wks".
+GLUED_DURATION = re.compile(r"(?i)^\d+(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|wks?|months?|years?|yrs?)$")
 YEAR = re.compile(r"^(?:19|20)\d{2}s?$|^'\d{2}s?$")
 ORDINAL_DAY = re.compile(r"(?i)^(?:[12]?\d|3[01])(?:st|nd|rd|th)$")
 # Children of a time word that belong to its phrase: "this morning", "every day", "a few hours", "two weeks".
@@ -93,7 +95,7 @@ class TimeTagger:
         text = token.text
         if token.i > 0 and token.nbor(-1).text in ("#", ":"):  # "#1:18" is a scale, not a time
             return False
-        if CLOCK.match(text) or DATE_SHAPE.match(text) or YEAR.match(text):
+        if CLOCK.match(text) or DATE_SHAPE.match(text) or YEAR.match(text) or GLUED_DURATION.match(text):
             return True
         if ORDINAL_DAY.match(text):  # "14th" next to a month
             neighbours = [token.doc[j] for j in (token.i - 1, token.i + 1, token.i + 2) if 0 <= j < len(token.doc)]

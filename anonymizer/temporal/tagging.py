@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["TIME_LABELS", "TimeTagger", "is_link"]
+__all__ = ["KINDS", "TIME_LABELS", "TimeTagger", "is_link", "kind_of"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -67,6 +67,35 @@ def _near_date(token: Any) -> bool:
             if other.lower_ in TIME_WORDS and other.lower_ not in ("may",):
                 return True
     return token.i > 0 and doc[token.i - 1].lower_ in _DATE_CONTEXT
+
+
+#: The granularity of a time word, for keeping coarse expressions ("in the morning") while cutting precise ones.
+KINDS = ("clock", "part_of_day", "day", "period", "duration", "now")
+PART_OF_DAY = frozenset("morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
+                        "sunrise sunset overnight nightly".split())
+PRESENT = frozenset("now currently recently lately soon later earlier right".split())
+PERIOD = frozenset("week weeks weekend weekends month months year years decade decades century fortnight spring "
+                   "summer autumn fall winter semester season weekly monthly yearly annually".split())
+DURATION_WORDS = frozenset("hour hours minute minutes second seconds hourly".split())
+
+
+def kind_of(token: Any) -> str | None:
+    """The granularity of a time token (None for the words around it: determiners, numbers, modifiers)."""
+    lower, text = token.lower_, token.text
+    if CLOCK.match(text) or MERIDIEM.match(text):
+        return "clock"
+    if lower in PART_OF_DAY:
+        return "part_of_day"
+    if lower in PRESENT:
+        return "now"
+    if GLUED_DURATION.match(text) or lower in DURATION_WORDS or lower in UNIT_ABBREVIATIONS:
+        return "duration"
+    if lower in PERIOD or (YEAR.match(text) is not None):
+        return "period" if lower in PERIOD else "day"
+    if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS or lower in ABBREVIATIONS or lower == "may" \
+            or DATE_SHAPE.match(text) or ORDINAL_DAY.match(text):
+        return "day"
+    return None
 
 
 class TimeTagger:

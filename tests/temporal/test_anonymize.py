@@ -57,3 +57,13 @@ def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
     assert problems == ["dangling preposition 'at'"]
     result = anonymizer.anonymize_doc(norm, doc)
     assert naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, post, result.text) == []
+
+
+def test_granularity_keeps_coarse_expressions_and_cuts_precise_ones(anonymizer):
+    keep_parts_of_day = TemporalAnonymizer(anonymizer.nlp, keep_kinds=frozenset({"part_of_day"}))
+    (result,) = keep_parts_of_day.transform(["I run in the morning on Monday."])
+    assert result.text == "I run in the morning." and result.removed == ["on", "Monday"]
+    (everything,) = anonymizer.transform(["I run in the morning on Monday."])
+    assert everything.text == "I run."
+    with pytest.raises(ValueError, match="unknown kinds"):
+        TemporalAnonymizer(anonymizer.nlp, keep_kinds=frozenset({"fortnight"}))

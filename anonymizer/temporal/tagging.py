@@ -5,6 +5,11 @@ spaCy's entities alone cover 58% of the gold time tokens of the SynTime tweets (
 lexicon below adds the time words and shapes; modifiers that belong to a time word ("this", "last", "every",
 "a few", numbers) are taken in through the parse (det / amod / nummod / quantmod / advmod children).
 Works on a spaCy ``Doc`` of the *normalized* text (see :mod:`anonymizer.temporal.normalize`).
+
+Character recall / precision against the gold spans of the 742 training tweets (``bench/bench_temporal.py``):
+entities 0.637 / 0.907, lexicon 0.875 / 0.945, both 0.922 / 0.901. dateparser 1.5.0's ``search_dates`` (a
+well-kept rule-based recognizer from PyPI, measured by hand, not a dependency) would add 0.019 recall to both
+for 0.097 precision, at 443 posts/s on its own — it would halve the throughput — so it is not used.
 """
 
 from __future__ import annotations

@@ -78,9 +78,14 @@ class JobRun:
 
     def scratch_path(self, name: str) -> Path:
         """A private temporary file for this job; removed when the job ends, whatever the outcome."""
-        directory = Path(settings.VAR_DIR) / "scratch" / str(self.job.id)
+        directory = _scratch_directory(self.job.id)
         directory.mkdir(parents=True, exist_ok=True)
         return directory / name
+
+
+def _scratch_directory(job_id) -> Path:
+    """Where a running job keeps its temporary files, on the worker's own disk."""
+    return Path(settings.VAR_DIR) / "scratch" / str(job_id)
 
 
 def create_job(*, owner: AbstractBaseUser, kind: str, params: dict, inputs: Iterable[Upload] = ()) -> Job:
@@ -167,7 +172,7 @@ def run_job(job_id) -> None:
     finally:
         heartbeat.stopped.set()
         heartbeat.join()
-        shutil.rmtree(Path(settings.VAR_DIR) / "scratch" / str(job.id), ignore_errors=True)
+        shutil.rmtree(_scratch_directory(job.id), ignore_errors=True)
 
 
 def _finish(job: Job, run: JobRun, summary: dict | None) -> None:

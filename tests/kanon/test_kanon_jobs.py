@@ -10,8 +10,10 @@ import io
 import json
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -91,6 +93,7 @@ def test_rx_anon_yaml_job_through_the_api_gives_a_k_anonymous_csv_and_a_report(a
     assert set(report["ncp_relational"]) == set(QIS)
     assert report["warnings"] and "en_core_web_trf" in report["warnings"][0]  # rx-anon's model is not shipped
     assert paper_upload.file.storage.exists(paper_upload.file.name)  # the original is kept
+    assert not (Path(settings.VAR_DIR) / "scratch" / job["id"]).exists()  # the job's temporary files are gone
 
 
 @pytest.mark.parametrize(

@@ -8,4 +8,4 @@ class AnonymizerConfig(AppConfig):
     def ready(self) -> None:
         # Register the job kinds and the worker signal handlers.
         from anonymizer import signals, tasks  # noqa: F401
-        from anonymizer.services import crowd_learning, kanon, location, profiling  # noqa: F401
+        from anonymizer.services import crowd_learning, kanon, location, profiling, temporal  # noqa: F401

@@ -51,7 +51,7 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], *, title: st
                      f"<title>{escape(name)}</title></path>")
         for x, y in ordered:
             parts.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{colour}">'
-                         f"<title>{escape(name)}: k = {x:g}, {y:.3f}</title></circle>")
+                         f"<title>{escape(name)}: {escape(x_label)} = {x:g}, {y:.3f}</title></circle>")
         legend_y = top + 16 * i
         parts.append(f'<line x1="{width - right + 12}" x2="{width - right + 36}" y1="{legend_y}" y2="{legend_y}" '
                      f'stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')

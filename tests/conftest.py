@@ -23,7 +23,7 @@ from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
 from anonymizer.location.evaluate import split_train_test
 from anonymizer.location.model import LocationModel, train_location_model
-from tests.helpers import ROOT
+from tests.helpers import ROOT, token_client
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
 
@@ -149,6 +149,12 @@ def user(django_user_model):
 @pytest.fixture
 def other_user(django_user_model):
     return django_user_model.objects.create_user("mallory", password="another long passphrase")
+
+
+@pytest.fixture
+def api(user):
+    """Alice's REST client, authenticated with her API token."""
+    return token_client(user)
 
 
 @pytest.fixture

@@ -11,7 +11,11 @@ from pathlib import Path
 import kombu.pools
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
+from anonymizer.models import Job
+from anonymizer.services import jobs as job_services
 from webapp.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +28,21 @@ def shared_data(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data set not present: {path}")
     return path
+
+
+def token_client(user) -> APIClient:
+    """A REST client that authenticates as ``user`` with an API token, as scripts do."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def run_in_process(*, owner, kind: str, params: dict, inputs: list) -> Job:
+    """Create a job and run it in this process (no worker), returning it as it ended."""
+    job = job_services.create_job(owner=owner, kind=kind, params=params, inputs=inputs)
+    job_services.run_job(job.id)
+    job.refresh_from_db()
+    return job
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1):

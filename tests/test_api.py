@@ -10,20 +10,9 @@ from rest_framework.test import APIClient
 
 from anonymizer.models import Job, Upload
 from anonymizer.services import jobs as job_services
-from tests.helpers import csv_upload
+from tests.helpers import csv_upload, token_client
 
 pytestmark = pytest.mark.django_db
-
-
-def token_client(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    return token_client(user)
 
 
 def create_upload(api) -> dict:

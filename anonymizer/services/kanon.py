@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -57,20 +58,17 @@ def default_config(upload: Upload) -> KanonConfig | None:
     return config_from_profile(profile.result) if profile is not None else None
 
 
-_recognizers: dict[tuple, object] = {}
-
-
 def recognizer_for(config: KanonConfig):
-    """One TermRecognizer per configuration in each worker process (loading spaCy takes seconds)."""
+    """The TermRecognizer of a configuration, kept in each worker process (loading spaCy takes seconds)."""
+    return _recognizer(config.nlp_model, tuple(config.entity_types), config.custom_entities)
+
+
+@lru_cache(maxsize=1)  # one model in memory per worker process
+def _recognizer(model: str, entity_types: tuple[str, ...], custom_entities: tuple):
     from anonymizer.kanon.recognize import TermRecognizer
 
-    key = (config.nlp_model, tuple(config.entity_types), config.custom_entities)
-    if key not in _recognizers:
-        _recognizers.clear()  # keep one model in memory
-        _recognizers[key] = TermRecognizer(model=config.nlp_model, entity_types=config.entity_types,
-                                           custom_entities=config.custom_entities,
-                                           n_process=settings.KANON_NER_PROCESSES)
-    return _recognizers[key]
+    return TermRecognizer(model=model, entity_types=entity_types, custom_entities=custom_entities,
+                          n_process=settings.KANON_NER_PROCESSES)
 
 
 def _source_path(upload: Upload, run: JobRun) -> Path:

@@ -16,24 +16,15 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.services import jobs as job_services
 from anonymizer.services.uploads import create_csv_upload
-from tests.helpers import csv_bytes, kanon_file, wait_for, write_large_csv
+from tests.helpers import csv_bytes, kanon_file, run_in_process, wait_for, write_large_csv
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QIS = ["gender", "age", "topic", "sign", "date"]
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 @pytest.fixture
@@ -123,10 +114,7 @@ def test_bad_cells_fail_the_job_with_row_and_column_and_keep_the_upload(user):
             ["1", "male", "36", "Education", "Aries", "14,May,2004", "Hello from Mexico."],
             ["2", "female", "25", "Science", "Leo", "2004-05-20", "Hello from Canada."]]
     upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("dates.csv", csv_bytes(rows)))
-    job = job_services.create_job(owner=user, kind="kanon", params={"config_yaml": rx_anon_yaml("k: 2")},
-                                   inputs=[upload])
-    job_services.run_job(job.id)
-    job.refresh_from_db()
+    job = run_in_process(owner=user, kind="kanon", params={"config_yaml": rx_anon_yaml("k: 2")}, inputs=[upload])
     assert job.status == Job.Status.FAILED
     assert job.error.startswith('dates.csv: Row 3, column 6 ("date"): "2004-05-20" does not match the date format')
     assert not JobResult.objects.filter(job=job).exists()
@@ -136,8 +124,7 @@ def test_bad_cells_fail_the_job_with_row_and_column_and_keep_the_upload(user):
 
 def test_configure_page_is_prefilled_from_the_profile_and_starts_one_run_per_k_and_lambda(alice_client, user,
                                                                                           paper_upload):
-    profile = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[paper_upload])
-    job_services.run_job(profile.id)
+    run_in_process(owner=user, kind="profile_csv", params={}, inputs=[paper_upload])
     page = alice_client.get(reverse("kanon-configure", args=[paper_upload.id]))
     assert page.status_code == 200
     html = page.content.decode()
@@ -238,8 +225,7 @@ def form_as_prefilled(html: str) -> dict:
 
 
 def test_the_prefilled_form_submitted_untouched_is_accepted(alice_client, user, paper_upload):
-    profile = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[paper_upload])
-    job_services.run_job(profile.id)
+    run_in_process(owner=user, kind="profile_csv", params={}, inputs=[paper_upload])
     html = alice_client.get(reverse("kanon-configure", args=[paper_upload.id])).content.decode()
     form = form_as_prefilled(html)
     assert form["role-0"] == "direct_identifier" and form["format-5"] == "%d,%B,%Y" and form["k"] == "2, 5, 10"
@@ -251,10 +237,7 @@ def test_the_prefilled_form_submitted_untouched_is_accepted(alice_client, user, 
 
 def test_k_above_the_number_of_persons_fails_the_job_saying_so(user, paper_upload):
     # rx-anon's file as shipped means k = 10; the paper's example has 6 persons.
-    job = job_services.create_job(owner=user, kind="kanon", params={"config_yaml": rx_anon_yaml()},
-                                  inputs=[paper_upload])
-    job_services.run_job(job.id)
-    job.refresh_from_db()
+    job = run_in_process(owner=user, kind="kanon", params={"config_yaml": rx_anon_yaml()}, inputs=[paper_upload])
     assert job.status == Job.Status.FAILED
     assert job.error.startswith("The dataset has 6 persons, fewer than k = 10")
     assert not JobResult.objects.filter(job=job).exists()

@@ -10,9 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from anonymizer.models import Job
-from anonymizer.services import jobs as job_services
 from anonymizer.services.uploads import create_csv_upload
-from tests.helpers import csv_bytes
+from tests.helpers import csv_bytes, run_in_process
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,9 +27,7 @@ POSTS = [
 
 def test_patterns_are_learned_counted_and_shown(alice_client, user):
     upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv", csv_bytes(POSTS)))
-    job = job_services.create_job(owner=user, kind="temporal_patterns", params={}, inputs=[upload])
-    job_services.run_job(job.id)
-    job.refresh_from_db()
+    job = run_in_process(owner=user, kind="temporal_patterns", params={}, inputs=[upload])
     assert job.status == Job.Status.SUCCEEDED, job.error
     result = job.result
     assert result["posts"] == 5 and result["expressions"] == 5 and result["arguments"] == 1  # "Tomorrow": a subject
@@ -45,9 +42,6 @@ def test_patterns_are_learned_counted_and_shown(alice_client, user):
 
 def test_a_missing_text_column_fails_the_job_by_name(user):
     upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv", csv_bytes(POSTS)))
-    job = job_services.create_job(owner=user, kind="temporal_patterns", params={"text_column": "body"},
-                                  inputs=[upload])
-    job_services.run_job(job.id)
-    job.refresh_from_db()
+    job = run_in_process(owner=user, kind="temporal_patterns", params={"text_column": "body"}, inputs=[upload])
     assert job.status == Job.Status.FAILED
     assert job.error == "posts.csv has no column 'body'; its columns are: id, text"

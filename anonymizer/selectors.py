@@ -32,6 +32,25 @@ def jobs_of(user: AbstractBaseUser) -> QuerySet[Job]:
     return Job.objects.filter(owner_id=user.pk).prefetch_related("inputs", "results")
 
 
+def temporal_pattern_jobs_of(user: AbstractBaseUser) -> list[Job]:
+    """A user's succeeded "learn temporal patterns" jobs, newest first (none for a visitor)."""
+    if not user.is_authenticated:
+        return []
+    return list(Job.objects.filter(owner_id=user.pk, kind="temporal_patterns", status=Job.Status.SUCCEEDED)
+                .order_by("-finished_at")[:20])
+
+
+def temporal_patterns(user: AbstractBaseUser | None, job_id: uuid.UUID | str, *, top: int = 10) -> dict[str, int]:
+    """The ``top`` most frequent known temporal patterns (pattern -> count) that a user's "learn temporal
+    patterns" job found. Raises LookupError when the user has no such succeeded job."""
+    job = jobs_of(user).filter(id=job_id, kind="temporal_patterns").first() if user is not None else None
+    if job is None:
+        raise LookupError(f"You have no 'learn temporal patterns' job {job_id}.")
+    if job.status != Job.Status.SUCCEEDED:
+        raise LookupError(f"The 'learn temporal patterns' job {job_id} is {job.status}, not succeeded.")
+    return {entry["pattern"]: entry["count"] for entry in job.result["patterns"][:top]}
+
+
 def uploads_of(user: AbstractBaseUser) -> QuerySet[Upload]:
     return Upload.objects.filter(owner_id=user.pk)
 

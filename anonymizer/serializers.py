@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from anonymizer.jobkinds import get_job_kind, job_kinds
 from anonymizer.models import Campaign, Job, JobResult, Upload
+from anonymizer.services.temporal import TimeRemovalOptions
 
 
 class UploadSerializer(serializers.ModelSerializer):
@@ -115,7 +116,10 @@ class JobKindSerializer(serializers.Serializer):
 
 
 # -- inspect -------------------------------------------------------------------------------------------------
-class InspectOptionsSerializer(serializers.Serializer):
+class InspectOptionsSerializer(TimeRemovalOptions):
+    remove_time = serializers.BooleanField(
+        default=False, help_text="Remove time expressions too (English posts), before the location: the time_* "
+                                 "options say how. The response's time field lists what went.")
     model = serializers.CharField(required=False, allow_blank=True, default="",
                                   help_text="Model id or name; empty: the default model for the text's language.")
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
@@ -249,6 +253,16 @@ class _ClassesSerializer(serializers.Serializer):
     after = _ClassSerializer()
 
 
+class _GeneralizedSpanSerializer(_SpanSerializer):
+    replacement = serializers.CharField()
+
+
+class _TimeRemovalSerializer(serializers.Serializer):
+    text_after = serializers.CharField(allow_blank=True, help_text="The post without its time expressions only.")
+    removed = _SpanSerializer(many=True)
+    generalized = _GeneralizedSpanSerializer(many=True)
+
+
 class InspectResultSerializer(serializers.Serializer):
     text = serializers.CharField()
     tokens = _TokenSerializer(many=True)
@@ -259,6 +273,8 @@ class InspectResultSerializer(serializers.Serializer):
     decision = _DecisionSerializer()
     human = _HumanSerializer(required=False, help_text="When a human-inferability model exists for this model.")
     classes = _ClassesSerializer(required=False, help_text="The paper's machine x human classes, before and after.")
+    time = _TimeRemovalSerializer(required=False, help_text="With remove_time: the time expressions removed first. "
+                                                            "All spans are in the original text.")
 
 
 class InspectResponseSerializer(InspectResultSerializer):

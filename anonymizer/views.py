@@ -23,6 +23,7 @@ from anonymizer.services import jobs as job_services
 from anonymizer.services import uploads as upload_services
 from anonymizer.services.profiling import KIND as PROFILE_KIND
 from anonymizer.tabular import CsvFormatError
+from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.upload_limits import refused_upload_message
 
 
@@ -38,7 +39,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "maxChars": settings.INSPECT_MAX_CHARS,
         "maxM": settings.INSPECT_MAX_M,
     }
-    return render(request, "inspect.html", {"models": models, "config": config})
+    return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": KIND_LABELS.items(),
+                                            "pattern_jobs": selectors.temporal_pattern_jobs_of(request.user)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -77,3 +77,34 @@ def test_bad_input_is_explained_on_the_page(live_server, location_models, page):
     page.wait_for_selector("#inspect-error:not([hidden])")
     assert "text" in page.text_content("#inspect-error")
     assert page.is_hidden("#inspect-result")
+
+
+def test_remove_time_too(live_server, location_models, page):
+    text = "Tomorrow is my birthday!! Party at the Capitol in Little Rock at 9PM"
+    page.set_default_timeout(20_000)
+    page.goto(live_server.url + "/")
+    assert page.is_hidden("#time-options")
+    page.fill("#inspect-text", text)
+    page.select_option("#inspect-model", label="US Midwest and South (English)")
+    page.check("#inspect-remove-time")
+    assert page.is_visible("#time-options")
+    page.click("#inspect-submit")
+    page.wait_for_selector("#inspect-result:not([hidden])")
+    api = page.request.post(live_server.url + "/api/v1/inspect",
+                            data={"text": text, "model": "us-midwest-en", "remove_time": True}).json()
+    assert api["time"]["removed"] and api["time"]["generalized"]
+    marks = page.evaluate("[...document.querySelectorAll('#post-marked del')]"
+                          ".map(d => [d.dataset.kind, Number(d.dataset.start), d.textContent])")
+    expected = sorted([["location", s["start"], s["text"]] for s in api["deleted"]]
+                      + [["time", s["start"], s["text"]] for s in api["time"]["removed"] + api["time"]["generalized"]],
+                      key=lambda mark: mark[1])
+    assert marks == expected
+    assert page.text_content("#post-marked ins") == "A certain day"
+    # Struck through, not removed: the original, plus the neutral phrase shown after what it replaces.
+    assert page.evaluate("(() => { const p = document.querySelector('#post-marked').cloneNode(true);"
+                         " p.querySelectorAll('ins').forEach(i => i.remove()); return p.textContent; })()") == text
+    assert page.input_value("#post-after") == api["text_after"]
+    assert "9PM" not in api["text_after"] and api["text_after"].startswith("A certain day")
+    assert "generalizing 1 time expression" in page.text_content("#verdict")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "inspect-en-time.png"), full_page=True)

@@ -4,10 +4,11 @@ numbers and per cell, and what was deleted (no Django here)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
-from anonymizer.location.deidentify import LinearScorer
+from anonymizer.location.deidentify import Deidentifier, LinearScorer
 from anonymizer.location.grid import Grid
 from anonymizer.location.model import LocationModel
 
@@ -35,19 +36,55 @@ def distribution_summary(probabilities: np.ndarray, grid: Grid, threshold: float
     }
 
 
+class TextEdit(Protocol):
+    """An edit made to a post before its location is de-identified (e.g. its time expressions removed)."""
+
+    text: str  # the edited post
+
+    @property
+    def inserted_spans(self) -> list[tuple[int, int]]:
+        """Spans of ``text`` that the edit wrote (they are not the author's words and are never deleted)."""
+
+    def original_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where ``text[start:end]`` is in the original post; None inside an inserted span."""
+
+
 def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
-                 extra_scorers: Sequence[LinearScorer] = ()) -> dict:
-    """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states."""
-    result = model.deidentify(text, m=m, keep_words=keep_words, extra_scorers=extra_scorers)
+                 extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None) -> dict:
+    """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states.
+
+    With ``edit``, the location is de-identified in the edited post (location and time removed in one pass):
+    "before" is still the original post, "after" the final one, and every span is one of the original post.
+    Tokens of the words the edit inserted are kept and left out of ``tokens``."""
+    source = text if edit is None else edit.text
+    result = model.deidentify(source, m=m, keep_words=keep_words, extra_scorers=extra_scorers,
+                              keep_spans=edit.inserted_spans if edit is not None else ())
     decision, threshold = result.decision, model.threshold.value
+    probabilities_before, scores_before = result.probabilities_before, decision.scores_before
+    if edit is not None:  # "before" is the post as written, not the edited one
+        norms = [t.norm for t in model.tokenize(text)]
+        probabilities_before = model.cell_probabilities([norms])[0]
+        scores_before = Deidentifier([model.scorer(), *extra_scorers]).scores(norms)
+
+    def where(start: int, end: int) -> tuple[int, int] | None:
+        return (start, end) if edit is None else edit.original_span(start, end)
+
     deleted, kept = set(decision.deleted), set(result.kept)
+    tokens, deleted_spans = [], []
+    for i, token in enumerate(result.tokens):
+        span = where(token.start, token.end)
+        if span is None:
+            continue
+        tokens.append({"text": token.text, "start": span[0], "end": span[1], "deletable": token.deletable,
+                       "deleted": i in deleted, "kept": i in kept})
+        if i in deleted:
+            deleted_spans.append({"start": span[0], "end": span[1], "text": text[span[0]:span[1]]})
     out = {
         "text": text,
-        "tokens": [{"text": t.text, "start": t.start, "end": t.end, "deletable": t.deletable,
-                    "deleted": i in deleted, "kept": i in kept} for i, t in enumerate(result.tokens)],
-        "deleted": [{"start": t.start, "end": t.end, "text": t.text} for t in result.deleted_tokens],
+        "tokens": tokens,
+        "deleted": deleted_spans,
         "text_after": result.text_after,
-        "before": distribution_summary(result.probabilities_before, model.grid, threshold),
+        "before": distribution_summary(probabilities_before, model.grid, threshold),
         "after": distribution_summary(result.probabilities_after, model.grid, threshold),
         "decision": {
             "mode": "auto" if m is None else "fixed",
@@ -57,14 +94,14 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "minimal": decision.minimal,
             "candidates": decision.candidates,
             "reason": decision.reason,
-            "scores_before": decision.scores_before,
+            "scores_before": scores_before,
             "scores_after": decision.scores_after,
         },
     }
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
             human = {when: decision_scores[scorer.name] for when, decision_scores in
-                     (("before", decision.scores_before), ("after", decision.scores_after))}
+                     (("before", scores_before), ("after", decision.scores_after))}
             out["human"] = {"threshold": scorer.threshold,
                             **{f"probability_{when}": p for when, p in human.items()}}
             out["classes"] = {when: {"machine_inferable": not out[when]["under_threshold"],

@@ -128,13 +128,16 @@ class LocationModel:
                             self.classifier.intercept_, self.threshold.value)
 
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
+                   keep_spans: Sequence[tuple[int, int]] = (),
                    extra_scorers: Sequence[LinearScorer] = ()) -> DeidentifiedPost:
         """Delete the fewest tokens (or exactly m) that bring the top-cell probability (and every extra
-        model's score) under its threshold. Tokens matching ``keep_words`` (case-insensitive) are kept."""
+        model's score) under its threshold. Tokens matching ``keep_words`` (case-insensitive), and tokens that
+        overlap a character span of ``keep_spans``, are kept."""
         tokens = self.tokenize(text)
         norms = [t.norm for t in tokens]
         keep_set = {word.casefold() for word in keep_words if word.strip()}
-        keep = [i for i, t in enumerate(tokens) if t.text.casefold() in keep_set or t.norm.casefold() in keep_set]
+        keep = [i for i, t in enumerate(tokens) if t.text.casefold() in keep_set or t.norm.casefold() in keep_set
+                or any(t.start < end and start < t.end for start, end in keep_spans)]
         deidentifier = Deidentifier([self.scorer(), *extra_scorers])
         decision = deidentifier.deidentify(norms, [t.deletable for t in tokens], m=m, keep=keep)
         gone = set(decision.deleted)

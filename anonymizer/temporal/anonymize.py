@@ -67,10 +67,35 @@ class TemporalResult:
     generalized_spans: list[tuple[int, int]] = field(default_factory=list)
     cut_tokens: frozenset[int] = frozenset()  # in the parse of the normalized text
     replaced_tokens: frozenset[int] = frozenset()
+    # For every character of ``text``, the offset of the character of the original it comes from; -1 for the
+    # characters of a neutral phrase. Empty: ``text`` is the original.
+    offsets: list[int] = field(default_factory=list)
+    original: str = ""  # the post as written
 
     @property
     def changed(self) -> bool:
         return bool(self.removed or self.generalized)
+
+    @property
+    def inserted_spans(self) -> list[tuple[int, int]]:
+        """The spans of ``text`` that hold neutral phrases."""
+        spans: list[tuple[int, int]] = []
+        for position, offset in enumerate(self.offsets):
+            if offset >= 0:
+                continue
+            if spans and spans[-1][1] == position:
+                spans[-1] = (spans[-1][0], position + 1)
+            else:
+                spans.append((position, position + 1))
+        return spans
+
+    def original_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where the characters ``text[start:end]`` are in the original; None when they all belong to a
+        neutral phrase."""
+        if not self.offsets:
+            return start, end
+        inside = [offset for offset in self.offsets[start:end] if offset >= 0]
+        return (inside[0], inside[-1] + 1) if inside else None
 
 
 def _subtree_root(doc: Any, tokens: set[int]) -> int:
@@ -188,7 +213,7 @@ class TemporalAnonymizer:
         """Apply ``plan`` (default: :meth:`plan`) to the post; ``plan`` lets a baseline cut other tokens."""
         cut, replace, generalized = plan if plan is not None else self.plan(doc)
         if not cut and not replace:
-            return TemporalResult(norm.original)
+            return TemporalResult(norm.original, original=norm.original)
         removed_pieces: set[int] = set()
         replaced_pieces: dict[int, str] = {}
         for piece_index, piece in enumerate(norm.pieces):
@@ -203,7 +228,7 @@ class TemporalAnonymizer:
                 replaced_pieces[piece_index] = phrase
             elif all(i in cut for i in tokens):
                 removed_pieces.add(piece_index)
-        text = norm.restore(removed_pieces, replaced_pieces)
+        text, offsets = norm.restore_aligned(removed_pieces, replaced_pieces)
         kept = [p for i, p in enumerate(norm.pieces) if i not in removed_pieces and p.is_word]
         if removed_pieces and 0 in removed_pieces and kept and norm.pieces[0].original[:1].isupper():
             # The post started with the cut phrase: its first kept word takes the capital the post started with.
@@ -216,5 +241,6 @@ class TemporalAnonymizer:
             generalized=[(norm.pieces[i].original, phrase) for i, phrase in sorted(replaced_pieces.items())],
             removed_spans=[(norm.pieces[i].start, norm.pieces[i].end) for i in sorted(removed_pieces)],
             generalized_spans=[(norm.pieces[i].start, norm.pieces[i].end) for i in sorted(replaced_pieces)],
-            cut_tokens=frozenset(cut), replaced_tokens=frozenset(generalized),
+            cut_tokens=frozenset(cut), replaced_tokens=frozenset(generalized), offsets=offsets,
+            original=norm.original,
         )

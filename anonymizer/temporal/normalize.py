@@ -155,29 +155,48 @@ class NormalizedText:
         """The original post without the ``removed`` pieces and with ``replaced`` ones swapped (a
         generalization). Everything else, and the spacing between kept pieces, is as the author wrote it; the
         space in front of a removed piece goes with it (after it, for a piece that starts the post)."""
+        return self.restore_aligned(removed, replaced)[0]
+
+    def restore_aligned(self, removed: set[int] = frozenset(),
+                        replaced: dict[int, str] | None = None) -> tuple[str, list[int]]:
+        """:meth:`restore`, and for every character of its result the offset of the character of the original
+        it comes from (-1 for the characters of a replacement)."""
         replaced = replaced or {}
         out: list[str] = []
+        offsets: list[int] = []
         position = 0
         kept_any = False
-        pending_gap = ""
+        pending_gap = (0, 0)  # the gap before a run of removed pieces (the first that is not empty)
         for index, piece in enumerate(self.pieces):
-            gap = self.original[position:piece.start]
+            gap = (position, piece.start)
             position = piece.end
             if index in removed:
-                pending_gap = pending_gap or gap  # the gap before a run of removed pieces
+                pending_gap = pending_gap if pending_gap[1] > pending_gap[0] else gap
                 continue
-            if pending_gap:
+            if pending_gap[1] > pending_gap[0]:
                 # A run of pieces was removed: keep one gap, the one before the run, unless the run started
                 # the post (then no gap) or this piece is punctuation that hugs its word ("friends ." -> ".").
-                gap = "" if not kept_any or (not piece.is_word and not gap) else pending_gap
-                pending_gap = ""
+                empty = gap[0] == gap[1]
+                gap = (0, 0) if not kept_any or (not piece.is_word and empty) else pending_gap
+                pending_gap = (0, 0)
             elif not kept_any:
-                gap = self.original[:piece.start] if index == 0 else ""
-            text = replaced.get(index, piece.original)
-            out.append(gap + text)
+                gap = (0, piece.start) if index == 0 else (0, 0)
+            out.append(self.original[gap[0]:gap[1]])
+            offsets.extend(range(gap[0], gap[1]))
+            if index in replaced:
+                out.append(replaced[index])
+                offsets.extend([-1] * len(replaced[index]))
+            else:
+                out.append(piece.original)
+                offsets.extend(range(piece.start, piece.end))
             kept_any = True
-        tail = self.original[position:]
-        return "".join(out) + (tail if not pending_gap else tail.lstrip() if kept_any else "")
+        tail_start = position
+        if pending_gap[1] > pending_gap[0]:
+            tail_start = len(self.original) if not kept_any else \
+                position + len(self.original[position:]) - len(self.original[position:].lstrip())
+        out.append(self.original[tail_start:])
+        offsets.extend(range(tail_start, len(self.original)))
+        return "".join(out), offsets
 
 
 def normalize(text: str) -> NormalizedText:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["KINDS", "TIME_LABELS", "TimeTagger", "is_link", "kind_of"]
+__all__ = ["KINDS", "KIND_LABELS", "TIME_LABELS", "TimeTagger", "is_link", "kind_of"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -75,7 +75,11 @@ def _near_date(token: Any) -> bool:
 
 
 #: The granularity of a time word, for keeping coarse expressions ("in the morning") while cutting precise ones.
-KINDS = ("clock", "part_of_day", "day", "period", "duration", "now")
+#: The granularities of time words, with what each covers (the option to keep some of them).
+KIND_LABELS = {"clock": "clock times (9AM)", "part_of_day": "parts of the day (in the morning)",
+               "day": "days and dates (on Monday)", "period": "weeks, months, seasons",
+               "duration": "durations (for 2 hours)", "now": "now, soon, later"}
+KINDS = tuple(KIND_LABELS)
 PART_OF_DAY = frozenset("morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
                         "sunrise sunset overnight nightly".split())
 PRESENT = frozenset("now currently recently lately soon later earlier right".split())

@@ -103,17 +103,33 @@
     });
   }
 
-  function markPost(text, deleted) {
+  // Marks on the original post: location words struck through, time phrases struck through in the time
+  // style, and a generalized time expression struck with its neutral phrase after it.
+  function markPost(text, deleted, time) {
     const target = $("post-marked");
     target.textContent = "";
+    const marks = deleted.map((span) => ({...span, kind: "location"}));
+    if (time) {
+      time.removed.forEach((span) => marks.push({...span, kind: "time"}));
+      time.generalized.forEach((span) => marks.push({...span, kind: "time", replacement: span.replacement}));
+    }
+    $("marks-legend").hidden = !time;
     let position = 0;
-    [...deleted].sort((a, b) => a.start - b.start).forEach((span) => {
+    marks.sort((a, b) => a.start - b.start).forEach((span) => {
       target.appendChild(document.createTextNode(text.slice(position, span.start)));
       const del = document.createElement("del");
       del.textContent = text.slice(span.start, span.end);
       del.dataset.start = span.start;
       del.dataset.end = span.end;
+      del.dataset.kind = span.kind;
+      if (span.kind === "time") del.className = "time";
       target.appendChild(del);
+      if (span.replacement) {
+        const ins = document.createElement("ins");
+        ins.className = "time";
+        ins.textContent = span.replacement;
+        target.appendChild(ins);
+      }
       position = span.end;
     });
     target.appendChild(document.createTextNode(text.slice(position)));
@@ -177,8 +193,17 @@
     const after = result.after;
     let text = `Before: ${percent(before.top_probability)} on ${before.top_label}` +
       (before.under_threshold ? ", already under the threshold." : ", above the threshold: the area is inferable.");
-    if (d.m) {
-      text += ` After deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}: ${percent(after.top_probability)} on ` +
+    const steps = [];
+    if (result.time) {
+      const removed = result.time.removed.length;
+      const generalized = result.time.generalized.length;
+      if (removed) steps.push(`removing ${removed} time phrase${removed === 1 ? "" : "s"}`);
+      if (generalized) steps.push(`generalizing ${generalized} time expression${generalized === 1 ? "" : "s"}`);
+      if (!removed && !generalized) text += " No time expression was found.";
+    }
+    if (d.m) steps.push(`deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}`);
+    if (steps.length) {
+      text += ` After ${steps.join(" and ")}: ${percent(after.top_probability)} on ` +
         `${after.top_label}` + (after.under_threshold ? ", under the threshold." : ", still above the threshold.");
     }
     if (d.reason) text += " " + d.reason;
@@ -193,7 +218,7 @@
     makeMaps(result.model.grid);
     paint("before", result.before, result.model.grid);
     paint("after", result.after, result.model.grid);
-    markPost(result.text, result.deleted);
+    markPost(result.text, result.deleted, result.time);
     $("post-after").value = result.text_after;
     numbers(result);
     verdict(result);
@@ -211,6 +236,12 @@
     const body = {text: data.get("text") || "", model: data.get("model") || "", mode: data.get("mode")};
     if (body.mode === "fixed") body.m = Number(data.get("m"));
     body.keep = String(data.get("keep") || "").split(",").map((w) => w.trim()).filter(Boolean);
+    if (data.get("remove_time")) {
+      body.remove_time = true;
+      body.time_mode = data.get("time_mode");
+      body.keep_time = data.getAll("keep_time");
+      if (data.get("time_patterns")) body.time_patterns = data.get("time_patterns");
+    }
     const started = performance.now();
     $("inspect-submit").disabled = true;
     try {
@@ -243,7 +274,11 @@
     inspect();
   });
   // Once a result is shown, changing an option shows its effect at once.
-  for (const name of ["model", "mode", "m", "keep"]) {
+  const removeTime = $("inspect-remove-time");
+  const showTimeOptions = () => { $("time-options").hidden = !removeTime.checked; };
+  removeTime.addEventListener("change", showTimeOptions);
+  showTimeOptions();
+  for (const name of ["model", "mode", "m", "keep", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
     for (const input of form.querySelectorAll(`[name="${name}"]`)) {
       input.addEventListener("change", () => { if (shown) inspect(); });
     }

@@ -8,4 +8,11 @@ class AnonymizerConfig(AppConfig):
     def ready(self) -> None:
         # Register the job kinds and the worker signal handlers.
         from anonymizer import signals, tasks  # noqa: F401
-        from anonymizer.services import crowd_learning, kanon, location, profiling, temporal  # noqa: F401
+        from anonymizer.services import (  # noqa: F401
+            crowd_learning,
+            kanon,
+            location,
+            profiling,
+            temporal,
+            temporal_dataset,
+        )

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from anonymizer import api, crowd_views, kanon_views, views
+from anonymizer import api, crowd_views, kanon_views, temporal_views, views
 
 router = DefaultRouter()
 router.register("uploads", api.UploadViewSet, basename="api-upload")
@@ -25,6 +25,8 @@ urlpatterns = [
     path("uploads/<uuid:upload_id>/delete/", views.upload_delete, name="upload-delete"),
     path("kanon/<uuid:upload_id>/configure/", kanon_views.configure, name="kanon-configure"),
     path("kanon/<uuid:upload_id>/runs/", kanon_views.compare, name="kanon-compare"),
+    path("temporal/<uuid:upload_id>/remove-time/", temporal_views.remove_time, name="temporal-remove-time"),
+    path("temporal/<uuid:upload_id>/patterns/", temporal_views.learn_patterns, name="temporal-learn-patterns"),
     path("p/<str:token>/", crowd_views.join, name="crowd-join"),
     path("p/<str:token>/task/", crowd_views.task, name="crowd-task"),
     path("p/<str:token>/api/<str:action>", crowd_views.api, name="crowd-api"),

@@ -1,0 +1,95 @@
+"""Pages of the temporal workflow: remove time expressions (and optionally the location) from an upload's posts,
+and learn the temporal patterns of its posts first."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework import serializers
+
+from anonymizer import selectors
+from anonymizer.jobkinds import get_job_kind
+from anonymizer.models import Upload
+from anonymizer.services import jobs as job_services
+from anonymizer.services.temporal import KIND as PATTERNS_KIND
+from anonymizer.services.temporal import LANGUAGE
+from anonymizer.services.temporal_dataset import KIND as REMOVE_TIME_KIND
+from anonymizer.temporal.tagging import KIND_LABELS
+
+
+def _messages(detail) -> list[str]:
+    """The messages of a ValidationError's detail for one field (a list child's errors come keyed by index)."""
+    if isinstance(detail, dict):
+        return [message for value in detail.values() for message in _messages(value)]
+    if isinstance(detail, list):
+        return [message for value in detail for message in _messages(value)]
+    return [str(detail)]
+
+
+def _field_errors(exc: serializers.ValidationError) -> dict[str, list[str]]:
+    detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+    return {field: _messages(value) for field, value in detail.items()}
+
+
+def _default_column(header: list[str]) -> str:
+    return "text" if "text" in header else (header[0] if header else "")
+
+
+def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, errors: dict | None = None,
+          patterns_form: dict | None = None, patterns_errors: dict | None = None) -> HttpResponse:
+    header = list(upload.metadata.get("header", []))
+    form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": [],
+                    "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
+    patterns_form = patterns_form or {"text_column": _default_column(header)}
+    return render(request, "temporal/remove_time.html", {
+        "upload": upload, "header": header, "form": form, "errors": errors or {},
+        "patterns_form": patterns_form, "patterns_errors": patterns_errors or {},
+        "time_kinds": KIND_LABELS.items(), "pattern_jobs": selectors.temporal_pattern_jobs_of(request.user),
+        "location_models": selectors.location_models_for(request.user).filter(language=LANGUAGE)
+        .order_by("owner_id", "name"),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
+    """Choose the text columns and how time expressions go; the job kind's serializer and prepare validate."""
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    if request.method == "GET":
+        return _page(request, upload)
+    form = {"text_columns": request.POST.getlist("text_columns"), "time_mode": request.POST.get("time_mode", ""),
+            "keep_time": request.POST.getlist("keep_time"), "time_patterns": request.POST.get("time_patterns", ""),
+            "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or "10",
+            "location_model": request.POST.get("location_model", "")}
+    data = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}
+    kind = get_job_kind(REMOVE_TIME_KIND)
+    try:
+        params = kind.prepare(kind.validate_params(data), [upload])
+    except serializers.ValidationError as exc:
+        return _page(request, upload, form=form, errors=_field_errors(exc))
+    job = job_services.create_job(owner=request.user, kind=REMOVE_TIME_KIND, params=params, inputs=[upload])
+    messages.success(request, f"Removing time expressions from {upload.original_name}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)
+
+
+@login_required
+@require_POST
+def learn_patterns(request: HttpRequest, upload_id) -> HttpResponse:
+    """Start a "learn temporal patterns" job on one text column of the upload."""
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    patterns_form = {"text_column": request.POST.get("text_column", "")}
+    header = list(upload.metadata.get("header", []))
+    try:
+        params = get_job_kind(PATTERNS_KIND).validate_params(patterns_form)
+        if params["text_column"] not in header:
+            raise serializers.ValidationError({"text_column": [
+                f"{upload.original_name} has no column {params['text_column']!r}; its columns are: "
+                f"{', '.join(header)}"]})
+    except serializers.ValidationError as exc:
+        return _page(request, upload, patterns_form=patterns_form, patterns_errors=_field_errors(exc))
+    job = job_services.create_job(owner=request.user, kind=PATTERNS_KIND, params=params, inputs=[upload])
+    messages.success(request, f"Learning the temporal patterns of {upload.original_name}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)

@@ -26,14 +26,53 @@ from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
 
-__all__ = ["TemporalAnonymizer", "TemporalResult"]
+__all__ = ["TemporalAnonymizer", "TemporalResult", "reattaches"]
 
 ADJUNCT_DEPS = frozenset({"npadvmod", "advmod", "tmod", "obl", "nmod", "appos", "amod", "compound", "nummod",
-                          "dep", "meta", "conj", "prep", "advcl", "quantmod", "punct"})
+                          "dep", "meta", "conj", "prep", "advcl", "quantmod", "punct", "poss"})
 PREPOSITION_HEAD_DEPS = frozenset({"prep", "dative", "agent"})
 FUNCTION_DEPS = frozenset({"det", "predet", "punct", "case", "cc", "prep", "aux", "neg", "quantmod"})
 DESCRIBING_DEPS = frozenset({"amod", "compound", "nummod", "advmod", "quantmod", "poss", "det", "predet"})
 DANGLING_PUNCT = frozenset({",", "-", "–", "—", ";", ":", "@"})
+# Words in front of a time noun that one neutral phrase replaces with it ("a hot day" -> "a certain day").
+NOUN_PHRASE_DEPS = frozenset({"det", "predet", "amod", "compound", "nummod", "quantmod", "nmod", "poss"})
+NOUN_PHRASE_POS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM", "PRON"})
+POSSESSIVES = frozenset("my your his her our their".split())  # not "its", in posts mostly "it's"
+NOMINAL_POS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "X", "SYM"})
+ADJECTIVAL_TIME_WORDS = frozenset("daily weekly monthly yearly nightly hourly annual annually".split())
+DETACHABLE_PREPOSITIONS = frozenset("at in on near around inside outside with".split())
+WEEKDAY_FORMS = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
+                          "fri sat sun".split())
+
+
+# Dependents that hang on to the word above a cut head and read as well there ("at least now you can" -> "at least
+# you can", "a day in the hurricane area" -> "in the hurricane area"): clauses, adverbs, place phrases.
+REATTACHING_DEPS = frozenset({"advmod", "npadvmod", "cc", "conj", "mark", "advcl", "parataxis", "intj", "dep",
+                              "relcl", "acl", "appos"})
+
+
+def reattaches(token: Any) -> bool:
+    """Whether ``token`` reads as well hanging on the word above its head, once its head is cut."""
+    return token.dep_ in REATTACHING_DEPS or (token.dep_ == "prep" and token.lower_ in DETACHABLE_PREPOSITIONS)
+
+
+def _is_nominal(token: Any) -> bool:
+    """A time noun can stand in an argument position and be generalized; an adverb or an adjective
+    ("now", "daily") cannot: it is cut."""
+    return token.pos_ in NOMINAL_POS and token.lower_ not in ADJECTIVAL_TIME_WORDS
+
+
+def _describes(token: Any, run: set[int]) -> bool:
+    """Whether ``token``, in front of a time noun, is part of the noun phrase one neutral phrase replaces."""
+    if token.text == "#":  # the mark of a hashtag inside the phrase ("the #Christmas season")
+        return True
+    if token.dep_ == "quantmod" and token.pos_ != "VERB":  # "less than 12 hours", "more than an hour"
+        return True
+    if is_link(token) or token.pos_ not in NOUN_PHRASE_POS:
+        return False
+    if token.dep_ == "poss":
+        return token.lower_ in POSSESSIVES
+    return token.dep_ in NOUN_PHRASE_DEPS or token.i in run
 
 # Neutral phrases by the kind of the expression's root word.
 DAY_WORDS = frozenset("today tomorrow yesterday tonight day days weekend weekends birthday date christmas xmas "
@@ -49,7 +88,7 @@ def _neutral_phrase(root: Any) -> str:
     if (lower in DURATION_UNITS and any(c.dep_ == "nummod" or c.like_num for c in root.children)) or \
             GLUED_DURATION.match(root.text):
         return "some time"  # "83 days to london" -> "some time to london"
-    if lower in DAY_WORDS or lower[:3] in {"mon", "tue", "wed", "thu", "fri", "sat", "sun"}:
+    if lower in DAY_WORDS or lower in WEEKDAY_FORMS:
         return "a certain day"
     if lower in TIME_OF_DAY_WORDS or (any(c.isdigit() for c in lower) and ":" in lower):
         return "a certain time"
@@ -98,6 +137,29 @@ class TemporalResult:
         return (inside[0], inside[-1] + 1) if inside else None
 
 
+def _recapitalize(norm: NormalizedText, removed: set[int], text: str, offsets: list[int]) -> str:
+    """A cut phrase that started a sentence with a capital ("From 3 - 5 October, join us") hands the capital
+    to the first word kept after it ("Join us")."""
+    chars = list(text)
+    where = {offset: position for position, offset in enumerate(offsets) if offset >= 0}
+    pieces = norm.pieces
+    for index, piece in enumerate(pieces):
+        if index not in removed or (index and index - 1 in removed):
+            continue
+        if not (piece.original[:1].isupper() and _starts_sentence(norm.original, piece.start)):
+            continue
+        following = next((p for i, p in enumerate(pieces[index:], start=index) if i not in removed), None)
+        if following is not None and following.original[:1].islower() and following.start in where \
+                and not following.original.startswith(("http", "www.")):
+            chars[where[following.start]] = following.original[0].upper()
+    return "".join(chars)
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return not before or before[-1] in ".!?:;\n\"'(" or before.endswith("...")
+
+
 def _subtree_root(doc: Any, tokens: set[int]) -> int:
     """The token of ``tokens`` whose head lies outside them (the subtree's root)."""
     return next(i for i in sorted(tokens) if doc[i].head.i not in tokens or doc[i].head.i == i)
@@ -140,6 +202,8 @@ class TemporalAnonymizer:
             if self.keep_kinds and kinds and kinds <= self.keep_kinds:
                 continue
             for root in (doc[i] for i in sorted(run) if doc[i].head.i not in run or doc[i].head.i == i):
+                if root.head.i != root.i and marked[root.head.i] and root.dep_ in NOUN_PHRASE_DEPS:
+                    continue  # "a" of "a hot day": part of the expression of "day"
                 found.append((root, run, self._unit(root, marked)))
         return found
 
@@ -162,50 +226,124 @@ class TemporalAnonymizer:
                 unit = None  # an unknown shape: not pruned
             if unit is not None and self.prune:
                 cut |= unit
+            elif not _is_nominal(root) and root.dep_ != "punct":
+                # An adverb ("now", "soon") is never an argument: it goes, with a preposition left without object.
+                cut |= {t.i for t in root.subtree} & run
+                if root.head.pos_ == "ADP" and all(c.i in cut for c in root.head.children):
+                    cut.add(root.head.i)
             elif self.generalize and root.dep_ != "punct":
-                tokens = sorted({t.i for t in root.subtree} & run)
+                tokens = self._noun_phrase(root, run)
                 replace[tokens[0]] = _neutral_phrase(root)
-                cut |= set(tokens[1:])
+                # The rest of the expression hanging from it ("of 2015" in "1st day of 2015") is cut.
+                cut |= set(tokens[1:]) | ({t.i for t in root.subtree} & run)
+                cut.discard(tokens[0])
                 generalized |= set(tokens)
             # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut)
         return cut, replace, generalized
 
+    @staticmethod
+    def _noun_phrase(root: Any, run: set[int]) -> list[int]:
+        """The tokens one neutral phrase replaces: the time word with the words in front of it that describe
+        it ("a hot day", "wee hours", "the #Christmas season") and the time words after it in its run."""
+        doc = root.doc
+        subtree = {t.i for t in root.subtree}
+        start = end = root.i
+        while start - 1 in subtree and _describes(doc[start - 1], run):
+            start -= 1
+        # A participle inside the phrase ("1st working day") goes with it; at its edge ("briefed minutes") it stays.
+        while start - 2 in subtree and doc[start - 1].pos_ == "VERB" and doc[start - 1].dep_ in ("amod", "compound") \
+                and _describes(doc[start - 2], run):
+            start -= 2
+            while start - 1 in subtree and _describes(doc[start - 1], run):
+                start -= 1
+        while end + 1 in subtree and end + 1 in run and not doc[end + 1].is_punct \
+                and doc[end + 1].dep_ not in ("cc", "prep", "case", "conj"):
+            end += 1
+        return list(range(start, end + 1))
+
     def _unit(self, root: Any, marked: list[bool]) -> set[int] | None:
         """The subtree to cut for a run whose root is ``root``, or None when it is an argument."""
         head = root.head
-        if root.dep_ == "pobj" and (head.dep_ in PREPOSITION_HEAD_DEPS or head.pos_ == "ADP") and head.i != root.i:
+        if root.dep_ in ("pobj", "pcomp") and (head.dep_ in PREPOSITION_HEAD_DEPS or head.pos_ == "ADP") \
+                and head.i != root.i:
             candidate = {t.i for t in head.subtree}
         elif root.dep_ in ADJUNCT_DEPS:
             candidate = {t.i for t in root.subtree}
         else:
             return None
         doc = root.doc
+        # A place phrase hanging from the time ("today at 9am at the studio") stays: it fits the sentence as well.
+        for i in sorted(candidate):
+            token = doc[i]
+            if i in candidate and token.dep_ == "prep" and not marked[i] and marked[token.head.i] \
+                    and token.lower_ in DETACHABLE_PREPOSITIONS:
+                candidate -= {t.i for t in token.subtree}
+            elif i in candidate and is_link(token) and token.i != root.i:  # a URL hung on the time by the parser
+                candidate -= {t.i for t in token.subtree}
         # Words describing the time ("a rainy afternoon") go with it; anything else keeps the subtree.
         if all(marked[i] or doc[i].dep_ in FUNCTION_DEPS or doc[i].i == head.i
                or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i]))
                for i in candidate):
             return candidate
-        return {t.i for t in root.subtree if marked[t.i]} | ({head.i} if root.dep_ == "pobj" else set())
+        # Cut only the time words (and their preposition) when what is left hangs on as well without them
+        # ("from Last Minute Crew interviewed by MTV" -> "interviewed by MTV"); else generalize a noun ("after a
+        # day of shopping" -> "after a certain day shopping", not "after shopping").
+        fallback = {t.i for t in root.subtree if marked[t.i]} | ({head.i} if root.dep_ in ("pobj", "pcomp") else set())
+        left_hanging = [doc[i] for i in candidate - fallback if doc[i].head.i in fallback and not doc[i].is_punct]
+        if self.generalize and _is_nominal(root) and not all(reattaches(t) or is_link(t) for t in left_hanging):
+            return None
+        return fallback
 
     @staticmethod
     def _debris(doc: Any, cut: set[int]) -> set[int]:
-        """Punctuation and conjunctions the cut leaves dangling."""
+        """Punctuation and conjunctions the cut leaves dangling, and brackets left with nothing inside or
+        without their other half."""
         extra: set[int] = set()
         if not cut:
             return extra
-        kept = [t for t in doc if t.i not in cut]
-        for position, token in enumerate(kept):
-            if token.text in DANGLING_PUNCT or token.dep_ == "cc":
+        # Brackets: a pair whose inside is all cut goes; a pair cut in half keeps both halves.
+        stack: list[int] = []
+        for token in doc:
+            if token.text in ("(", "["):
+                stack.append(token.i)
+            elif token.text in (")", "]") and stack:
+                opening = stack.pop()
+                inside = range(opening + 1, token.i)
+                if inside and all(i in cut for i in inside):
+                    extra |= {opening, token.i}
+                elif (opening in cut) != (token.i in cut):
+                    cut.discard(opening)
+                    cut.discard(token.i)
+        gone = cut | extra
+        kept = [t for t in doc if t.i not in gone]
+        position = 0
+        while position < len(kept):
+            token = kept[position]
+            if (token.text in DANGLING_PUNCT or token.dep_ == "cc") and (token.i - 1 in gone or token.i + 1 in gone):
                 before = kept[position - 1] if position else None
                 after = kept[position + 1] if position + 1 < len(kept) else None
-                touches_cut = (token.i - 1 in cut) or (token.i + 1 in cut)
-                if not touches_cut:
+                conjuncts = [c for c in token.head.children if c.dep_ == "conj"]
+                if token.dep_ == "cc":
+                    dangling = bool(conjuncts) and all(c.i in gone for c in conjuncts)
+                elif after is not None and before is not None and after.text in DANGLING_PUNCT:
+                    # Two separators meet: a parenthetical cut between commas takes both ("brand, Flower 2000,
+                    # delivers" -> "brand delivers"); otherwise the first stays ("- Now, that" -> "- that").
+                    victims = [token, after] if token.text == after.text == "," else [after]
+                    extra |= {t.i for t in victims}
+                    gone |= {t.i for t in victims}
+                    kept = [t for t in kept if t.i not in gone]
                     continue
-                if token.dep_ == "cc" and not any(c.dep_ == "conj" and c.i not in cut for c in token.head.children):
+                else:
+                    # A separator that starts or ends the post, or meets the end of a sentence, goes.
+                    dangling = before is None or after is None or before.is_punct \
+                        or (after.is_punct and after.text not in ("(", "[", '"', "'"))
+                if dangling:
                     extra.add(token.i)
-                elif before is None or after is None or after.is_punct or before.is_punct:
-                    extra.add(token.i)
+                    gone.add(token.i)
+                    kept.pop(position)
+                    continue
+            position += 1
         return extra
 
     def anonymize_doc(self, norm: NormalizedText, doc: Any,
@@ -220,21 +358,16 @@ class TemporalAnonymizer:
             tokens = [t.i for t in doc.char_span(piece.norm_start, piece.norm_end, alignment_mode="expand") or []]
             if not tokens:
                 continue
-            firsts = [i for i in tokens if i in replace]
+            firsts = [i for i in tokens if i in replace and piece.norm_start <= doc[i].idx < piece.norm_end]
             if firsts:
                 phrase = replace[firsts[0]]
-                if piece.original[:1].isupper():
+                if piece.original[:1].isupper() and _starts_sentence(norm.original, piece.start):
                     phrase = phrase[0].upper() + phrase[1:]
                 replaced_pieces[piece_index] = phrase
-            elif all(i in cut for i in tokens):
+            elif all(i in cut or i in replace for i in tokens):
                 removed_pieces.add(piece_index)
         text, offsets = norm.restore_aligned(removed_pieces, replaced_pieces)
-        kept = [p for i, p in enumerate(norm.pieces) if i not in removed_pieces and p.is_word]
-        if removed_pieces and 0 in removed_pieces and kept and norm.pieces[0].original[:1].isupper():
-            # The post started with the cut phrase: its first kept word takes the capital the post started with.
-            stripped = text.lstrip()
-            if stripped[:1].islower() and stripped.startswith(kept[0].original):
-                text = text[: len(text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+        text = _recapitalize(norm, removed_pieces, text, offsets)
         return TemporalResult(
             text,
             removed=[norm.pieces[i].original for i in sorted(removed_pieces)],

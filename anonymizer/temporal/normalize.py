@@ -45,8 +45,15 @@ SNS_LEXICON: dict[str, str] = {
     "eve": "evening", "tho": "though", "thru": "through", "abt": "about", "bday": "birthday", "b-day": "birthday",
     "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you", "yall": "you all", "wanna": "want to",
     "gonna": "going to", "gotta": "got to", "til": "until", "till": "until", "nvm": "never mind",
-    "omw": "on my way", "brb": "be right back",
+    "omw": "on my way", "brb": "be right back", "nxt": "next",
 }
+# Weekday abbreviations, written out only in a list of days or after a word that introduces one ("every mon,
+# wed, thur"): alone "wed", "sat" and "sun" are words, and the parser reads "wed" as "we'd".
+WEEKDAY_ABBREVIATIONS: dict[str, str] = {
+    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
+    "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
+}
+_DAY_CONTEXT = frozenset("every on this next nxt last till until from to each".split())
 # Unit abbreviations only after a number ("20 mins", "2 hrs"): alone they are names and words ("Lee Min Ho", "mo").
 UNIT_ABBREVIATIONS: dict[str, str] = {
     "min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours", "sec": "seconds", "secs": "seconds",
@@ -112,6 +119,9 @@ def _normal_word(core: str, previous: str, following: str) -> str:
     if lower in SNS_LEXICON:
         return SNS_LEXICON[lower]
     if lower in UNIT_ABBREVIATIONS:
+        one = previous.lower() in ("next", "nxt", "last", "this", "every", "per", "a", "1")
+        if one:  # "nxt yr" -> "next year"
+            return UNIT_ABBREVIATIONS[lower].removesuffix("s")
         return UNIT_ABBREVIATIONS[lower] if previous[:1].isdigit() else core
     letters = sum(c.isalpha() for c in lower)
     if letters and any(c in _LEETS for c in lower) and not lower[0].isdigit():
@@ -167,18 +177,25 @@ class NormalizedText:
         position = 0
         kept_any = False
         pending_gap = (0, 0)  # the gap before a run of removed pieces (the first that is not empty)
+        skipped = False  # pieces were removed since the last kept one
         for index, piece in enumerate(self.pieces):
             gap = (position, piece.start)
             position = piece.end
             if index in removed:
                 pending_gap = pending_gap if pending_gap[1] > pending_gap[0] else gap
+                skipped = True
                 continue
+            # After a removed run, no space right inside an opening bracket ("(yearly routine" -> "(routine").
+            opens = skipped and bool(out) and out[-1][-1:] in "([{"
+            skipped = False
             if pending_gap[1] > pending_gap[0]:
                 # A run of pieces was removed: keep one gap, the one before the run, unless the run started
                 # the post (then no gap) or this piece is punctuation that hugs its word ("friends ." -> ".").
                 empty = gap[0] == gap[1]
-                gap = (0, 0) if not kept_any or (not piece.is_word and empty) else pending_gap
+                gap = (0, 0) if not kept_any or (not piece.is_word and empty) or opens else pending_gap
                 pending_gap = (0, 0)
+            elif opens:
+                gap = (0, 0)
             elif not kept_any:
                 gap = (0, piece.start) if index == 0 else (0, 0)
             out.append(self.original[gap[0]:gap[1]])
@@ -199,6 +216,13 @@ class NormalizedText:
         return "".join(out), offsets
 
 
+def _in_day_list(text: str, matches: list[tuple[int, int]], i: int) -> bool:
+    """Whether the i-th piece, a weekday abbreviation, stands in a list of days or after "every", "on", ..."""
+    words = [text[start:end].lower() for start, end in matches]
+    neighbours = [words[j] for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < len(words)]
+    return (i > 0 and words[i - 1] in _DAY_CONTEXT) or sum(w in WEEKDAY_ABBREVIATIONS for w in neighbours) >= 1
+
+
 def normalize(text: str) -> NormalizedText:
     """Pieces of ``text`` with their normal forms, and the normalized text for the parser (the normal forms
     joined by the original spacing)."""
@@ -212,6 +236,8 @@ def normalize(text: str) -> NormalizedText:
         following = text[matches[i + 1][0]:matches[i + 1][1]] if i + 1 < len(matches) else ""
         is_word = any(c.isalnum() for c in original) and original[0] not in "@#" and "://" not in original
         normal = _with_case(_normal_word(original, previous, following), original) if is_word else original
+        if original.lower() in WEEKDAY_ABBREVIATIONS and _in_day_list(text, matches, i):
+            normal = WEEKDAY_ABBREVIATIONS[original.lower()]
         if not is_word and len(original) >= 2 and len(set(original)) == 1 and original[0] in "!?":
             normal = original[0]  # "!!!" -> "!" (but "..." stays an ellipsis)
         gap = text[matches[i - 1][1]:start] if i else text[:start]  # whitespace only: every other character is a piece

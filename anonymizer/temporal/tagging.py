@@ -62,6 +62,21 @@ UNIT_ABBREVIATIONS = frozenset("min mins sec secs hr hrs wk wks yr yrs".split())
 _DATE_CONTEXT = frozenset("on this next last every by till until since from before after".split())
 
 
+DAY_NUMBER = re.compile(r"^(?:0?[1-9]|[12]\d|3[01])$")
+
+
+def _next_to_month(token: Any) -> bool:
+    """A day number right before or after a month name ("26 April", "May 5", "3 - 5 October")."""
+    doc = token.doc
+    for j in (token.i - 1, token.i + 1):
+        # Full month names only: "Jun", "Sat" are also names ("Jia Jun 2)").
+        if 0 <= j < len(doc) and (doc[j].lower_ in MONTHS or doc[j].text == "May"):
+            return True
+    # The first day of a range before a month: "3 - 5 October".
+    return token.i + 3 < len(doc) and doc[token.i + 1].text in ("-", "–", "to") and \
+        DAY_NUMBER.match(doc[token.i + 2].text) is not None and doc[token.i + 3].lower_ in MONTHS
+
+
 def _near_date(token: Any) -> bool:
     doc = token.doc
     for j in (token.i - 2, token.i - 1, token.i + 1, token.i + 2):
@@ -131,6 +146,8 @@ class TimeTagger:
         if lower in UNIT_ABBREVIATIONS:
             return token.i > 0 and token.nbor(-1).like_num
         text = token.text
+        if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5"
+            return True
         if token.i > 0 and token.nbor(-1).text in ("#", ":"):  # "#1:18" is a scale, not a time
             return False
         if CLOCK.match(text) or DATE_SHAPE.match(text) or YEAR.match(text) or GLUED_DURATION.match(text):

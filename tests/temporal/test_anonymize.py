@@ -54,9 +54,29 @@ def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
     doc = anonymizer.nlp(norm.text)
     time_tokens = {t.i for t in doc if t.text in ("9AM", "9", "AM")}
     problems = naturalness_problems(doc, time_tokens, set(), post, "I go to Tokyo with friends at.")
-    assert problems == ["dangling preposition 'at'"]
+    # Both the parse rule and the text rule see it.
+    assert problems == ["dangling preposition 'at'", "preposition without its object"]
     result = anonymizer.anonymize_doc(norm, doc)
     assert naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, post, result.text) == []
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # A stretch of time "of" something: the something takes its place.
+    ("Paid respects to Mr Lee after 4+ hours of queuing.", "Paid respects to Mr Lee after queuing."),
+    ("enjoy your well deserved months of leave", "enjoy your well deserved leave"),
+    # A period with adjectives keeps them: they say nothing of when.
+    ("It's been a wonderful month having you guys around.", "It's been a wonderful time having you guys around."),
+    # A duration opening a sentence before "till" is generalized: cutting would leave "till I'm back".
+    ("6 more days till I'm back to my happy place!", "Some time till I'm back to my happy place!"),
+    # An adverb is cut, never generalized ("for a certain moment" is not English).
+    ("I'm just doing boxing for now. Army soon?", "I'm just doing boxing. Army?"),
+    # One neutral phrase for the whole noun phrase.
+    ("Its a hot day !", "Its a certain day !"),
+    # A preposition whose object was cut goes; a sentence of time only is generalized, not emptied.
+    ("at 9am", "at a certain time"),
+])
+def test_shapes_found_in_real_tweets(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
 
 
 def test_granularity_keeps_coarse_expressions_and_cuts_precise_ones(anonymizer):

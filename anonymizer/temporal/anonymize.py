@@ -6,14 +6,25 @@ sentence stays grammatical. Where it is an argument ("Tomorrow is my birthday") 
 so it is replaced by a neutral phrase of its kind ("A certain day is my birthday").
 
 Per time expression (a run of tagged tokens, see :mod:`anonymizer.temporal.tagging`), from its root token r
-(the one whose head lies outside the run):
-- r is the object of a preposition (pobj of an ADP): the preposition's subtree goes ("at 9AM", "in the morning");
-- r is an adjunct (npadvmod, advmod, tmod, nmod, appos, amod, compound, nummod, dep, meta, conj, prep): r's
-  subtree goes ("this morning", "every day", "2 hours ago");
-- otherwise (nsubj, dobj, attr, ROOT, ...) the run is generalized; with ``generalize`` off it stays.
-A subtree is only cut when all its words are part of the time phrase (time tokens, their preposition,
-determiners, punctuation); otherwise only the run itself is cut or generalized. A comma or dash left dangling
-by a cut goes with it, and so does a coordinating conjunction whose conjunct was cut.
+(the one whose head lies outside the run; a run that only modifies a time word outside it belongs to that word):
+- a stretch of time "of" something ("after 4+ hours of queuing", "your well deserved months of leave"): the time
+  noun with its quantity and determiners and "of" go, and the something takes its place;
+- r is the object of a preposition (pobj/pcomp of an ADP): the preposition's subtree goes ("at 9AM", "in the
+  morning", "for now");
+- r is an adjunct (npadvmod, advmod, tmod, nmod, appos, amod, compound, nummod, poss, dep, meta, conj, prep): r's
+  subtree goes ("this morning", "every day", "2 hours ago", "today's");
+- a unit is cut only when all its words belong to the time phrase (time words, their preposition, determiners,
+  describing words, punctuation); a place phrase ("at the studio") or a URL hanging on it stays. When other
+  words would be left without their head, a time noun is generalized instead ("after a day of shopping" ->
+  "after a certain day shopping"), an adverb or adjective ("now", "daily") is cut alone;
+- otherwise (nsubj, dobj, attr, ROOT, a duration opening a sentence before "till"/"to") a time noun is
+  generalized: the whole noun phrase ("a hot day", "wee hours") becomes one neutral phrase — "a certain day",
+  "a certain time", "some time" (durations, "a week"), "a certain moment" ("now" as a sentence of its own); a
+  period with adjectives keeps them ("a wonderful month" -> "a wonderful time"). With ``generalize`` off an
+  argument stays: cutting it would break the sentence.
+Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
+conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
+halves, and a cut phrase that started a sentence hands its capital to the next word.
 """
 
 from __future__ import annotations

@@ -222,6 +222,8 @@ for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_US
 # re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
 KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))
 KANON_NER_PROCESSES = env_int("KANON_NER_PROCESSES", 1, minimum=1)
+# Time tagging with spaCy's DATE/TIME entities as well as the lexicon: more recall, about 40% of the speed.
+TEMPORAL_USE_NER = env_bool("TEMPORAL_USE_NER", True)
 
 # Background map tiles for the inspect maps, e.g. http://localhost:8080/{z}/{x}/{y}.png; empty = none (offline).
 MAP_TILE_URL = env_str("MAP_TILE_URL", "")

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from rest_framework import serializers
 
@@ -86,14 +87,21 @@ class TemporalPatternParams(serializers.Serializer):
     text_column = serializers.CharField(default="text", help_text="The column that holds the posts.")
 
 
-@cache
 def _anonymizer():
-    """One parser per worker process (loading spaCy takes a second)."""
+    return _anonymizer_with(settings.TEMPORAL_USE_NER)
+
+
+@cache
+def _anonymizer_with(use_ner: bool):
+    """One parser per worker process (loading spaCy takes a second); without NER the time tags come from the
+    lexicon alone (TEMPORAL_USE_NER=false: faster, less recall)."""
     import spacy
 
     from anonymizer.temporal.anonymize import TemporalAnonymizer
+    from anonymizer.temporal.tagging import TimeTagger
 
-    return TemporalAnonymizer(spacy.load(MODEL, exclude=["lemmatizer"]))
+    nlp = spacy.load(MODEL, exclude=["lemmatizer"] if use_ner else ["lemmatizer", "ner"])
+    return TemporalAnonymizer(nlp, tagger=TimeTagger(use_entities=use_ner))
 
 
 def run_temporal_patterns(job: Job, run: JobRun) -> dict:

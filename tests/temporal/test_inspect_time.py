@@ -129,3 +129,14 @@ def test_batch_removes_time_from_every_post(location_models, openapi):  # noqa: 
     removed = [[span["text"] for span in item["result"]["time"]["removed"]] for item in body["results"]]
     assert removed == [["at 9AM"], ["in the morning on Monday"], []]
     assert body["results"][2]["result"]["time"]["text_after"] == texts[2]
+
+
+def test_without_ner_the_lexicon_tags_alone(location_models, settings):
+    from anonymizer.services.temporal import time_anonymizer
+
+    settings.TEMPORAL_USE_NER = False  # the faster setting: no spaCy NER in the pipeline
+    anonymizer = time_anonymizer(None, {})
+    assert "ner" not in anonymizer.nlp.pipe_names and not anonymizer.tagger.use_entities
+    assert remove_time(text=LITTLE_ROCK)["time"]["removed"] == [{"start": 39, "end": 45, "text": "at 9AM"}]
+    settings.TEMPORAL_USE_NER = True
+    assert "ner" in time_anonymizer(None, {}).nlp.pipe_names

@@ -85,11 +85,12 @@ class DeidentifiedPost:
 
 
 def remove_spans(text: str, tokens: Sequence[Token]) -> str:
-    """The text without the tokens' characters; a space left doubled by a removed word is dropped."""
+    """The text without the tokens' characters; a space left doubled by a removed word, or left at the start of
+    a line by a removed first word, is dropped."""
     out, position = "", 0
     for token in [*sorted(tokens, key=lambda t: t.start), None]:
         piece = text[position: len(text) if token is None else token.start]
-        if out.endswith(" ") and piece.startswith(" "):
+        if (out.endswith((" ", "\n")) or (out == "" and position > 0)) and piece.startswith(" "):
             piece = piece[1:]
         out += piece
         if token is not None:

@@ -12,7 +12,9 @@ from anonymizer.location.model import (
     LocationModel,
     Threshold,
     calibrated_threshold,
+    remove_spans,
 )
+from anonymizer.location.tokenize import Token
 
 
 def test_models_beat_the_majority_baseline_on_held_out_posts(trained):
@@ -83,3 +85,13 @@ def test_an_explicit_city_of_the_corpus_points_to_its_cell(midwest, text, lat, l
     # The corpus was collected with Iowa and Arkansas bounding boxes: their cities are what the model knows.
     top_cell, probability = midwest.model.infer(text).top(1)[0]
     assert top_cell == midwest.model.grid.cell_of(lat, lon) and probability > midwest.model.threshold.value
+
+
+@pytest.mark.parametrize(("text", "spans", "expected"), [
+    ("a b c", [(2, 3)], "a c"),  # no doubled space
+    ("wild,\nyou at the show", [(6, 9)], "wild,\nat the show"),  # no space left at the start of a line
+    ("Last night was wild", [(0, 4)], "night was wild"),
+])
+def test_removing_words_leaves_no_stray_space(text, spans, expected):
+    tokens = [Token(text[start:end], start, end, text[start:end], True) for start, end in spans]
+    assert remove_spans(text, tokens) == expected

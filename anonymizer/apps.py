@@ -12,6 +12,7 @@ class AnonymizerConfig(AppConfig):
             crowd_learning,
             kanon,
             location,
+            preferences,
             profiling,
             temporal,
             temporal_dataset,

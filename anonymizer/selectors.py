@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from functools import lru_cache
 from pathlib import Path
@@ -23,9 +24,11 @@ from anonymizer.models import (
     Job,
     Judgment,
     Participant,
+    PreferenceModel,
     TrainedLocationModel,
     Upload,
 )
+from anonymizer.preferences.serving import PreferenceArtifact
 
 
 def jobs_of(user: AbstractBaseUser) -> QuerySet[Job]:
@@ -199,3 +202,45 @@ def load_human_model(record: HumanInferabilityModel) -> HumanModel:
 @lru_cache(maxsize=8)
 def _load_human(directory: str) -> HumanModel:
     return HumanModel.load(Path(directory))
+
+
+# -- location-privacy preferences (issue 8) ------------------------------------------------------------------------
+def preference_models_for(user: AbstractBaseUser | None) -> QuerySet[PreferenceModel]:
+    """Active preference models a user may use: the built-in default and their own."""
+    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
+    return PreferenceModel.objects.filter(Q(owner__isnull=True) | mine, active=True)
+
+
+def resolve_preference_model(user: AbstractBaseUser | None, ref: str | None = None) -> PreferenceModel:
+    """The model a request names (id or name; a user's own before a default of the same name), else the
+    default. Raises LookupError; another user's model is not found, like one that does not exist."""
+    models = preference_models_for(user).order_by(F("owner_id").desc(nulls_last=True), "name")
+    if ref:
+        try:
+            found = models.filter(id=uuid.UUID(str(ref))).first()
+        except ValueError:
+            found = models.filter(name=ref).first()
+        if found is None:
+            raise LookupError(f"No preference model {ref!r} is available to you.")
+        return found
+    found = models.filter(owner__isnull=True).first() or models.first()
+    if found is None:
+        raise LookupError("No preference model is available yet; run `manage.py bootstrap` to train the default.")
+    return found
+
+
+def preference_model_version_for(user: AbstractBaseUser | None, model_id) -> PreferenceModel | None:
+    """Any version (active or not) of a preference model the user may use, by id: contributions computed
+    against a version that a newer one replaced since the page loaded are still accepted."""
+    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
+    return PreferenceModel.objects.filter(Q(owner__isnull=True) | mine, id=model_id).first()
+
+
+def load_preference_model(record: PreferenceModel) -> PreferenceArtifact:
+    """The item side of a record, loaded once per process (a new version has a new path)."""
+    return _load_preference(str(Path(settings.MODEL_DIR) / record.path))
+
+
+@lru_cache(maxsize=8)
+def _load_preference(directory: str) -> PreferenceArtifact:
+    return PreferenceArtifact.from_dict(json.loads((Path(directory) / "model.json").read_text(encoding="utf-8")))

@@ -218,6 +218,9 @@ for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_US
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
         raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
+# Location-privacy preferences: what one anonymous contribution from the preferences page may spend and send.
+PREFERENCE_MAX_EPSILON = env_float("PREFERENCE_MAX_EPSILON", 10.0, minimum=0.01)
+PREFERENCE_MAX_ROUNDS = env_int("PREFERENCE_MAX_ROUNDS", 50, minimum=1)
 # k-anonymization: sensitive-term recognition results are cached here (by text and configuration), so a
 # re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
 KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from anonymizer.services.location import ensure_default_models
+from anonymizer.services.preferences import ensure_default_preference_model
 
 
 class Command(BaseCommand):
@@ -26,4 +27,6 @@ class Command(BaseCommand):
             call_command("collectstatic", interactive=False, verbosity=0)
         # The default location models: trained the first time, reused while their data is unchanged.
         ensure_default_models(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
+        # The default location-privacy-preference model, from the aggregated check-ins in data/preferences/.
+        ensure_default_preference_model(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
         self.stdout.write(f"bootstrap: ready in {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,243 @@
+"""Writes for location-privacy-preference models (issue 8): train from LDP reports (the default at bootstrap,
+a user's own from an uploaded preference file as a job), save and activate, store the anonymous contributions
+the preferences page sends, and aggregate them into a new version.
+
+The server only ever holds the item side of a model (factors, biases, threshold); the person's profile and
+ratings stay in their browser (``static/js/ldp.js``, mirrored by ``anonymizer.preferences.serving``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from rest_framework import serializers
+
+from anonymizer.jobkinds import JobKind, UserFacingError, register
+from anonymizer.models import Job, PreferenceContribution, PreferenceModel, PreferenceReport, Upload
+from anonymizer.preferences.aggregate import read_aggregate
+from anonymizer.preferences.checkins import InputFormatError, PreferenceUpload, parse_preferences
+from anonymizer.preferences.experiment import MethodSettings, cross_validate
+from anonymizer.preferences.items import SLOT_HOURS, ItemSpace
+from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
+from anonymizer.preferences.ldp import LDPMatrixFactorization
+from anonymizer.preferences.ratings import Ratings
+from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
+from anonymizer.services.jobs import JobRun
+
+logger = logging.getLogger(__name__)
+TRAIN_KIND = "train_preference_model"
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class PreferenceModelSpec:
+    """How the default model is trained from the check-ins shipped in data/ (see data/preferences/)."""
+
+    name: str = "foursquare-nyc"
+    title: str = "Foursquare NYC, 193 users (proxy labels)"
+    data: str = "preferences/foursquare_nyc/checkins.csv.gz"  # relative to DATA_DIR
+    slot_hours: int = 4
+    split_week: bool = True
+    place: str = "root"
+    rank: int = 3
+    epsilon: float = 1.0
+    rounds: int = 5
+    seed: int = 0
+
+    def fingerprint(self, data_dir: Path) -> str:
+        """Changes when the spec or the data file changes: the bootstrap retrains only then."""
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode())
+        digest.update((data_dir / self.data).read_bytes())
+        return digest.hexdigest()
+
+    def trainer(self) -> LDPMatrixFactorization:
+        return LDPMatrixFactorization(rank=self.rank, epsilon=self.epsilon, rounds=self.rounds, seed=self.seed)
+
+
+DEFAULT_PREFERENCE_MODEL = PreferenceModelSpec()
+
+
+def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner: AbstractBaseUser | None = None,
+                              job: Job | None = None, activate: bool = True,
+                              metadata: dict | None = None) -> PreferenceModel:
+    """Save the artifact under MODEL_DIR and record it; the new version becomes the active one of its name."""
+    version = datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+    owner_part = f"users/{owner.pk}" if owner is not None else "default"
+    relative = f"preferences/{owner_part}/{artifact.name}/{version}"
+    directory = Path(settings.MODEL_DIR) / relative
+    # Written beside its final place and renamed: a directory under MODEL_DIR is always a whole model.
+    partial = directory.with_name(directory.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    (partial / "model.json").write_text(json.dumps(artifact.to_dict()), encoding="utf-8")
+    partial.rename(directory)
+    try:
+        with transaction.atomic():
+            record = PreferenceModel.objects.create(
+                owner=owner, name=artifact.name, title=title, version=version, path=relative, active=activate,
+                item_space=artifact.item_space, training=artifact.training, metadata=metadata or {}, job=job)
+            if activate:
+                PreferenceModel.objects.filter(owner=owner, name=artifact.name, active=True).exclude(
+                    id=record.id).update(active=False)
+    except Exception:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return record
+
+
+def held_out_scores(ratings: Ratings, trainer: LDPMatrixFactorization, *, folds: int = 5, seed: int = 0) -> dict:
+    """5-fold cross-validation over users (10% of each test user's ratings hidden) of the trainer next to
+    the baselines: what the model page and the API report about its quality."""
+    method_settings = MethodSettings(rank=trainer.rank, epsilon=trainer.epsilon, ldp_rounds=trainer.rounds,
+                                     regularization=trainer.regularization)
+    rows = cross_validate(ratings, ("item-mean", "user-mean", "mf", "ldp-mf"), method_settings, folds=folds,
+                          seed=seed)
+    keep = ("fpr", "recall", "reconstruction")
+    return {"folds": folds, "hidden_share": 0.1,
+            "methods": {row["method"]: {k: row[k] for k in keep} for row in rows}}
+
+
+def ensure_default_preference_model(data_dir: Path | None = None,
+                                    spec: PreferenceModelSpec = DEFAULT_PREFERENCE_MODEL,
+                                    log: Callable[[str], None] = logger.info) -> PreferenceModel:
+    """Train the default model when its spec or data changed since its active version (idempotent)."""
+    data_dir = Path(settings.DATA_DIR if data_dir is None else data_dir)
+    fingerprint = spec.fingerprint(data_dir)
+    current = PreferenceModel.objects.filter(owner=None, name=spec.name, active=True).first()
+    if current is not None and current.metadata.get("spec_fingerprint") == fingerprint and (
+            Path(settings.MODEL_DIR) / current.path / "model.json").exists():
+        return current
+    started = time.perf_counter()
+    checkins = read_aggregate(data_dir / spec.data)
+    items = ItemSpace(slot_hours=spec.slot_hours, split_week=spec.split_week, place=spec.place).fit(checkins)
+    ratings = ProxyLabelRule().ratings(checkins, items)
+    artifact = train_artifact(spec.name, ratings, items, spec.trainer(), source="proxy")
+    metadata = {"spec_fingerprint": fingerprint, "data": spec.data, "labels": "proxy",
+                "scores": held_out_scores(ratings, spec.trainer())}
+    record = register_preference_model(artifact, title=spec.title, metadata=metadata)
+    ldp = metadata["scores"]["methods"]["ldp-mf"]
+    log(f"{spec.name}: preference model trained from {artifact.training['users']} users' LDP reports "
+        f"(epsilon {spec.epsilon} per user) in {time.perf_counter() - started:.1f} s; held-out reconstruction "
+        f"{ldp['reconstruction']:.1%}, false-positive rate {ldp['fpr']:.1%}")
+    return record
+
+
+# -- contributions from the preferences page ------------------------------------------------------------------------
+def create_contribution(record: PreferenceModel, reports: Sequence[dict]) -> PreferenceContribution:
+    """Store one anonymous contribution's reports (already validated: rounds 0..R-1, index in range, value
+    +-B of its epsilon). Nothing else about the contributor is stored."""
+    with transaction.atomic():
+        contribution = PreferenceContribution.objects.create(
+            model=record, rounds=len(reports), epsilon=float(sum(r["epsilon"] for r in reports)))
+        PreferenceReport.objects.bulk_create(
+            PreferenceReport(contribution=contribution, round=r["round"], index=r["index"], value=r["value"],
+                             epsilon=r["epsilon"]) for r in reports)
+    return contribution
+
+
+def aggregate_contributions(record: PreferenceModel, artifact: PreferenceArtifact, *, learning_rate: float = 1.0,
+                            min_contributions: int = 1) -> PreferenceModel:
+    """One gradient step on the model's item profiles from the contributions not yet aggregated, saved as a
+    new active version of the model; the contributions are marked as used. Raises UserFacingError when there
+    are fewer than ``min_contributions``."""
+    pending = list(PreferenceContribution.objects.filter(model=record, aggregated_into=None)
+                   .prefetch_related("reports"))
+    if len(pending) < max(min_contributions, 1):
+        raise UserFacingError(f"{len(pending)} contribution(s) wait for aggregation; at least "
+                              f"{max(min_contributions, 1)} needed.")
+    updated = aggregate_reports(artifact, [[(r.index, r.value, r.epsilon) for r in c.reports.all()]
+                                           for c in pending], learning_rate=learning_rate)
+    with transaction.atomic():
+        new = register_preference_model(updated, title=record.title, owner=record.owner, activate=record.active,
+                                        metadata={**record.metadata, "aggregated_from": str(record.id)})
+        PreferenceContribution.objects.filter(id__in=[c.id for c in pending]).update(aggregated_into=new)
+    return new
+
+
+# -- a user's own model from uploaded preferences ------------------------------------------------------------------
+def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
+    """Parse an uploaded preference CSV; a bad row raises UserFacingError naming the row and column."""
+    try:
+        with upload.file.open("rb") as handle:
+            text = handle.read().decode("utf-8-sig")
+        return parse_preferences(text)
+    except InputFormatError as exc:
+        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserFacingError(f"{upload.original_name} is not UTF-8 text") from exc
+
+
+def upload_items(data: PreferenceUpload, slot_hours: int, split_week: bool) -> tuple[ItemSpace, Ratings]:
+    """The item space of an upload's own place names and its ratings; UserFacingError when a weekday/weekend
+    split is asked of a file without weekdays."""
+    try:
+        items = ItemSpace(slot_hours=slot_hours, split_week=split_week, place="given").fit(data)
+        return items, preferences_to_ratings(data, items)
+    except ValueError as exc:
+        raise UserFacingError(str(exc)) from exc
+
+
+class UploadedPreferencesParams(serializers.Serializer):
+    slot_hours = serializers.ChoiceField(choices=list(SLOT_HOURS), default=4,
+                                         help_text="Hours per time slot (rows of the week grid).")
+    split_week = serializers.BooleanField(default=False,
+                                          help_text="Separate Mon–Fri from Sat–Sun (needs a weekday column).")
+
+
+class TrainPreferenceModelParams(UploadedPreferencesParams):
+    name = serializers.SlugField(max_length=64, help_text="A short name for the model, e.g. my-lab-2024.")
+    title = serializers.CharField(max_length=200, required=False, default="")
+    rank = serializers.IntegerField(min_value=1, max_value=10, default=3)
+    epsilon = serializers.FloatField(min_value=0.01, max_value=100, default=1.0,
+                                     help_text="Total epsilon each user's simulated reports spend.")
+    rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
+    seed = serializers.IntegerField(min_value=0, default=0)
+
+
+def prepare_uploaded_preferences(params: dict, inputs: list[Upload]) -> dict:
+    """Refuse, before the job is queued, a preference file with a bad row (row and column named) or a
+    weekday/weekend split without weekdays."""
+    try:
+        data = read_uploaded_preferences(inputs[0])
+        upload_items(data, params["slot_hours"], params["split_week"])
+    except UserFacingError as exc:
+        raise serializers.ValidationError({"input": [str(exc)]}) from exc
+    return params
+
+
+def run_training_job(job: Job, run: JobRun) -> dict:
+    upload = job.inputs.get()
+    params = job.params
+    run.progress(0, 3, "reading the preferences")
+    data = read_uploaded_preferences(upload)
+    items, ratings = upload_items(data, params["slot_hours"], params["split_week"])
+    if ratings.n_users < 2:
+        raise UserFacingError("A preference model needs the ratings of at least two users.")
+    run.progress(1, 3, f"training on {ratings.n_users} users' simulated LDP reports")
+    trainer = LDPMatrixFactorization(rank=params["rank"], epsilon=params["epsilon"], rounds=params["rounds"],
+                                     seed=params["seed"])
+    artifact = train_artifact(params["name"], ratings, items, trainer, source="upload")
+    run.progress(2, 3, "cross-validating")
+    folds = min(5, ratings.n_users)
+    metadata = {"labels": "uploaded", "input": upload.original_name,
+                "scores": held_out_scores(ratings, trainer, folds=folds, seed=params["seed"])}
+    record = register_preference_model(artifact, title=params.get("title") or params["name"], owner=job.owner,
+                                       job=job, metadata=metadata)
+    return {"model": str(record.id), "name": record.name, "version": record.version,
+            "item_space": record.item_space, "training": record.training, "scores": metadata["scores"]}
+
+
+register(JobKind(name=TRAIN_KIND, label="Train a location-privacy-preference model", run=run_training_job,
+                 params_serializer=TrainPreferenceModelParams, inputs=1, prepare=prepare_uploaded_preferences,
+                 summary_template="jobs/summary/train_preference_model.html"))

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from anonymizer import api, crowd_views, kanon_views, preferences_api, temporal_views, views
+from anonymizer import api, crowd_views, kanon_views, preferences_api, preferences_views, temporal_views, views
 
 router = DefaultRouter()
 router.register("uploads", api.UploadViewSet, basename="api-upload")
@@ -40,6 +40,7 @@ urlpatterns = [
     path("api/v1/location-models/", api.LocationModelListView.as_view(), name="api-location-models"),
     path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),
     path("api/v1/inspect/batch", api.InspectBatchView.as_view(), name="api-inspect-batch"),
+    path("preferences/", preferences_views.preferences, name="preferences"),
     path("api/v1/preferences/model", preferences_api.PreferenceModelView.as_view(), name="api-preference-model"),
     path("api/v1/preferences/reports", preferences_api.PreferenceReportsView.as_view(),
          name="api-preference-reports"),

@@ -1,0 +1,81 @@
+"""The preferences page in Debian's chromium: rate cells of the week grid, press Recommend, and get for every
+empty cell the recommendation and confidence the Python reference computes from the same model."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.preferences import serving
+from tests.helpers import ROOT
+from tests.test_browser import browser_page
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+ARTIFACTS = ROOT / "test-artifacts"
+# (item, clicks): one click publishes, two hide. Items are row * 10 + column of the 12 x 10 grid.
+RATED = [(3, 1), (17, 2), (25, 1), (47, 2), (60, 1), (71, 2), (88, 1), (94, 2), (110, 2)]
+
+
+@pytest.fixture
+def page():
+    yield from browser_page()
+
+
+def open_page(page, url: str) -> None:
+    page.set_default_timeout(20_000)
+    page.goto(url + "/preferences/")
+    page.wait_for_function("window.preferencesReady === true")
+
+
+def rate(page, rated=RATED) -> dict[int, int]:
+    for item, clicks in rated:
+        for _ in range(clicks):
+            page.click(f"#pref-grid button[data-item='{item}']")
+    return {item: 1 if clicks == 1 else 0 for item, clicks in rated}
+
+
+def test_recommendations_for_the_empty_cells_match_the_python_reference(live_server, preference_model,
+                                                                         default_artifact, page):
+    open_page(page, live_server.url)
+    assert page.locator("#pref-grid tbody tr").count() == 12
+    assert page.locator("#pref-grid button[data-item]").count() == 120
+    assert page.text_content("#pref-grid thead th:nth-child(2)") == default_artifact.item_space["columns"][0]
+    assert "proxy" in page.text_content("#pref-notice").lower()
+    assert "ε = 1 per user" in page.text_content("#pref-model-facts")
+
+    ratings = rate(page)
+    assert page.text_content("#pref-count") == f"{len(RATED)} cells rated."
+    states = page.evaluate("Object.fromEntries([...document.querySelectorAll('#pref-grid button[data-item]')]"
+                           ".filter(b => b.dataset.state !== 'unrated').map(b => [b.dataset.item, b.dataset.state]))")
+    assert states == {str(i): "publish" if v else "hide" for i, v in ratings.items()}
+
+    page.click("#pref-recommend")
+    page.wait_for_selector("#pref-result:not([hidden])")
+    shown = page.evaluate("[...document.querySelectorAll('#pref-grid button[data-item]')].map(b => "
+                          "[Number(b.dataset.item), b.dataset.recommendation || null, b.dataset.confidence || null])")
+    profile = serving.fit_profile(default_artifact, ratings)
+    scores = serving.scores(default_artifact, profile)
+    confidence = serving.confidence(default_artifact, scores)
+    for item, recommendation, conf in shown:
+        if item in ratings:
+            assert recommendation is None and conf is None
+        else:
+            expected = "publish" if scores[item] >= default_artifact.threshold else "hide"
+            assert recommendation == expected and float(conf) == pytest.approx(confidence[item], abs=1e-4)
+    empty = 120 - len(RATED)
+    assert page.text_content("#pref-summary").startswith(f"{empty} empty cells:")
+    assert "nothing was sent" in page.text_content("#pref-summary")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "preferences.png"), full_page=True)
+
+    # A third click empties a cell again; the recommendations were for the old ratings and go.
+    page.click("#pref-grid button[data-item='3']")
+    page.click("#pref-grid button[data-item='3']")
+    assert page.get_attribute("#pref-grid button[data-item='3']", "data-state") == "unrated"
+    assert page.locator("#pref-grid button[data-recommendation]").count() == 0
+
+
+def test_recommend_without_ratings_asks_for_some(live_server, preference_model, page):
+    open_page(page, live_server.url)
+    page.click("#pref-recommend")
+    assert page.text_content("#pref-error") == "Rate at least one cell first."
+    assert page.is_hidden("#pref-result")

@@ -103,9 +103,11 @@ class ContributionSerializer(serializers.Serializer):
         if record is None:
             raise serializers.ValidationError({"model": [f"No preference model {data['model']} is available to you."]})
         coordinates = selectors.load_preference_model(record).n_coordinates
-        errors = [{"index": [f"The model has {coordinates} coordinates: the index must be 0 … {coordinates - 1}."]}
-                  if r["index"] >= coordinates else {} for r in data["reports"]]
-        if any(errors):
+        # Keyed by the report's position, as DRF reports a list child's own errors.
+        errors = {str(i): {"index": [f"The model has {coordinates} coordinates: the index must be 0 … "
+                                     f"{coordinates - 1}."]}
+                  for i, r in enumerate(data["reports"]) if r["index"] >= coordinates}
+        if errors:
             raise serializers.ValidationError({"reports": errors})
         data["record"] = record
         return data

@@ -12,6 +12,7 @@ class AnonymizerConfig(AppConfig):
             crowd_learning,
             kanon,
             location,
+            preference_experiment,
             preferences,
             profiling,
             temporal,

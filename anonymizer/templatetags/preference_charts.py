@@ -1,0 +1,24 @@
+"""Line charts of a preference experiment's sweeps (inline SVG, the k-anonymity chart helper)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from anonymizer.kanon.chart import line_chart
+from anonymizer.services.preference_experiment import METRICS, SWEEP_LABELS, chart_series
+
+register = template.Library()
+
+
+@register.simple_tag
+def preference_charts(rows: list[dict], sweep: str) -> SafeString:
+    """False-positive rate, recall and reconstruction rate against the swept value, one line per method."""
+    charts = []
+    for metric, title in METRICS:
+        series = chart_series(rows, sweep, metric)
+        if series:
+            # line_chart escapes every text it writes, so its SVG is safe to embed.
+            charts.append(line_chart(series, title=f"{title} by {SWEEP_LABELS[sweep]}", x_label=SWEEP_LABELS[sweep],
+                                     y_label=title.lower(), log_x=sweep == "epsilon"))
+    return mark_safe("".join(charts))

@@ -1,0 +1,420 @@
+"""Matrix factorization under epsilon-local differential privacy, with honest per-user privacy accounting.
+
+Setting (Shin et al., TKDE 2018; Asada et al. 2019): the server holds the item profiles V and is not trusted.
+Each round it sends V to every user; a user refits their own profile u_i to V on their own ratings (exactly,
+``mf.fit_user_profiles``; u_i never leaves the device and costs no privacy), computes the gradient of the loss
+in V from their ratings, perturbs it on the device and sends only the perturbed report. The server averages the
+reports and takes a gradient step on V. A user's predictions (u_i . v_j) are computed on the device as well.
+
+Two mechanisms:
+
+BOUNDED (``LDPMatrixFactorization``, Shin et al.'s sampling + one-bit mechanism) - the user's total epsilon is
+the budget they chose. User i's gradient for V is the n_items x D matrix G_i (D = the free coordinates of v_j:
+``rank`` factors and the item bias), G_i[j] = -(r_ij - u_i . v_j) u_i on a rated item j and
+exactly 0 on an unrated one, each entry divided by ``clip`` and clipped to [-1, 1]. Each round the user
+    1. samples ONE coordinate k uniformly from all n_items x D (or, with ``projection`` = p, from the p x D
+       coordinates of Phi G_i, where Phi is a public p x n_items matrix of +-1/sqrt(p) drawn afresh each round);
+    2. reports (k, y) with y = one_bit(x_k, epsilon_round): +B with probability 1/2 + x_k (e^eps - 1) /
+       (2 (e^eps + 1)), else -B, where B = (e^eps + 1) / (e^eps - 1) (Duchi et al. 2013), so E[y] = x_k.
+The index k is drawn independently of the data, so it reveals nothing; in particular not which items the user
+rated (their gradient is 0, reported through the same mechanism as any other value) - we sample among all
+items rather than run randomized response on the rated-indicator, which would cost a second epsilon and
+multiply the noise by the de-biasing factor 1 / (1 - p). Two inputs x, x' in [-1, 1] give the output +B with
+probabilities whose ratio is at most e^eps (the bound is reached at x = 1, x' = -1), so each report is
+epsilon_round-LDP for the whole gradient matrix, hence for all of the user's ratings and the set of items they
+rated (reports depend on earlier rounds only through the public V, so adaptive sequential composition applies).
+Every user reports in every one of ``rounds`` rounds with epsilon_round = epsilon / rounds, so the total is
+epsilon; by default rounds = ``auto_rounds(epsilon)``, about 2 per round. The server's estimate of the mean
+clipped gradient, n_items D clip / n_users x (sum of the reports on each coordinate), is unbiased; with
+projection it is Phi^T of the projected estimate, unbiased over the draw of Phi as long as no projected
+coordinate (a sum of up to n_rated clipped entries / sqrt(p)) needs clipping to [-1, 1] again - where one does,
+the estimate is shrunk towards 0 there (the price of bounding the report). The noise is known in closed
+form, so the server shrinks each round's estimate towards 0 by signal / (signal + noise) estimated from the
+reports (``shrink``: post-processing, no privacy cost).
+
+PER-ENTRY (``LaplaceMF``, the paper's eq. 8-10) - the cost multiplies. Each round each user, for EVERY item j,
+sends y*_ij = randomized_response(y_ij) (y_ij = 1 if j rated; keep with probability 1 - p, else a fair coin,
+p = 2 / (e^eps_rr + 1)) and g*_ij = clip(G_i[j]) + Laplace(2 / eps_entry) per coordinate (a coordinate
+in [-1, 1] moves by at most 2). The server averages (y*_ij - p/2) / (1 - p) g*_ij, unbiased for y_ij G_i[j],
+and shrinks it as above (it sees every value, so it uses their sample variance).
+Per round a user spends n_items (eps_rr + D eps_entry): over all rounds rounds x n_items x (eps_rr + D eps_entry).
+The paper's "epsilon = 0.01" is eps_entry; with 40 items, D = 4, 5 rounds and eps_rr = eps_entry a user
+spends 5 x 40 x 0.05 = 10, a thousand times the 0.01 it names (and 100 rounds of 400 items: 2,000).
+
+``PrivacyAccountant`` adds up what each user spent by basic sequential composition (pure epsilon-LDP; the sum of
+the epsilons of every report a user sent; no amplification or advanced composition is claimed) and refuses a
+charge that would take a user over a budget.
+
+``Mulberry32`` and ``perturb_report`` / ``client_report`` are the tiny, portable client side: a 32-bit PRNG
+and the one-bit report written on one float at a time, so a browser implementation can be checked against
+this one on fixed streams. The vectorized training uses the same formula with numpy uniforms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from anonymizer.preferences.mf import fit_user_profiles, init_factors, scores_of, threshold_of
+from anonymizer.preferences.ratings import Ratings
+
+Uniform = Callable[[], float]
+_M32 = 0xFFFFFFFF
+
+
+class Mulberry32:
+    """Tommy Ettinger's mulberry32: 32-bit state, 32-bit integer arithmetic only, so JavaScript reproduces it
+    bit for bit (``Math.imul``, ``>>>``). ``uniform()`` = next 32-bit output / 2**32, in [0, 1).
+
+    JavaScript: a = a + 0x6D2B79F5 | 0; t = Math.imul(a ^ a >>> 15, 1 | a);
+                t = t + Math.imul(t ^ t >>> 7, 61 | t) ^ t; return ((t ^ t >>> 14) >>> 0) / 4294967296;
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _M32
+
+    def next_uint32(self) -> int:
+        self.state = (self.state + 0x6D2B79F5) & _M32
+        a = self.state
+        t = ((a ^ (a >> 15)) * (1 | a)) & _M32
+        t = ((t + (((t ^ (t >> 7)) * (61 | t)) & _M32)) & _M32) ^ t
+        return (t ^ (t >> 14)) & _M32
+
+    def uniform(self) -> float:
+        return self.next_uint32() / 4294967296.0
+
+    __call__ = uniform
+
+
+def one_bit_bound(epsilon: float) -> float:
+    """B = (e^eps + 1) / (e^eps - 1), the magnitude of a one-bit report."""
+    if not epsilon > 0:
+        raise ValueError("epsilon must be positive")
+    return 1.0 / math.tanh(epsilon / 2.0)  # = (e^eps + 1) / (e^eps - 1), stable for small and large eps
+
+
+def perturb_report(value: float, epsilon: float, uniform: Uniform) -> float:
+    """The one-bit epsilon-LDP report of ``value`` (clipped to [-1, 1]): +B if uniform() < 1/2 + value *
+    (e^eps - 1) / (2 (e^eps + 1)), else -B. Uses exactly one uniform draw. E[report] = value."""
+    x = min(1.0, max(-1.0, value))
+    bound = one_bit_bound(epsilon)
+    return bound if uniform() < 0.5 + x / (2.0 * bound) else -bound
+
+
+def client_report(gradient: Sequence[float], epsilon: float, uniform: Uniform) -> tuple[int, float]:
+    """A user's whole report for one round: (index, value) for the flattened, clipped gradient (row-major
+    n_items x D, or the projected p x D). Draws the index with the first uniform (floor(u * n)), then the
+    value with perturb_report. The server's unbiased estimate of coordinate k is n * value * [index == k]."""
+    n = len(gradient)
+    index = min(int(uniform() * n), n - 1)
+    return index, perturb_report(gradient[index], epsilon, uniform)
+
+
+def one_bit(values: np.ndarray, epsilon: float, uniforms: np.ndarray) -> np.ndarray:
+    """Vectorized perturb_report: one report per value, given one uniform in [0, 1) per value."""
+    bound = one_bit_bound(epsilon)
+    x = np.clip(values, -1.0, 1.0)
+    return np.where(uniforms < 0.5 + x / (2.0 * bound), bound, -bound)
+
+
+def rr_flip_probability(epsilon: float) -> float:
+    """The p of the paper's randomized response (eq. 8) giving epsilon-LDP: p = 2 / (e^eps + 1)."""
+    return 2.0 / (math.exp(epsilon) + 1.0)
+
+
+def randomized_response(bits: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """Paper eq. 8: keep the bit with probability 1 - p, else replace it by a fair coin (1 and 0 with p/2
+    each). P(1 | 1) / P(1 | 0) = (1 - p/2) / (p/2) = e^eps."""
+    p = rr_flip_probability(epsilon)
+    replace = rng.random(np.shape(bits)) < p
+    coin = rng.random(np.shape(bits)) < 0.5
+    return np.where(replace, coin, np.asarray(bits, bool)).astype(np.int8)
+
+
+def debias_rr(reported: np.ndarray, epsilon: float) -> np.ndarray:
+    """Paper eq. 10's factor: (y* - p/2) / (1 - p), whose expectation is the true bit."""
+    p = rr_flip_probability(epsilon)
+    return (np.asarray(reported, np.float64) - p / 2.0) / (1.0 - p)
+
+
+def laplace_noise(shape, epsilon: float, sensitivity: float, rng: np.random.Generator) -> np.ndarray:
+    """Laplace noise of scale sensitivity / epsilon (epsilon-DP for a value moving by at most ``sensitivity``)."""
+    return rng.laplace(0.0, sensitivity / epsilon, shape)
+
+
+def shrink(estimate: np.ndarray, noise_variance: float, z: float = 3.0) -> np.ndarray:
+    """Scale a noisy estimate by signal / (signal + noise). The signal power is the mean square minus the known
+    noise variance and minus ``z`` standard errors of that mean square under pure noise (sqrt(2 / K) of it for K
+    coordinates), so an estimate the noise can explain is dropped. Post-processing of released values."""
+    power = float(np.mean(estimate**2))
+    signal = max(power - noise_variance * (1.0 + z * math.sqrt(2.0 / estimate.size)), 0.0)
+    return estimate * (signal / (signal + noise_variance) if power > 0 else 0.0)
+
+
+class BudgetExceeded(RuntimeError):
+    pass
+
+
+class PrivacyAccountant:
+    """Each user's epsilon spent, by basic sequential composition: the sum over every report they sent.
+
+    ``charge(epsilon, count, users)`` records ``count`` reports of ``epsilon`` each by ``users`` (all users when
+    None). Charges are kept as (epsilon, count per user); ``spent`` groups them by epsilon and sums epsilon x
+    count, so R reports of eps / R add up to R * (eps / R), which is eps up to one rounding. With a
+    ``budget``, a charge that would take any user above it (beyond a relative 1e-9 for rounding) raises
+    BudgetExceeded and is not recorded.
+    """
+
+    def __init__(self, n_users: int, budget: float | None = None) -> None:
+        self.n_users = n_users
+        self.budget = budget
+        self._charges: list[tuple[float, np.ndarray]] = []
+
+    def charge(self, epsilon: float, count: int | np.ndarray = 1, users: np.ndarray | None = None) -> None:
+        counts = np.zeros(self.n_users, np.int64)
+        if users is None:
+            counts += np.asarray(count, np.int64)
+        else:
+            np.add.at(counts, np.asarray(users, np.int64), np.asarray(count, np.int64))
+        if self.budget is not None:
+            after = self.spent() + epsilon * counts
+            if np.any(after > self.budget * (1 + 1e-9)):
+                worst = int(np.argmax(after))
+                raise BudgetExceeded(f"user {worst} would spend epsilon {after[worst]:.6g} > budget {self.budget}")
+        self._charges.append((float(epsilon), counts))
+
+    def spent(self) -> np.ndarray:
+        """Per-user total epsilon."""
+        if not self._charges:
+            return np.zeros(self.n_users)
+        distinct: dict[float, np.ndarray] = {}
+        for epsilon, counts in self._charges:
+            distinct[epsilon] = distinct.get(epsilon, 0) + counts
+        return np.sum([epsilon * counts for epsilon, counts in distinct.items()], axis=0)
+
+    def reports(self) -> np.ndarray:
+        """Per-user number of reports sent."""
+        return np.sum([c for _, c in self._charges], axis=0) if self._charges else np.zeros(self.n_users, int)
+
+
+def auto_rounds(epsilon: float, max_rounds: int = 20) -> int:
+    """Rounds for a total epsilon when none are given: about 2 per round, where the one-bit report's magnitude
+    B = coth(eps / 2) is already near its floor of 1 (B = 1.31 at eps = 2, 2.16 at 1, 20 at 0.1); splitting
+    a small budget further only multiplies the noise. At least 1, at most ``max_rounds``."""
+    return int(min(max(round(epsilon / 2.0), 1), max_rounds))
+
+
+def mean_clipped_gradient(ratings: Ratings, users: np.ndarray, items: np.ndarray, rank: int,
+                          clip: float = 1.0) -> np.ndarray:
+    """What the mechanisms estimate, computed in the clear: (1 / n_users) sum_i clip(G_i), n_items x D, where
+    G_i[j] = -(r_ij - u_i . v_j) u_i[free] on rated items and 0 elsewhere, clipped entrywise to [-clip, clip]."""
+    free = np.r_[np.arange(rank), rank + 1]
+    error = ratings.value - scores_of(users, items, ratings.user, ratings.item)
+    per_entry = np.clip(-error[:, None] * users[ratings.user][:, free], -clip, clip)
+    out = np.zeros((ratings.n_items, len(free)))
+    np.add.at(out, ratings.item, per_entry)
+    return out / ratings.n_users
+
+
+class _FederatedMF:
+    """What both LDP trainers share. The server holds V (n_items x (rank + 2): factors, the constant 1 that
+    carries the user bias, the item bias); each user holds u_i and refits it exactly to the current V on their
+    device every round (``fit_user_profiles``: no privacy cost). Predictions u_i . v_j, 1 when >= threshold."""
+
+    rank: int
+    regularization: float
+    learning_rate: float
+    init_scale: float
+    threshold: float | str
+    seed: int | None
+
+    def _free_columns(self) -> np.ndarray:
+        """Columns of V that are parameters: the factors and the item bias (not the constant 1)."""
+        return np.r_[np.arange(self.rank), self.rank + 1]
+
+    def round_gradient(self, ratings: Ratings, users: np.ndarray, items: np.ndarray,
+                        rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def _charge(self, ratings: Ratings) -> None:
+        raise NotImplementedError
+
+    def _rounds(self) -> int:
+        raise NotImplementedError
+
+    def fit(self, ratings: Ratings):
+        rng = np.random.default_rng(self.seed)
+        _, items = init_factors(ratings, self.rank, True, self.init_scale, rng)
+        free = self._free_columns()
+        self.accountant_ = PrivacyAccountant(ratings.n_users, budget=getattr(self, "epsilon", None))
+        for _ in range(self._rounds()):
+            users = fit_user_profiles(ratings, items, self.rank, self.regularization)
+            gradient = self.round_gradient(ratings, users, items, rng)
+            self._charge(ratings)
+            items[:, free] -= self.learning_rate * (gradient + self.regularization * items[:, free])
+        self.user_factors_ = fit_user_profiles(ratings, items, self.rank, self.regularization)
+        self.item_factors_ = items
+        self.threshold_ = threshold_of(self.threshold, self.user_factors_, items)
+        return self
+
+    def decision_function(self, user: np.ndarray, item: np.ndarray) -> np.ndarray:
+        return scores_of(self.user_factors_, self.item_factors_, np.asarray(user), np.asarray(item))
+
+    def predict(self, user: np.ndarray, item: np.ndarray) -> np.ndarray:
+        return (self.decision_function(user, item) >= self.threshold_).astype(np.int8)
+
+
+class LDPMatrixFactorization(_FederatedMF):
+    """The bounded mechanism of the module docstring: per-user total epsilon = ``epsilon``, spent in ``rounds``
+    equal parts (None: ``auto_rounds(epsilon)``)."""
+
+    def __init__(self, rank: int = 3, epsilon: float = 1.0, rounds: int | None = None,
+                 learning_rate: float = 1.0, regularization: float = 0.05, clip: float = 1.0,
+                 projection: int | None = None, shrinkage: bool = True, init_scale: float = 0.1,
+                 threshold: float | str = 0.5, seed: int | None = 0) -> None:
+        self.rank = rank
+        self.epsilon = epsilon
+        self.rounds = rounds
+        self.learning_rate = learning_rate
+        self.regularization = regularization
+        self.clip = clip
+        self.projection = projection
+        self.shrinkage = shrinkage
+        self.init_scale = init_scale
+        self.threshold = threshold
+        self.seed = seed
+
+    def _rounds(self) -> int:
+        return self.rounds if self.rounds is not None else auto_rounds(self.epsilon)
+
+    @property
+    def epsilon_round(self) -> float:
+        return self.epsilon / self._rounds()
+
+    def _charge(self, ratings: Ratings) -> None:
+        self.accountant_.charge(self.epsilon_round)
+
+    def reports(self, ratings: Ratings, users: np.ndarray, items: np.ndarray,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Every user's report of one round, vectorized: (coordinate index, +-B value, the round's projection
+        or None). Coordinates are row-major over (item, or projected row) x free dimension of V."""
+        n_users, n_items = ratings.n_users, ratings.n_items
+        free = self._free_columns()
+        dims = len(free)
+        rows = self.projection or n_items
+        index = np.minimum((rng.random(n_users) * (rows * dims)).astype(np.int64), rows * dims - 1)
+        row, dim = np.divmod(index, dims)
+        # Coordinate (j, l) of user i's gradient: -e_ij * u_il (u_il = 1 for the item-bias coordinate).
+        user_value = users[:, free]
+        if self.projection is None:
+            phi = None
+            key = np.arange(n_users) * n_items + row
+            rated = np.zeros(n_users, bool)
+            if len(ratings):
+                pos = np.minimum(np.searchsorted(ratings.key, key), len(ratings) - 1)
+                rated = ratings.key[pos] == key
+            error = np.zeros(n_users)
+            error[rated] = ratings.value[pos[rated]] - scores_of(users, items, np.flatnonzero(rated), row[rated])
+            value = -error * user_value[np.arange(n_users), dim]
+        else:
+            phi = rng.choice(np.array([-1.0, 1.0]) / math.sqrt(rows), size=(rows, n_items))
+            # Projected coordinate (s, l) of user i: sum over i's rated items j of phi[s, j] * clipped G_i[j, l].
+            error = ratings.value - scores_of(users, items, ratings.user, ratings.item)
+            entry = np.clip(-error * user_value[ratings.user, dim[ratings.user]] / self.clip, -1.0, 1.0)
+            value = np.bincount(ratings.user, weights=phi[row[ratings.user], ratings.item] * entry,
+                                minlength=n_users) * self.clip
+        value = np.clip(value / self.clip, -1.0, 1.0)
+        return index, one_bit(value, self.epsilon_round, rng.random(n_users)), phi
+
+    def aggregate(self, ratings: Ratings, index: np.ndarray, report: np.ndarray,
+                  phi: np.ndarray | None) -> np.ndarray:
+        """The server's unbiased estimate of the mean (over users) clipped gradient, n_items x D, shrunk."""
+        dims = len(self._free_columns())
+        rows = self.projection or ratings.n_items
+        scale = rows * dims * self.clip / ratings.n_users
+        estimate = (np.bincount(index, weights=report, minlength=rows * dims) * scale).reshape(rows, dims)
+        if phi is not None:
+            estimate = phi.T @ estimate
+        if self.shrinkage:
+            # One coordinate's estimate sums the +-B reports of the ~n / (rows D) users that drew it:
+            # variance n B^2 / (rows D) x scale^2 (phi^T mixes p of them with weights +-1/sqrt(p): the same).
+            bound = one_bit_bound(self.epsilon_round)
+            estimate = shrink(estimate, scale**2 * ratings.n_users * bound**2 / (rows * dims))
+        return estimate
+
+    def round_gradient(self, ratings: Ratings, users: np.ndarray, items: np.ndarray,
+                        rng: np.random.Generator) -> np.ndarray:
+        return self.aggregate(ratings, *self.reports(ratings, users, items, rng))
+
+
+class LaplaceMF(_FederatedMF):
+    """The paper's per-entry mechanism (module docstring): every item, every coordinate, every round."""
+
+    def __init__(self, rank: int = 3, epsilon_entry: float = 0.01, epsilon_rr: float | None = None,
+                 rounds: int = 5, learning_rate: float = 1.0, regularization: float = 0.05, clip: float = 1.0,
+                 shrinkage: bool = True, init_scale: float = 0.1, threshold: float | str = 0.5,
+                 chunk_users: int = 2048, seed: int | None = 0) -> None:
+        self.rank = rank
+        self.epsilon_entry = epsilon_entry
+        self.epsilon_rr = epsilon_rr
+        self.rounds = rounds
+        self.learning_rate = learning_rate
+        self.regularization = regularization
+        self.clip = clip
+        self.shrinkage = shrinkage
+        self.init_scale = init_scale
+        self.threshold = threshold
+        self.chunk_users = chunk_users
+        self.seed = seed
+
+    def _rounds(self) -> int:
+        return self.rounds
+
+    @property
+    def _eps_rr(self) -> float:
+        return self.epsilon_rr if self.epsilon_rr is not None else self.epsilon_entry
+
+    def epsilon_per_round(self, n_items: int) -> float:
+        """What one user spends in one round: n_items x (eps_rr + D x eps_entry)."""
+        return n_items * (self._eps_rr + len(self._free_columns()) * self.epsilon_entry)
+
+    def epsilon_total(self, n_items: int) -> float:
+        """rounds x n_items x (eps_rr + D x eps_entry)."""
+        return self.rounds * self.epsilon_per_round(n_items)
+
+    def _charge(self, ratings: Ratings) -> None:
+        # Per item: one randomized response and D Laplace-perturbed coordinates, for every item.
+        self.accountant_.charge(self._eps_rr, count=ratings.n_items)
+        self.accountant_.charge(self.epsilon_entry, count=ratings.n_items * len(self._free_columns()))
+
+    def round_gradient(self, ratings: Ratings, users: np.ndarray, items: np.ndarray,
+                        rng: np.random.Generator) -> np.ndarray:
+        """All users perturb their full gradient (paper eq. 8-9); the server's de-biased mean (eq. 10)."""
+        free = self._free_columns()
+        error = ratings.value - scores_of(users, items, ratings.user, ratings.item)
+        total = np.zeros((ratings.n_items, len(free)))
+        squares = np.zeros_like(total)
+        bounds = np.searchsorted(ratings.user, np.r_[np.arange(0, ratings.n_users, self.chunk_users),
+                                                     ratings.n_users])
+        for block, lo in enumerate(range(0, ratings.n_users, self.chunk_users)):
+            hi = min(lo + self.chunk_users, ratings.n_users)
+            a, b = bounds[block], bounds[block + 1]
+            local_user, item = ratings.user[a:b] - lo, ratings.item[a:b]
+            gradient = np.zeros((hi - lo, ratings.n_items, len(free)))
+            gradient[local_user, item] = np.clip(
+                -error[a:b, None] * users[ratings.user[a:b]][:, free] / self.clip, -1.0, 1.0)
+            rated = np.zeros((hi - lo, ratings.n_items), bool)
+            rated[local_user, item] = True
+            noisy = gradient + laplace_noise(gradient.shape, self.epsilon_entry, 2.0, rng)
+            products = debias_rr(randomized_response(rated, self._eps_rr, rng), self._eps_rr)[:, :, None] * noisy
+            total += products.sum(axis=0)
+            squares += (products**2).sum(axis=0)
+        n = ratings.n_users
+        mean = total / n
+        if self.shrinkage:
+            # The server sees every user's value of every coordinate: the noise variance of the mean is the
+            # mean over coordinates of their sample variance, / n.
+            mean = shrink(mean, float(np.mean(squares / n - mean**2)) / n)
+        return mean * self.clip

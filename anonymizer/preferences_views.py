@@ -1,16 +1,34 @@
-"""The preferences page (issue 8): rate cells of a week grid, get recommendations for the rest, contribute
-anonymously. The page is static HTML plus JavaScript: the person's ratings stay in their browser."""
+"""Pages of the location-privacy preferences (issue 8). The preferences page: rate cells of a week grid, get
+recommendations for the rest, contribute anonymously; it is static HTML plus JavaScript, so the person's ratings
+stay in their browser. The jobs page (signed in): upload real preference files, run the experiment, train a
+model from an upload."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework import serializers
 
 from anonymizer import selectors
+from anonymizer.jobkinds import UserFacingError, get_job_kind
+from anonymizer.preferences.experiment import METHODS
+from anonymizer.preferences.items import SLOT_HOURS
+from anonymizer.services import jobs as job_services
+from anonymizer.services import preferences as preference_services
+from anonymizer.services.preference_experiment import KIND as EXPERIMENT_KIND
+from anonymizer.services.preference_experiment import SWEEPS
+from anonymizer.services.preference_experiment import UPLOAD_KIND as EXPERIMENT_UPLOAD_KIND
+from anonymizer.services.preferences import TRAIN_KIND
+from anonymizer.tabular import CsvFormatError
+from anonymizer.upload_limits import refused_upload_message
 
 
 @require_GET
@@ -20,3 +38,121 @@ def preferences(request: HttpRequest) -> HttpResponse:
     config = {"modelUrl": reverse("api-preference-model"), "reportsUrl": reverse("api-preference-reports"),
               "maxEpsilon": settings.PREFERENCE_MAX_EPSILON, "maxRounds": settings.PREFERENCE_MAX_ROUNDS}
     return render(request, "preferences/page.html", {"models": models, "config": config})
+
+
+def _field_errors(exc: serializers.ValidationError) -> dict[str, list[str]]:
+    detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+
+    def flatten(value) -> list[str]:
+        if isinstance(value, dict):
+            # A list child's errors come keyed by its position: name it (1-based) in the message.
+            return [f"value {int(key) + 1}: {m}" if str(key).isdigit() else m
+                    for key, v in value.items() for m in flatten(v)]
+        if isinstance(value, list):
+            return [m for v in value for m in flatten(v)]
+        return [str(value)]
+
+    return {field: flatten(value) for field, value in detail.items()}
+
+
+def _numbers(text: str) -> list[str]:
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+EXPERIMENT_DEFAULTS = {"source": "proxy", "sweeps": list(SWEEPS), "slot_hours": [str(h) for h in SLOT_HOURS],
+                       "epsilons": "0.1, 0.5, 1, 2, 5, 10", "hidden_shares": "0.1, 0.3, 0.5, 0.7, 0.9",
+                       "methods": ["item-mean", "user-mean", "mf", "ldp-mf"], "folds": "10", "place": "root",
+                       "split_week": False}
+TRAIN_DEFAULTS = {"upload": "", "name": "", "title": "", "slot_hours": "4", "split_week": False, "epsilon": "1",
+                  "rounds": ""}
+
+
+def _jobs_page(request: HttpRequest, *, experiment: dict | None = None, train: dict | None = None,
+               errors: dict | None = None, which: str = "", status: int = 200) -> HttpResponse:
+    uploads = selectors.uploads_of(request.user)
+    chosen = request.GET.get("upload", "")
+    return render(request, "preferences/jobs.html", {
+        "uploads": uploads, "experiment": experiment or {**EXPERIMENT_DEFAULTS, "source": chosen or "proxy"},
+        "train": train or {**TRAIN_DEFAULTS, "upload": chosen}, "errors": errors or {}, "which": which,
+        "sweeps": SWEEPS, "slot_hours": SLOT_HOURS, "methods": METHODS,
+        "models": selectors.preference_models_for(request.user).filter(owner_id=request.user.pk),
+    }, status=status)
+
+
+def _upload_of(request: HttpRequest, ref: str):
+    try:
+        return selectors.uploads_of(request.user).filter(id=uuid.UUID(ref)).first()
+    except ValueError:
+        return None
+
+
+def _start(request: HttpRequest, kind_name: str, data: dict, inputs: list) -> HttpResponse | dict:
+    """Validate with the kind's serializer and prepare, then queue; field errors come back as a dict."""
+    kind = get_job_kind(kind_name)
+    try:
+        params = kind.validate_params(data)
+        if kind.prepare is not None:
+            params = kind.prepare(params, inputs)
+    except serializers.ValidationError as exc:
+        return _field_errors(exc)
+    job = job_services.create_job(owner=request.user, kind=kind_name, params=params, inputs=inputs)
+    messages.success(request, f"{kind.label}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preference_jobs(request: HttpRequest) -> HttpResponse:
+    """Upload preference files, run the experiment (shipped check-ins or an upload), train a model from one."""
+    if request.method == "GET":
+        return _jobs_page(request)
+    action = request.POST.get("action", "")
+    if action == "upload":
+        uploaded = request.FILES.get("file")
+        refused = refused_upload_message(request)
+        try:
+            if refused:
+                raise UserFacingError(refused[1])
+            if uploaded is None:
+                raise UserFacingError("Choose a preference CSV file to upload.")
+            upload = preference_services.create_preference_upload(owner=request.user, uploaded=uploaded)
+        except (UserFacingError, CsvFormatError) as exc:
+            return _jobs_page(request, errors={"file": [str(exc)]}, which="upload", status=400)
+        messages.success(request, f"{upload.original_name}: {upload.metadata.get('rows')} preference rows stored.")
+        return redirect(f"{reverse('preference-jobs')}?upload={upload.id}")
+    if action == "experiment":
+        form = {"source": request.POST.get("source", "proxy"), "sweeps": request.POST.getlist("sweeps"),
+                "slot_hours": request.POST.getlist("slot_hours"), "epsilons": request.POST.get("epsilons", ""),
+                "hidden_shares": request.POST.get("hidden_shares", ""), "methods": request.POST.getlist("methods"),
+                "folds": request.POST.get("folds", ""), "place": request.POST.get("place", "root"),
+                "split_week": bool(request.POST.get("split_week"))}
+        data = {**form, "epsilons": _numbers(form["epsilons"]), "hidden_shares": _numbers(form["hidden_shares"]),
+                "fixed_slot_hours": form["slot_hours"][0] if len(form["slot_hours"]) == 1 else 6}
+        data.pop("source")
+        if form["source"] == "proxy":
+            started = _start(request, EXPERIMENT_KIND, data, [])
+        else:
+            upload = _upload_of(request, form["source"])
+            if upload is None:
+                started = {"source": ["Choose the check-ins or one of your uploads."]}
+            else:
+                data.pop("place")
+                started = _start(request, EXPERIMENT_UPLOAD_KIND, data, [upload])
+        if isinstance(started, dict):
+            return _jobs_page(request, experiment=form, errors=started, which="experiment", status=400)
+        return started
+    if action == "train":
+        form = {key: request.POST.get(key, "") for key in ("upload", "name", "title", "slot_hours", "epsilon",
+                                                           "rounds")}
+        form["split_week"] = bool(request.POST.get("split_week"))
+        upload = _upload_of(request, form["upload"])
+        if upload is None:
+            started = {"upload": ["Choose one of your uploads."]}
+        else:
+            data = {k: v for k, v in form.items() if k != "upload"}
+            data["rounds"] = data["rounds"] or None  # empty: the trainer's choice for the epsilon
+            started = _start(request, TRAIN_KIND, data, [upload])
+        if isinstance(started, dict):
+            return _jobs_page(request, train=form, errors=started, which="train", status=400)
+        return started
+    return _jobs_page(request, errors={"action": ["Unknown action."]}, status=400)

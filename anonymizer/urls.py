@@ -41,6 +41,7 @@ urlpatterns = [
     path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),
     path("api/v1/inspect/batch", api.InspectBatchView.as_view(), name="api-inspect-batch"),
     path("preferences/", preferences_views.preferences, name="preferences"),
+    path("preferences/jobs/", preferences_views.preference_jobs, name="preference-jobs"),
     path("api/v1/preferences/model", preferences_api.PreferenceModelView.as_view(), name="api-preference-model"),
     path("api/v1/preferences/reports", preferences_api.PreferenceReportsView.as_view(),
          name="api-preference-reports"),

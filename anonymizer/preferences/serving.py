@@ -110,17 +110,18 @@ def train_artifact(name: str, ratings: Ratings, items: ItemSpace, trainer: LDPMa
     trainer.fit(ratings)
     rank = trainer.rank
     spent = trainer.accountant_.spent()
+    rounds = int(trainer.accountant_.reports().max())
     training = {
         "source": source, "users": int(ratings.n_users), "ratings": len(ratings),
         "users_with_ratings": int(np.sum(ratings.per_user() > 0)), "publish_share": float(ratings.value.mean())
-        if len(ratings) else None, "rank": rank, "rounds": trainer.rounds, "epsilon_per_user": trainer.epsilon,
-        "epsilon_per_report": trainer.epsilon_round, "reports_per_user": int(trainer.accountant_.reports().max()),
+        if len(ratings) else None, "rank": rank, "rounds": rounds, "epsilon_per_user": trainer.epsilon,
+        "epsilon_per_report": trainer.epsilon / rounds, "reports_per_user": rounds,
         "epsilon_spent_max": float(spent.max()), "epsilon_spent_mean": float(spent.mean()),
         "mechanism": "bounded: each round every user reports one sampled coordinate of their clipped V-gradient "
                      "through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)",
         "accounting": "basic sequential composition over each user's reports (pure epsilon-LDP)",
-        "settings": {"learning_rate": trainer.learning_rate, "regularization": trainer.regularization,
-                     "local_epochs": trainer.local_epochs, "clip": trainer.clip, "seed": trainer.seed},
+        "settings": {name: getattr(trainer, name, None) for name in (
+            "learning_rate", "regularization", "clip", "projection", "shrinkage", "seed")},
     }
     return PreferenceArtifact(name=name, item_space=item_space_dict(items),
                               factors=trainer.item_factors_[:, :rank].copy(),

@@ -65,7 +65,11 @@ class PreferenceExperimentParams(serializers.Serializer):
     folds = serializers.IntegerField(min_value=2, max_value=20, default=10)
     repeats = serializers.IntegerField(min_value=1, max_value=10, default=1)
     rank = serializers.IntegerField(min_value=1, max_value=10, default=3)
-    ldp_rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
+    ldp_rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True, default=None,
+                                          help_text="Reports per user; empty: about one per 2 epsilon.")
+    population = serializers.IntegerField(min_value=10, max_value=100_000, required=False, allow_null=True,
+                                          default=None, help_text="Simulate this many users, drawn with "
+                                                                  "replacement from the training users.")
     seed = serializers.IntegerField(min_value=0, default=0)
 
     def to_internal_value(self, data):
@@ -88,7 +92,7 @@ def sweep_config(params: dict, *, uploaded: bool) -> SweepConfig:
         fixed_epsilon=params["fixed_epsilon"], fixed_hidden_share=params["fixed_hidden_share"],
         place="given" if uploaded else params["place"], split_week=params["split_week"],
         methods=tuple(params["methods"]), settings=MethodSettings(rank=params["rank"], ldp_rounds=params["ldp_rounds"]),
-        folds=params["folds"], repeats=params["repeats"], seed=params["seed"])
+        folds=params["folds"], repeats=params["repeats"], seed=params["seed"], population=params.get("population"))
 
 
 class UploadedLabels:

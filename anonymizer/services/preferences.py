@@ -20,6 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from rest_framework import serializers
 
@@ -34,6 +35,7 @@ from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
 from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
 from anonymizer.services.jobs import JobRun
+from anonymizer.services.uploads import create_csv_upload
 
 logger = logging.getLogger(__name__)
 TRAIN_KIND = "train_preference_model"
@@ -52,7 +54,7 @@ class PreferenceModelSpec:
     place: str = "root"
     rank: int = 3
     epsilon: float = 1.0
-    rounds: int = 5
+    rounds: int | None = None  # None: the trainer's choice for the epsilon (ldp.auto_rounds)
     seed: int = 0
 
     def fingerprint(self, data_dir: Path) -> str:
@@ -178,6 +180,20 @@ def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
         raise UserFacingError(f"{upload.original_name} is not UTF-8 text") from exc
 
 
+def create_preference_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile) -> Upload:
+    """Store an uploaded preference file once it parses: a bad row raises UserFacingError naming the row and
+    the column, and nothing is stored; a malformed CSV raises CsvFormatError as for every upload."""
+    uploaded.seek(0)
+    try:
+        parse_preferences(uploaded.read().decode("utf-8-sig"))
+    except InputFormatError as exc:
+        raise UserFacingError(f"{uploaded.name}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserFacingError(f"{uploaded.name} is not UTF-8 text") from exc
+    uploaded.seek(0)
+    return create_csv_upload(owner=owner, uploaded=uploaded)
+
+
 def upload_items(data: PreferenceUpload, slot_hours: int, split_week: bool) -> tuple[ItemSpace, Ratings]:
     """The item space of an upload's own place names and its ratings; UserFacingError when a weekday/weekend
     split is asked of a file without weekdays."""
@@ -197,11 +213,13 @@ class UploadedPreferencesParams(serializers.Serializer):
 
 class TrainPreferenceModelParams(UploadedPreferencesParams):
     name = serializers.SlugField(max_length=64, help_text="A short name for the model, e.g. my-lab-2024.")
-    title = serializers.CharField(max_length=200, required=False, default="")
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     rank = serializers.IntegerField(min_value=1, max_value=10, default=3)
     epsilon = serializers.FloatField(min_value=0.01, max_value=100, default=1.0,
                                      help_text="Total epsilon each user's simulated reports spend.")
-    rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
+    rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True, default=None,
+                                      help_text="Reports per user, epsilon / rounds each; empty: about one per "
+                                                "2 epsilon (splitting a small budget only adds noise).")
     seed = serializers.IntegerField(min_value=0, default=0)
 
 

@@ -186,7 +186,8 @@
   function describeModel() {
     const t = model.training;
     let text = `${model.title} (version ${model.version}): trained on the LDP reports of ${t.users} users, ` +
-      `ε = ${t.epsilon_per_user} per user (${t.rounds} reports of ε = ${fmt(t.epsilon_per_report, 3)} each, ` +
+      `ε = ${t.epsilon_per_user} per user (${t.rounds} report${t.rounds === 1 ? "" : "s"} of ε = ` +
+      `${fmt(t.epsilon_per_report, 3)} each, ` +
       `by ${t.accounting}); ${model.item_space.rows.length} time slots × ${model.item_space.columns.length} places.`;
     const methods = model.scores && model.scores.methods;
     if (methods) {
@@ -198,6 +199,8 @@
     $("pref-model-facts").textContent = text;
     $("pref-notice").textContent = model.notice;
     $("pref-model-title").textContent = `${model.title}: rows are time slots, columns places.`;
+    // Contribute the way the model was trained: as many reports, each spending epsilon / reports.
+    $("pref-rounds").value = String(Math.min(t.rounds || 1, config.maxRounds));
   }
 
   async function loadModel(ref) {

@@ -41,6 +41,7 @@ def test_recommendations_for_the_empty_cells_match_the_python_reference(live_ser
     assert page.text_content("#pref-grid thead th:nth-child(2)") == default_artifact.item_space["columns"][0]
     assert "proxy" in page.text_content("#pref-notice").lower()
     assert "ε = 1 per user" in page.text_content("#pref-model-facts")
+    assert page.input_value("#pref-rounds") == str(default_artifact.training["rounds"])
 
     ratings = rate(page)
     assert page.text_content("#pref-count") == f"{len(RATED)} cells rated."

@@ -222,8 +222,10 @@ def parse_preferences(text: str) -> PreferenceUpload:
     header = [h.strip().lower() for h in next(reader, [])]
     if not header:
         raise InputFormatError(1, "(header)", "the file is empty")
+    time_column = "time"
     if "time" not in header and "slot" in header:
         header[header.index("slot")] = "time"
+        time_column = "slot"
     missing = [c for c in ("user", "time", "place", "label") if c not in header]
     if missing:
         raise InputFormatError(1, missing[0], f"missing column(s) {', '.join(missing)} (needed: user, time or "
@@ -242,7 +244,7 @@ def parse_preferences(text: str) -> PreferenceUpload:
         try:
             minutes.append(_minute_of(row[at["time"]]))
         except ValueError:
-            raise InputFormatError(row_number, header[at["time"]],
+            raise InputFormatError(row_number, time_column,
                                    f"{row[at['time']]!r} is not a time of day (HH:MM, an hour, or a range "
                                    f"like 18-24)") from None
         if "weekday" in at and row[at["weekday"]].strip():

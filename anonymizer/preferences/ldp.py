@@ -29,14 +29,19 @@ clipped gradient, n_items D clip / n_users x (sum of the reports on each coordin
 projection it is Phi^T of the projected estimate, unbiased over the draw of Phi as long as no projected
 coordinate (a sum of up to n_rated clipped entries / sqrt(p)) needs clipping to [-1, 1] again - where one does,
 the estimate is shrunk towards 0 there (the price of bounding the report). The noise is known in closed
-form, so the server shrinks each round's estimate towards 0 by signal / (signal + noise) estimated from the
-reports (``shrink``: post-processing, no privacy cost).
+form, so the server gates each round's estimate (``apply_noise_gate``, post-processing, no privacy cost): it applies
+the estimate only when its mean square exceeds the noise variance by ``GATE_Z`` standard errors, i.e. when the
+round demonstrably carries signal, and skips the step otherwise. With few users (the 193 of the NYC data) no
+round passes and V stays at its small random start, so predictions fall back to each user's own bias instead of
+following noise; with tens of thousands of users every round passes. (Shrinking the estimate by signal /
+(signal + noise) instead, ``shrink``, is better in mean square error but worse for the 0/1 predictions: it
+scales the item biases down, and a user's refit cannot scale them back up.)
 
 PER-ENTRY (``LaplaceMF``, the paper's eq. 8-10) - the cost multiplies. Each round each user, for EVERY item j,
 sends y*_ij = randomized_response(y_ij) (y_ij = 1 if j rated; keep with probability 1 - p, else a fair coin,
 p = 2 / (e^eps_rr + 1)) and g*_ij = clip(G_i[j]) + Laplace(2 / eps_entry) per coordinate (a coordinate
 in [-1, 1] moves by at most 2). The server averages (y*_ij - p/2) / (1 - p) g*_ij, unbiased for y_ij G_i[j],
-and shrinks it as above (it sees every value, so it uses their sample variance).
+and gates it as above (it sees every value, so it uses their sample variance).
 Per round a user spends n_items (eps_rr + D eps_entry): over all rounds rounds x n_items x (eps_rr + D eps_entry).
 The paper's "epsilon = 0.01" is eps_entry; with 40 items, D = 4, 5 rounds and eps_rr = eps_entry a user
 spends 5 x 40 x 0.05 = 10, a thousand times the 0.01 it names (and 100 rounds of 400 items: 2,000).
@@ -144,12 +149,28 @@ def laplace_noise(shape, epsilon: float, sensitivity: float, rng: np.random.Gene
     return rng.laplace(0.0, sensitivity / epsilon, shape)
 
 
+GATE_Z = 2.0
+
+
+def _noise_power_bound(estimate: np.ndarray, noise_variance: float, z: float) -> float:
+    """The mean square that pure noise of ``noise_variance`` per coordinate stays below, by ``z`` standard errors
+    of the mean of K squared coordinates (sqrt(2 / K) of it)."""
+    return noise_variance * (1.0 + z * math.sqrt(2.0 / estimate.size))
+
+
+def apply_noise_gate(estimate: np.ndarray, noise_variance: float, z: float = GATE_Z) -> np.ndarray:
+    """The estimate if its mean square exceeds what noise of ``noise_variance`` explains (``z`` standard errors
+    above it), else zeros. Post-processing of released values."""
+    power = float(np.mean(estimate**2))
+    return estimate if power > _noise_power_bound(estimate, noise_variance, z) else np.zeros_like(estimate)
+
+
 def shrink(estimate: np.ndarray, noise_variance: float, z: float = 3.0) -> np.ndarray:
     """Scale a noisy estimate by signal / (signal + noise). The signal power is the mean square minus the known
     noise variance and minus ``z`` standard errors of that mean square under pure noise (sqrt(2 / K) of it for K
     coordinates), so an estimate the noise can explain is dropped. Post-processing of released values."""
     power = float(np.mean(estimate**2))
-    signal = max(power - noise_variance * (1.0 + z * math.sqrt(2.0 / estimate.size)), 0.0)
+    signal = max(power - _noise_power_bound(estimate, noise_variance, z), 0.0)
     return estimate * (signal / (signal + noise_variance) if power > 0 else 0.0)
 
 
@@ -272,7 +293,7 @@ class LDPMatrixFactorization(_FederatedMF):
 
     def __init__(self, rank: int = 3, epsilon: float = 1.0, rounds: int | None = None,
                  learning_rate: float = 1.0, regularization: float = 0.05, clip: float = 1.0,
-                 projection: int | None = None, shrinkage: bool = True, init_scale: float = 0.1,
+                 projection: int | None = None, noise_gate: bool = True, init_scale: float = 0.1,
                  threshold: float | str = 0.5, seed: int | None = 0) -> None:
         self.rank = rank
         self.epsilon = epsilon
@@ -281,7 +302,7 @@ class LDPMatrixFactorization(_FederatedMF):
         self.regularization = regularization
         self.clip = clip
         self.projection = projection
-        self.shrinkage = shrinkage
+        self.noise_gate = noise_gate
         self.init_scale = init_scale
         self.threshold = threshold
         self.seed = seed
@@ -330,18 +351,18 @@ class LDPMatrixFactorization(_FederatedMF):
 
     def aggregate(self, ratings: Ratings, index: np.ndarray, report: np.ndarray,
                   phi: np.ndarray | None) -> np.ndarray:
-        """The server's unbiased estimate of the mean (over users) clipped gradient, n_items x D, shrunk."""
+        """The server's unbiased estimate of the mean (over users) clipped gradient, n_items x D (gated)."""
         dims = len(self._free_columns())
         rows = self.projection or ratings.n_items
         scale = rows * dims * self.clip / ratings.n_users
         estimate = (np.bincount(index, weights=report, minlength=rows * dims) * scale).reshape(rows, dims)
         if phi is not None:
             estimate = phi.T @ estimate
-        if self.shrinkage:
+        if self.noise_gate:
             # One coordinate's estimate sums the +-B reports of the ~n / (rows D) users that drew it:
             # variance n B^2 / (rows D) x scale^2 (phi^T mixes p of them with weights +-1/sqrt(p): the same).
             bound = one_bit_bound(self.epsilon_round)
-            estimate = shrink(estimate, scale**2 * ratings.n_users * bound**2 / (rows * dims))
+            estimate = apply_noise_gate(estimate, scale**2 * ratings.n_users * bound**2 / (rows * dims))
         return estimate
 
     def round_gradient(self, ratings: Ratings, users: np.ndarray, items: np.ndarray,
@@ -354,7 +375,7 @@ class LaplaceMF(_FederatedMF):
 
     def __init__(self, rank: int = 3, epsilon_entry: float = 0.01, epsilon_rr: float | None = None,
                  rounds: int = 5, learning_rate: float = 1.0, regularization: float = 0.05, clip: float = 1.0,
-                 shrinkage: bool = True, init_scale: float = 0.1, threshold: float | str = 0.5,
+                 noise_gate: bool = True, init_scale: float = 0.1, threshold: float | str = 0.5,
                  chunk_users: int = 2048, seed: int | None = 0) -> None:
         self.rank = rank
         self.epsilon_entry = epsilon_entry
@@ -363,7 +384,7 @@ class LaplaceMF(_FederatedMF):
         self.learning_rate = learning_rate
         self.regularization = regularization
         self.clip = clip
-        self.shrinkage = shrinkage
+        self.noise_gate = noise_gate
         self.init_scale = init_scale
         self.threshold = threshold
         self.chunk_users = chunk_users
@@ -413,8 +434,8 @@ class LaplaceMF(_FederatedMF):
             squares += (products**2).sum(axis=0)
         n = ratings.n_users
         mean = total / n
-        if self.shrinkage:
+        if self.noise_gate:
             # The server sees every user's value of every coordinate: the noise variance of the mean is the
             # mean over coordinates of their sample variance, / n.
-            mean = shrink(mean, float(np.mean(squares / n - mean**2)) / n)
+            mean = apply_noise_gate(mean, float(np.mean(squares / n - mean**2)) / n)
         return mean * self.clip

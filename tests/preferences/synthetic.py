@@ -9,14 +9,14 @@ from anonymizer.preferences.ratings import Ratings
 
 
 def planted_ratings(n_users: int, n_items: int, rank: int = 2, density: float = 0.5, seed: int = 0,
-                    noise: float = 0.0) -> tuple[Ratings, np.ndarray]:
-    """0/1 ratings from the sign of a rank-``rank`` matrix plus item biases, each entry observed with
-    probability ``density`` (every user keeps at least two); returns the observed ratings and the full 0/1
-    matrix. With ``noise``, that share of the observed entries is flipped."""
+                    noise: float = 0.0, item_bias: float = 0.5) -> tuple[Ratings, np.ndarray]:
+    """0/1 ratings from the sign of a rank-``rank`` matrix plus item biases N(0, item_bias^2), each entry
+    observed with probability ``density`` (every user keeps at least two); returns the observed ratings and the
+    full 0/1 matrix. With ``noise``, that share of the observed entries is flipped."""
     rng = np.random.default_rng(seed)
     users = rng.normal(size=(n_users, rank))
     items = rng.normal(size=(n_items, rank))
-    truth = (users @ items.T + rng.normal(0, 0.5, n_items) > 0).astype(float)
+    truth = (users @ items.T + rng.normal(0, item_bias, n_items) > 0).astype(float)
     observed = rng.random((n_users, n_items)) < density
     observed[np.arange(n_users), rng.integers(0, n_items, n_users)] = True
     observed[np.arange(n_users), (rng.integers(1, n_items, n_users) + np.argmax(observed, axis=1)) % n_items] = True

@@ -154,7 +154,7 @@ def test_bounded_mechanism_estimate_is_unbiased(projection, clip):
     """Without projection for any clip; with projection where no projected coordinate needs a second clip
     (a large clip keeps every user's projected values inside [-1, 1]), over the draws of the projection."""
     ratings, users, items = _state()
-    model = LDPMatrixFactorization(rank=2, epsilon=2.0, rounds=1, clip=clip, projection=projection, shrinkage=False)
+    model = LDPMatrixFactorization(rank=2, epsilon=2.0, rounds=1, clip=clip, projection=projection, noise_gate=False)
     truth = mean_clipped_gradient(ratings, users, items, rank=2, clip=clip)
     rng = np.random.default_rng(14)
     samples = np.array([model.aggregate(ratings, *model.reports(ratings, users, items, rng)) for _ in range(3000)])
@@ -165,7 +165,7 @@ def test_bounded_mechanism_estimate_is_unbiased(projection, clip):
 
 def test_per_entry_mechanism_estimate_is_unbiased():
     ratings, users, items = _state(n_users=200, n_items=6)
-    model = LaplaceMF(rank=2, epsilon_entry=1.0, epsilon_rr=1.0, clip=0.5, shrinkage=False)
+    model = LaplaceMF(rank=2, epsilon_entry=1.0, epsilon_rr=1.0, clip=0.5, noise_gate=False)
     truth = mean_clipped_gradient(ratings, users, items, rank=2, clip=0.5)
     rng = np.random.default_rng(15)
     samples = np.array([model.round_gradient(ratings, users, items, rng) for _ in range(1500)])

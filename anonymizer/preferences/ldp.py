@@ -149,7 +149,7 @@ def laplace_noise(shape, epsilon: float, sensitivity: float, rng: np.random.Gene
     return rng.laplace(0.0, sensitivity / epsilon, shape)
 
 
-GATE_Z = 2.0
+GATE_Z = 3.0
 
 
 def _noise_power_bound(estimate: np.ndarray, noise_variance: float, z: float) -> float:

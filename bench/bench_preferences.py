@@ -1,0 +1,162 @@
+"""Speed and accuracy of location-privacy-preference recommendation under LDP (issue 8) on the Foursquare NYC
+check-ins (../shared/data/ldp/mat_foursquare_nyc/original.zip, research use only, not shipped; skipped without).
+
+Usage: .venv/bin/python bench/bench_preferences.py [--quick] [--csv PATH] [speed] [figures] [population]
+(no section names: all; --quick: speed up to 10k users, figures with 5 folds, no population sweep;
+--csv writes every figure row)
+
+- speed: training time for 1k, 10k and 50k users resampled from the 193 real users (copies of their proxy
+  ratings) x 40 items (6-hour slots x 10 top-level categories) and 400 items (6-hour slots x a 10 x 10 grid),
+  non-private MF (200 full-batch epochs), the bounded LDP-MF (epsilon = 1 in total per user; also at 10) and the
+  paper's per-entry mechanism (5 rounds). Goal: 50k users x 400 items LDP in <= 60 s.
+- figures: the paper's Figures 3-5 on the real 193 users (10-fold CV over users, proxy labels): false-positive
+  rate, recall and reconstruction rate of item-mean, user-mean, MF, LDP-MF and the per-entry mechanism over the
+  slot length (epsilon 1), over epsilon (with the epsilon each user actually spends) and over the hidden share.
+- population: the epsilon sweep again with the LDP methods trained on a simulated population of 50,000 users
+  resampled from each fold's training users (the test users join with their known ratings).
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from anonymizer.preferences.checkins import CheckIns, read_foursquare  # noqa: E402
+from anonymizer.preferences.experiment import MethodSettings, SweepConfig, run_sweeps  # noqa: E402
+from anonymizer.preferences.items import ItemSpace  # noqa: E402
+from anonymizer.preferences.labels import ProxyLabelRule  # noqa: E402
+from anonymizer.preferences.ldp import LaplaceMF, LDPMatrixFactorization  # noqa: E402
+from anonymizer.preferences.mf import MatrixFactorization  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data" / "ldp" / "mat_foursquare_nyc" / "original.zip"
+METHODS = ("item-mean", "user-mean", "mf", "ldp-mf", "ldp-laplace")
+GOAL_SECONDS = 60.0
+
+
+def timed(model, ratings) -> float:
+    started = time.perf_counter()
+    model.fit(ratings)
+    return time.perf_counter() - started
+
+
+def bench_speed(checkins: CheckIns, quick: bool) -> None:
+    spaces = {40: ItemSpace(slot_hours=6, place="root"), 400: ItemSpace(slot_hours=6, place="grid", grid_cells=10)}
+    sizes = (1_000, 10_000) if quick else (1_000, 10_000, 50_000)
+    print("Training time (s), users resampled from the 193 real users, rank 3:")
+    print("  (LDP e=1: 1 round; e=10: 5 rounds; e=10/20: 20 rounds of 0.5; per-entry: 5 rounds, eps_entry 0.01)")
+    print(f"  {'users':>7} {'items':>5} {'ratings':>10} {'MF':>7} {'LDP e=1':>8} {'LDP e=10':>9} {'e=10/20':>8} "
+          f"{'per-entry':>10}  per-user epsilon: LDP / per-entry")
+    for n_items, items in spaces.items():
+        ratings = ProxyLabelRule().ratings(checkins, items.fit(checkins))
+        assert ratings.n_items == n_items
+        for n_users in sizes:
+            big = ratings.resample_users(n_users, np.random.default_rng(n_users))
+            mf = timed(MatrixFactorization(seed=0), big)
+            ldp = LDPMatrixFactorization(epsilon=1.0, seed=0)
+            ldp_1 = timed(ldp, big)
+            ldp_10 = timed(LDPMatrixFactorization(epsilon=10.0, seed=0), big)
+            ldp_20 = timed(LDPMatrixFactorization(epsilon=10.0, rounds=20, seed=0), big)
+            laplace = LaplaceMF(epsilon_entry=0.01, rounds=5, seed=0)
+            per_entry = timed(laplace, big)
+            mark = ""
+            if n_users == 50_000 and n_items == 400:
+                verdict = "met" if max(ldp_1, ldp_10, ldp_20) <= GOAL_SECONDS else "MISSED"
+                mark = f"   goal LDP <= {GOAL_SECONDS:.0f} s: {verdict}"
+            print(f"  {n_users:>7,} {n_items:>5} {len(big):>10,} {mf:>7.2f} {ldp_1:>8.2f} {ldp_10:>9.2f} "
+                  f"{ldp_20:>8.2f} {per_entry:>10.2f}  {ldp.accountant_.spent().max():.3g} / "
+                  f"{laplace.accountant_.spent().max():.3g}{mark}")
+
+
+def print_figures(rows: list[dict], sweep: str, title: str) -> None:
+    chosen = [r for r in rows if r["sweep"] == sweep]
+    if not chosen:
+        return
+    values = sorted({r["value"] for r in chosen})
+    methods = [m for m in METHODS if any(r["method"] == m for r in chosen)]
+    by = {(r["value"], r["method"]): r for r in chosen}
+    print(title)
+    for metric, label in (("fpr", "false-positive rate (lower is better)"), ("recall", "recall"),
+                          ("reconstruction", "reconstruction rate")):
+        print(f"  {label}")
+        print(f"    {sweep:>12} " + " ".join(f"{m:>11}" for m in methods))
+        for value in values:
+            cells = " ".join(f"{by[(value, m)][metric]:>11.3f}" for m in methods)
+            print(f"    {value:>12g} {cells}")
+    ldp = [m for m in methods if m.startswith("ldp")]
+    if ldp:
+        print("  epsilon each user spent (max over users and folds): " + "; ".join(
+            f"{m}: " + ", ".join(f"{by[(v, m)]['epsilon_user_max']:.3g}" for v in values) for m in ldp))
+    best = max(values, key=lambda v: by[(v, "mf")]["reconstruction"]) if "mf" in methods else None
+    if best is not None and "item-mean" in methods:
+        wins = sum(by[(v, "mf")]["reconstruction"] > by[(v, "item-mean")]["reconstruction"] for v in values)
+        print(f"  MF beats item-mean on reconstruction rate at {wins} of {len(values)} points; MF's best: "
+              f"{sweep} = {best:g}")
+    print()
+
+
+def bench_figures(checkins: CheckIns, quick: bool, figures: bool, population: bool,
+                  csv_path: Path | None) -> None:
+    rows: list[dict] = []
+    config = SweepConfig(methods=METHODS, folds=5 if quick else 10, settings=MethodSettings())
+    if figures:
+        started = time.perf_counter()
+        rows = run_sweeps(checkins, config)
+        seconds = time.perf_counter() - started
+        sizes = {r["slot_hours"]: (r["n_items"], r["n_ratings"]) for r in rows if r["sweep"] == "slot_hours"}
+        print(f"Figures 3-5 on the 193 real users ({config.folds}-fold CV over users, proxy labels; {seconds:.0f} "
+              "s). Items, ratings per slot length: " + ", ".join(f"{h} h: {n} items, {m:,}" for h, (n, m)
+                                                                  in sorted(sizes.items())))
+        print("LDP-MF: the bounded mechanism, epsilon = each user's total. Per-entry: the paper's mechanism, "
+              "epsilon per entry 0.01 (in the epsilon sweep: the swept value), its total per user shown below.\n")
+        print_figures(rows, "slot_hours", f"Figure 3 - slot length (epsilon {config.fixed_epsilon:g}, hidden "
+                                          f"share {config.fixed_hidden_share:g})")
+        print_figures(rows, "epsilon", f"Figure 4 - epsilon (slot {config.fixed_slot_hours} h, hidden share "
+                                       f"{config.fixed_hidden_share:g})")
+        print_figures(rows, "hidden_share", f"Figure 5 - hidden share (slot {config.fixed_slot_hours} h, epsilon "
+                                            f"{config.fixed_epsilon:g})")
+    if population:
+        simulated = SweepConfig(methods=METHODS, folds=5, population=50_000, settings=MethodSettings(
+            laplace_rounds=2))
+        started = time.perf_counter()
+        more = run_sweeps(checkins, simulated, sweeps=("epsilon",))
+        seconds = time.perf_counter() - started
+        print_figures(more, "epsilon", f"Figure 4 with the LDP methods trained on a simulated population of 50,000 "
+                                       f"users (5 folds, {seconds:.0f} s; the per-entry mechanism with 2 rounds)")
+        rows += [{**r, "sweep": "epsilon_population_50000"} for r in more]
+    if csv_path:
+        with csv_path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=sorted({k for r in rows for k in r}))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"rows written to {csv_path}")
+
+
+def main() -> int:
+    if not DATA.exists():
+        print(f"skipped: {DATA} is not present")
+        return 0
+    args = sys.argv[1:]
+    quick = "--quick" in args
+    csv_path = Path(args[args.index("--csv") + 1]) if "--csv" in args else None
+    sections = {"speed", "figures", "population"} & set(args) or {"speed", "figures", "population"}
+    if quick:
+        sections.discard("population")
+    checkins = read_foursquare(DATA)
+    print(f"Foursquare NYC: {len(checkins):,} check-ins of {checkins.n_users} users\n")
+    if "speed" in sections:
+        bench_speed(checkins, quick)
+        print()
+    if sections & {"figures", "population"}:
+        bench_figures(checkins, quick, "figures" in sections, "population" in sections, csv_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,10 +15,14 @@ space was not fitted on, maps to -1.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from anonymizer.location.grid import Grid
+
+if TYPE_CHECKING:
+    from anonymizer.preferences.checkins import CheckIns, PreferenceUpload
 
 SLOT_HOURS = (2, 3, 4, 6, 8, 12)
 PLACE_KINDS = ("root", "category", "grid", "given")
@@ -60,7 +64,7 @@ class ItemSpace:
     def n_items(self) -> int:
         return self.n_day_groups * self.n_slots * self.n_places
 
-    def fit(self, data) -> ItemSpace:
+    def fit(self, data: CheckIns | PreferenceUpload) -> ItemSpace:
         """Learn the place vocabulary (categories) or the grid's bounding box from check-ins or an upload."""
         if self.place == "grid":
             if not hasattr(data, "lat"):
@@ -77,7 +81,7 @@ class ItemSpace:
             _, self.place_names_ = data.places(self.place)
         return self
 
-    def _place_codes(self, data) -> np.ndarray:
+    def _place_codes(self, data: CheckIns | PreferenceUpload) -> np.ndarray:
         if self.place == "grid":
             if self.grid_ is None:
                 raise ValueError("fit the item space first")
@@ -95,7 +99,7 @@ class ItemSpace:
         """The slot index of each minute of the day."""
         return np.asarray(minute, np.int64) // (60 * self.slot_hours)
 
-    def transform(self, data) -> np.ndarray:
+    def transform(self, data: CheckIns | PreferenceUpload) -> np.ndarray:
         """The item id of every entry of ``data`` (check-ins or an upload); -1 where the place is unknown."""
         slot = self.slot_of(data.minute)
         if self.split_week:
@@ -109,7 +113,7 @@ class ItemSpace:
         item = (group * self.n_slots + slot) * self.n_places + place
         return np.where(place >= 0, item, -1)
 
-    def fit_transform(self, data) -> np.ndarray:
+    def fit_transform(self, data: CheckIns | PreferenceUpload) -> np.ndarray:
         return self.fit(data).transform(data)
 
     def decompose(self, item: int) -> tuple[int, int, int]:

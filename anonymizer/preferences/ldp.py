@@ -265,7 +265,7 @@ class _FederatedMF:
     def _rounds(self) -> int:
         raise NotImplementedError
 
-    def fit(self, ratings: Ratings):
+    def fit(self, ratings: Ratings) -> _FederatedMF:
         rng = np.random.default_rng(self.seed)
         _, items = init_factors(ratings, self.rank, True, self.init_scale, rng)
         free = self._free_columns()

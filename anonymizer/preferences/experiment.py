@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -195,7 +196,13 @@ class SweepConfig:
     population: int | None = None
 
 
-def run_sweeps(checkins: CheckIns, config: SweepConfig | None = None, rule: ProxyLabelRule | None = None,
+class RatingRule(Protocol):
+    """What turns check-ins into ratings for an item space: the proxy rule, or an upload's own preferences."""
+
+    def ratings(self, checkins: CheckIns, items: ItemSpace) -> Ratings: ...
+
+
+def run_sweeps(checkins: CheckIns, config: SweepConfig | None = None, rule: RatingRule | None = None,
                sweeps: Iterable[str] = ("slot_hours", "epsilon", "hidden_share"),
                progress: Progress | None = None) -> list[dict]:
     """Rows for each sweep point and method: sweep name, the swept value, the fixed values, the metrics."""

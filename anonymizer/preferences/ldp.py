@@ -34,8 +34,8 @@ the estimate only when its mean square exceeds the noise variance by ``GATE_Z`` 
 round demonstrably carries signal, and skips the step otherwise. With few users (the 193 of the NYC data) no
 round passes and V stays at its small random start, so predictions fall back to each user's own bias instead of
 following noise; with tens of thousands of users every round passes. (Shrinking the estimate by signal /
-(signal + noise) instead, ``shrink``, is better in mean square error but worse for the 0/1 predictions: it
-scales the item biases down, and a user's refit cannot scale them back up.)
+(signal + noise) instead, measured and dropped, is better in mean square error but worse for the 0/1
+predictions: it scales the item biases down, and a user's refit cannot scale them back up.)
 
 PER-ENTRY (``LaplaceMF``, the paper's eq. 8-10) - the cost multiplies. Each round each user, for EVERY item j,
 sends y*_ij = randomized_response(y_ij) (y_ij = 1 if j rated; keep with probability 1 - p, else a fair coin,
@@ -163,15 +163,6 @@ def apply_noise_gate(estimate: np.ndarray, noise_variance: float, z: float = GAT
     above it), else zeros. Post-processing of released values."""
     power = float(np.mean(estimate**2))
     return estimate if power > _noise_power_bound(estimate, noise_variance, z) else np.zeros_like(estimate)
-
-
-def shrink(estimate: np.ndarray, noise_variance: float, z: float = 3.0) -> np.ndarray:
-    """Scale a noisy estimate by signal / (signal + noise). The signal power is the mean square minus the known
-    noise variance and minus ``z`` standard errors of that mean square under pure noise (sqrt(2 / K) of it for K
-    coordinates), so an estimate the noise can explain is dropped. Post-processing of released values."""
-    power = float(np.mean(estimate**2))
-    signal = max(power - _noise_power_bound(estimate, noise_variance, z), 0.0)
-    return estimate * (signal / (signal + noise_variance) if power > 0 else 0.0)
 
 
 class BudgetExceeded(RuntimeError):

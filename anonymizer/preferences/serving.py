@@ -3,8 +3,8 @@
 The server keeps only the item side of an LDP-trained model: each item's factors v_j (``rank`` numbers) and
 bias c_j, and the rating threshold. A person's own profile never leaves their device:
 
-``fit_profile``   their factors u and user bias b from the cells they rated, by ridge least squares: the
-                  fixed point of the trainer's local steps (``ldp._FederatedMF._local_user_steps``), i.e.
+``fit_profile``   their factors u and user bias b from the cells they rated, by ridge least squares, as the
+                  trainer's users fit theirs on their devices (``mf.fit_user_profiles``), i.e.
                   (X'X / m + lambda I) w = X'(r - c) / m with X_j = (v_j, 1) over their m rated items.
 ``scores``        s_j = u . v_j + b + c_j for every item; publish when s_j >= the threshold.
 ``confidence``    min(1, |s_j - threshold| / 0.5): how far the score is from the threshold (not a probability).
@@ -16,7 +16,7 @@ bias c_j, and the rating threshold. A person's own profile never leaves their de
 
 ``static/js/ldp.js`` implements the same functions; the tests compare the two on fixed streams.
 ``aggregate_reports`` is the server's side: the unbiased estimate of the contributors' mean clipped gradient
-from the stored reports, shrunk like the trainer's, and one gradient step on the item profiles.
+from the stored reports, through the trainer's noise gate, and one gradient step on the item profiles.
 """
 
 from __future__ import annotations
@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from anonymizer.preferences.items import DAY_GROUPS, ItemSpace
-from anonymizer.preferences.ldp import LDPMatrixFactorization, Uniform, client_report, one_bit_bound, shrink
+from anonymizer.preferences.ldp import (
+    LDPMatrixFactorization,
+    Uniform,
+    apply_noise_gate,
+    client_report,
+    one_bit_bound,
+)
 from anonymizer.preferences.ratings import Ratings
 
 FORMAT = 1
@@ -121,7 +127,7 @@ def train_artifact(name: str, ratings: Ratings, items: ItemSpace, trainer: LDPMa
                      "through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)",
         "accounting": "basic sequential composition over each user's reports (pure epsilon-LDP)",
         "settings": {name: getattr(trainer, name, None) for name in (
-            "learning_rate", "regularization", "clip", "projection", "shrinkage", "seed")},
+            "learning_rate", "regularization", "clip", "projection", "noise_gate", "seed")},
     }
     return PreferenceArtifact(name=name, item_space=item_space_dict(items),
                               factors=trainer.item_factors_[:, :rank].copy(),
@@ -187,13 +193,14 @@ def is_report_value(value: float, epsilon: float, rel: float = 1e-9) -> bool:
 
 # -- the server's side ----------------------------------------------------------------------------------------
 def aggregate_reports(model: PreferenceArtifact, contributions: Sequence[Sequence[tuple[int, float, float]]], *,
-                      learning_rate: float = 1.0, shrinkage: bool = True) -> PreferenceArtifact:
+                      learning_rate: float = 1.0, noise_gate: bool = True) -> PreferenceArtifact:
     """One step on the item profiles from stored contributions, each a list of (index, value, epsilon) reports.
 
     A report (k, y) of a contribution with R reports estimates that contributor's clipped gradient without bias
     as n_coordinates x y on coordinate k (k uniform, E[y] = x_k); averaging over the R reports and over the C
     contributions estimates the mean gradient. One report's variance on a coordinate is about n B^2, so the
-    estimate's is n clip^2 sum_c (B_c^2 / R_c) / C^2, which the shrinkage removes (post-processing)."""
+    estimate's is n clip^2 sum_c (B_c^2 / R_c) / C^2; as in the trainer, an estimate that noise of that variance
+    explains is dropped (the noise gate, post-processing)."""
     n = model.n_coordinates
     estimate = np.zeros(n)
     noise = 0.0
@@ -210,8 +217,8 @@ def aggregate_reports(model: PreferenceArtifact, contributions: Sequence[Sequenc
     estimate *= model.clip
     noise_variance = n * model.clip**2 * noise / len(used) ** 2
     grid = estimate.reshape(model.n_items, model.rank + 1)
-    if shrinkage:
-        grid = shrink(grid, noise_variance)
+    if noise_gate:
+        grid = apply_noise_gate(grid, noise_variance)
     items = np.hstack([model.factors, model.biases[:, None]])
     items -= learning_rate * (grid + model.regularization * items)
     return model.with_items(items[:, :-1].copy(), items[:, -1].copy(), {

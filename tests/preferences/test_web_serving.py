@@ -45,7 +45,7 @@ def test_the_aggregated_reports_estimate_the_mean_gradient(default_artifact):
     for k in range(30_000):  # 10,000 contributions per person, 2 reports each, epsilon 8 in all
         reports = serving.contribution_reports(people[k % 3], 8.0, 2, Mulberry32(k))
         contributions.append([(r["index"], r["value"], r["epsilon"]) for r in reports])
-    updated = serving.aggregate_reports(default_artifact, contributions, learning_rate=1.0, shrinkage=False)
+    updated = serving.aggregate_reports(default_artifact, contributions, learning_rate=1.0, noise_gate=False)
     before, after = full_items(default_artifact)[:, [0, 1, 2, 4]], full_items(updated)[:, [0, 1, 2, 4]]
     estimate = (before - after) - default_artifact.regularization * before
     # n x (a sum of 60,000 reports, each +-B on coordinate k with probability 1/n) / 60,000: the standard error

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--learning-rate", type=float, default=1.0)
         parser.add_argument("--min-contributions", type=int, default=1,
                             help="do nothing unless at least this many contributions wait (the estimate of a "
-                                 "few is mostly noise, and the shrinkage then keeps the model as it is)")
+                                 "few is mostly noise, and the noise gate then keeps the model as it is)")
 
     def handle(self, *args, **options) -> None:
         ref = options["model"]
@@ -48,5 +48,5 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         summary = new.training["aggregated"]
         self.stdout.write(f"{new.name}: {summary['contributions']} contribution(s), {summary['reports']} reports "
-                          f"aggregated into version {new.version} (signal kept after shrinkage "
+                          f"aggregated into version {new.version} (signal kept after the noise gate "
                           f"{summary['signal_kept']:.1%})")

@@ -58,10 +58,24 @@ def uploads_of(user: AbstractBaseUser) -> QuerySet[Upload]:
     return Upload.objects.filter(owner_id=user.pk)
 
 
+def _defaults_and_own(model_class, user: AbstractBaseUser | None) -> QuerySet:
+    """Active models of a kind a user may use: the built-in defaults and their own."""
+    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
+    return model_class.objects.filter(Q(owner__isnull=True) | mine, active=True)
+
+
+def _named(models: QuerySet, ref: str):
+    """The model ``ref`` names (an id, else a name) among ``models`` (ordered a user's own first); None when
+    there is none."""
+    try:
+        return models.filter(id=uuid.UUID(str(ref))).first()
+    except ValueError:
+        return models.filter(name=ref).first()
+
+
 def location_models_for(user: AbstractBaseUser | None) -> QuerySet[TrainedLocationModel]:
     """Active location models a user may use: the built-in defaults and their own."""
-    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
-    return TrainedLocationModel.objects.filter(Q(owner__isnull=True) | mine, active=True)
+    return _defaults_and_own(TrainedLocationModel, user)
 
 
 def resolve_location_model(user: AbstractBaseUser | None, ref: str | None, text: str = "") -> TrainedLocationModel:
@@ -69,10 +83,7 @@ def resolve_location_model(user: AbstractBaseUser | None, ref: str | None, text:
     without a name the default model for the text's language. Raises LookupError naming the choices."""
     models = location_models_for(user).order_by(F("owner_id").desc(nulls_last=True), "name")
     if ref:
-        try:
-            found = models.filter(id=uuid.UUID(str(ref))).first()
-        except ValueError:
-            found = models.filter(name=ref).first()
+        found = _named(models, ref)
         if found is None:
             names = ", ".join(sorted({m.name for m in models})) or "none"
             raise LookupError(f"No model {ref!r} is available to you; available: {names}.")
@@ -207,8 +218,7 @@ def _load_human(directory: str) -> HumanModel:
 # -- location-privacy preferences (issue 8) ------------------------------------------------------------------------
 def preference_models_for(user: AbstractBaseUser | None) -> QuerySet[PreferenceModel]:
     """Active preference models a user may use: the built-in default and their own."""
-    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
-    return PreferenceModel.objects.filter(Q(owner__isnull=True) | mine, active=True)
+    return _defaults_and_own(PreferenceModel, user)
 
 
 def resolve_preference_model(user: AbstractBaseUser | None, ref: str | None = None) -> PreferenceModel:
@@ -216,10 +226,7 @@ def resolve_preference_model(user: AbstractBaseUser | None, ref: str | None = No
     default. Raises LookupError; another user's model is not found, like one that does not exist."""
     models = preference_models_for(user).order_by(F("owner_id").desc(nulls_last=True), "name")
     if ref:
-        try:
-            found = models.filter(id=uuid.UUID(str(ref))).first()
-        except ValueError:
-            found = models.filter(name=ref).first()
+        found = _named(models, ref)
         if found is None:
             raise LookupError(f"No preference model {ref!r} is available to you.")
         return found

@@ -4,12 +4,9 @@ activate it, and keep the default models of `make run` up to date."""
 from __future__ import annotations
 
 import logging
-import shutil
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,6 +22,7 @@ from anonymizer.location.grid import Grid
 from anonymizer.location.model import LocationModel, calibrated_threshold, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.models import Job, TrainedLocationModel
+from anonymizer.services.artifacts import deactivate_others, saved_artifact
 from anonymizer.services.jobs import JobRun
 from anonymizer.tabular import CsvFormatError
 
@@ -36,29 +34,14 @@ Progress = Callable[[int, int, str], None]
 def register_location_model(model: LocationModel, *, title: str, owner: AbstractBaseUser | None = None,
                             job: Job | None = None, activate: bool = True) -> TrainedLocationModel:
     """Save the model under MODEL_DIR and record it; the new version becomes the active one of its name."""
-    # Sortable by time, unique even for two trainings in the same second.
-    version = datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
-    owner_part = f"users/{owner.pk}" if owner is not None else "default"
-    relative = f"{owner_part}/{model.name}/{version}"
-    directory = Path(settings.MODEL_DIR) / relative
-    # Written beside its final place and renamed: a directory under MODEL_DIR is always a whole model.
-    partial = directory.with_name(directory.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    model.save(partial)
-    partial.rename(directory)
-    try:
-        with transaction.atomic():
-            record = TrainedLocationModel.objects.create(
-                owner=owner, name=model.name, title=title, version=version, language=model.language,
-                path=relative, active=activate, threshold=model.threshold.value,
-                threshold_kind=model.threshold.kind, metadata=model_summary(model), job=job,
-            )
-            if activate:
-                TrainedLocationModel.objects.filter(owner=owner, name=model.name, active=True).exclude(
-                    id=record.id).update(active=False)
-    except Exception:
-        shutil.rmtree(directory, ignore_errors=True)
-        raise
+    with saved_artifact("", owner, model.name, model.save) as (version, relative), transaction.atomic():
+        record = TrainedLocationModel.objects.create(
+            owner=owner, name=model.name, title=title, version=version, language=model.language,
+            path=relative, active=activate, threshold=model.threshold.value,
+            threshold_kind=model.threshold.kind, metadata=model_summary(model), job=job,
+        )
+        if activate:
+            deactivate_others(record)
     return record
 
 

@@ -10,12 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import shutil
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -34,6 +31,7 @@ from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
 from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
 from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
+from anonymizer.services.artifacts import deactivate_others, saved_artifact
 from anonymizer.services.jobs import JobRun
 from anonymizer.services.uploads import create_csv_upload
 
@@ -74,27 +72,17 @@ def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner
                               job: Job | None = None, activate: bool = True,
                               metadata: dict | None = None) -> PreferenceModel:
     """Save the artifact under MODEL_DIR and record it; the new version becomes the active one of its name."""
-    version = datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
-    owner_part = f"users/{owner.pk}" if owner is not None else "default"
-    relative = f"preferences/{owner_part}/{artifact.name}/{version}"
-    directory = Path(settings.MODEL_DIR) / relative
-    # Written beside its final place and renamed: a directory under MODEL_DIR is always a whole model.
-    partial = directory.with_name(directory.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    (partial / "model.json").write_text(json.dumps(artifact.to_dict()), encoding="utf-8")
-    partial.rename(directory)
-    try:
-        with transaction.atomic():
-            record = PreferenceModel.objects.create(
-                owner=owner, name=artifact.name, title=title, version=version, path=relative, active=activate,
-                item_space=artifact.item_space, training=artifact.training, metadata=metadata or {}, job=job)
-            if activate:
-                PreferenceModel.objects.filter(owner=owner, name=artifact.name, active=True).exclude(
-                    id=record.id).update(active=False)
-    except Exception:
-        shutil.rmtree(directory, ignore_errors=True)
-        raise
+
+    def write(directory: Path) -> None:
+        directory.mkdir(parents=True)
+        (directory / "model.json").write_text(json.dumps(artifact.to_dict()), encoding="utf-8")
+
+    with saved_artifact("preferences/", owner, artifact.name, write) as (version, relative), transaction.atomic():
+        record = PreferenceModel.objects.create(
+            owner=owner, name=artifact.name, title=title, version=version, path=relative, active=activate,
+            item_space=artifact.item_space, training=artifact.training, metadata=metadata or {}, job=job)
+        if activate:
+            deactivate_others(record)
     return record
 
 

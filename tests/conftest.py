@@ -203,7 +203,7 @@ def trained(request) -> Trained:
 @pytest.fixture
 def location_models(tokyo, midwest, settings, tmp_path):
     """Both default models registered (database rows + artifacts in a fresh MODEL_DIR), as bootstrap does."""
-    from anonymizer.services.location import register_location_model
+    from anonymizer.location.web.services import register_location_model
 
     settings.MODEL_DIR = tmp_path / "models"
     return {trained.spec.name: register_location_model(trained.model, title=trained.spec.title)

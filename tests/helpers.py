@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import os
+import shutil
 import time
 from pathlib import Path
 
@@ -15,7 +17,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from anonymizer.models import Job
-from anonymizer.services import jobs as job_services
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
 from webapp.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +43,7 @@ def token_client(user) -> APIClient:
 def run_in_process(*, owner, kind: str, params: dict, inputs: list) -> Job:
     """Create a job and run it in this process (no worker), returning it as it ended."""
     job = job_services.create_job(owner=owner, kind=kind, params=params, inputs=inputs)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     return job
 
@@ -115,3 +118,26 @@ def write_large_csv(path: Path, rows: int) -> Path:
             writer.writerow([i // 7, genders[i % 2], 13 + i % 35, topics[i % 6], f"{1 + i % 28},May,2004",
                              f"Post number {i} about nothing in particular, written on a quiet afternoon."])
     return path
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def browser_page():
+    """A page in Debian's chromium (offline flags); skips, or fails under REQUIRE_BROWSER, without it."""
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing but REQUIRE_BROWSER is set (CI installs Debian's chromium)")
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--disable-quic"],
+        )
+        context = browser.new_context(accept_downloads=True)
+        yield context.new_page()
+        context.close()
+        browser.close()

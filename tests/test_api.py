@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from anonymizer.models import Job, Upload
-from anonymizer.services import jobs as job_services
+from anonymizer.platform.jobs import runner
 from tests.helpers import csv_upload, token_client
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_upload_then_profile_job_through_the_api(api, user):
     job = response.json()
     assert job["status"] == "queued" and job["params"] == {"sample_rows": 2}
     assert job["inputs"] == [{"id": upload["id"], "original_name": "posts.csv"}]
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     detail = api.get(job["url"]).json()
     assert detail["status"] == "succeeded" and detail["progress"]["fraction"] == 1.0
     assert detail["result"]["rows"] == 4
@@ -90,7 +90,7 @@ def test_job_parameters_and_inputs_are_validated(api, other_user):
 def test_another_users_objects_answer_404(api, other_user):
     upload = create_upload(api)
     job = api.post(reverse("api-job-list"), {"kind": "profile_csv", "inputs": [upload["id"]]}, format="json").json()
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     result_id = Job.objects.get(id=job["id"]).results.first().id
     mallory = token_client(other_user)
     for method, name, args in [

@@ -5,35 +5,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import shutil
 
 import pytest
 
-from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes, write_large_csv
+from tests.helpers import PAPER_EXAMPLE_ROWS, browser_page, csv_bytes, write_large_csv
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
-
-
-def browser_page():
-    """A page in Debian's chromium (offline flags); skips, or fails under REQUIRE_BROWSER, without it."""
-    if not shutil.which(CHROMIUM):
-        if os.environ.get("REQUIRE_BROWSER"):
-            pytest.fail(f"{CHROMIUM} is missing but REQUIRE_BROWSER is set (CI installs Debian's chromium)")
-        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--disable-quic"],
-        )
-        context = browser.new_context(accept_downloads=True)
-        yield context.new_page()
-        context.close()
-        browser.close()
 
 
 @pytest.fixture

@@ -101,7 +101,7 @@ def test_rate_limit_answers_429_per_client(location_models, settings):
 
 
 def test_a_users_own_model_is_not_available_to_others(location_models, tokyo, user, other_user, settings):
-    from anonymizer.services.location import register_location_model
+    from anonymizer.location.web.services import register_location_model
 
     mine = register_location_model(tokyo.model, title="Mine", owner=user)
     owner, stranger = APIClient(), APIClient()

@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import ROOT
-from tests.test_browser import browser_page
+from tests.helpers import ROOT, browser_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -11,8 +11,9 @@ import pytest
 from django.utils import timezone
 
 from anonymizer.models import Job, JobResult, Upload
-from anonymizer.services import jobs as job_services
-from anonymizer.services.uploads import create_csv_upload
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import broker_at, csv_upload
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +33,7 @@ def queued_profile_job(user, upload) -> Job:
 
 def test_run_job_profiles_the_csv_and_stores_results(user, upload):
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error
     assert job.started_at <= job.finished_at
@@ -50,9 +51,9 @@ def test_run_job_profiles_the_csv_and_stores_results(user, upload):
 
 def test_run_job_twice_runs_it_once(user, upload):
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     first = Job.objects.get(id=job.id)
-    job_services.run_job(job.id)  # a redelivered message
+    runner.run_job(job.id)  # a redelivered message
     again = Job.objects.get(id=job.id)
     assert (again.status, again.finished_at, again.attempts) == (first.status, first.finished_at, 1)
     assert JobResult.objects.filter(job=job).count() == 2
@@ -61,7 +62,7 @@ def test_run_job_twice_runs_it_once(user, upload):
 def test_cancelled_queued_job_is_never_run(user, upload):
     job = queued_profile_job(user, upload)
     assert job_services.cancel_job(job)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.CANCELLED
     assert job.started_at is None and not job.results.exists()
@@ -70,9 +71,9 @@ def test_cancelled_queued_job_is_never_run(user, upload):
 
 def test_cancel_while_running_stops_the_job_without_results(user, upload, monkeypatch):
     job = queued_profile_job(user, upload)
-    from anonymizer.services import profiling
+    from anonymizer.tabular.web import jobs as profiling
 
-    real_run = profiling.run_profile
+    real_run = profiling.run_profile_csv
 
     def run_then_get_cancelled(job_, run):
         summary = real_run(job_, run)
@@ -80,8 +81,8 @@ def test_cancel_while_running_stops_the_job_without_results(user, upload, monkey
         run.progress(1, 2, "still working")
         return summary
 
-    monkeypatch.setattr(job_services, "get_job_kind", lambda name: _kind_with(run_then_get_cancelled))
-    job_services.run_job(job.id)
+    monkeypatch.setattr(runner, "get_job_kind", lambda name: _kind_with(run_then_get_cancelled))
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.CANCELLED
     assert not job.results.exists()
@@ -91,7 +92,7 @@ def test_cancel_while_running_stops_the_job_without_results(user, upload, monkey
 def _kind_with(run):
     from dataclasses import replace
 
-    from anonymizer.jobkinds import _KINDS
+    from anonymizer.platform.jobs.registry import _KINDS
 
     return replace(_KINDS["profile_csv"], run=run)
 
@@ -100,7 +101,7 @@ def test_a_bad_file_fails_the_job_with_the_row(user, upload):
     # The stored file went bad after the upload check (e.g. edited on the server): the job says where.
     Path(upload.file.path).write_bytes(b"a,b\n1,2\n3\n")
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
     assert "Row 3" in job.error and "posts.csv" in job.error
@@ -111,9 +112,9 @@ def test_an_unexpected_error_fails_the_job_without_leaking_details(user, upload,
     def crash(job_, run):
         raise RuntimeError("secret post text")
 
-    monkeypatch.setattr(job_services, "get_job_kind", lambda name: _kind_with(crash))
+    monkeypatch.setattr(runner, "get_job_kind", lambda name: _kind_with(crash))
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
     assert "internal error (RuntimeError)" in job.error
@@ -127,7 +128,7 @@ def test_stale_running_job_is_failed_with_the_reason(user, upload, settings):
     alive = queued_profile_job(user, upload)
     Job.objects.filter(id=lost.id).update(status="running", heartbeat_at=now - timedelta(seconds=61), worker="w1:42")
     Job.objects.filter(id=alive.id).update(status="running", heartbeat_at=now - timedelta(seconds=30))
-    assert job_services.fail_stale_jobs(now) == 1
+    assert runner.fail_stale_jobs(now) == 1
     lost.refresh_from_db()
     alive.refresh_from_db()
     assert lost.status == Job.Status.FAILED and lost.finished_at == now
@@ -141,7 +142,7 @@ def test_retry_requeues_a_failed_job_and_it_can_succeed(user, upload):
     assert job_services.retry_job(job)
     job.refresh_from_db()
     assert (job.status, job.error, job.finished_at) == (Job.Status.QUEUED, "", None)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED and job.attempts == 1
     assert not job_services.retry_job(job)  # a succeeded job is not re-run
@@ -149,7 +150,7 @@ def test_retry_requeues_a_failed_job_and_it_can_succeed(user, upload):
 
 def test_delete_job_removes_its_result_files(user, upload):
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     paths = [Path(result.file.path) for result in Job.objects.get(id=job.id).results.all()]
     assert paths and all(path.exists() for path in paths)
     job_services.delete_job(Job.objects.get(id=job.id))
@@ -174,7 +175,7 @@ def test_create_job_refuses_another_users_upload(user, other_user, upload):
 
 def test_deleting_an_account_deletes_its_files(user, upload):
     job = queued_profile_job(user, upload)
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     paths = [Path(upload.file.path)] + [Path(result.file.path) for result in JobResult.objects.filter(job=job)]
     assert len(paths) == 3 and all(path.exists() for path in paths)
     user.delete()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from anonymizer.models import Job, Upload
-from anonymizer.services import jobs as job_services
+from anonymizer.platform.jobs import runner
 from tests.helpers import csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def test_profile_an_earlier_upload_again(alice_client, user):
 def alice_job(alice_client, user):
     alice_client.post(reverse("profile-new"), {"file": csv_upload(), "sample_rows": 1})
     job = Job.objects.get()
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     return Job.objects.get(id=job.id)
 
 

@@ -111,6 +111,12 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Each room's template tags live in its own folder.
+            "libraries": {
+                "jobs": "anonymizer.platform.templatetags",
+                "temporal_charts": "anonymizer.temporal.web.templatetags",
+                "preference_charts": "anonymizer.preferences.web.templatetags",
+            },
         },
     },
 ]
@@ -164,12 +170,12 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
-# Uploads: the limit is checked while the body streams in (anonymizer.upload_limits), not after it is on disk.
+# Uploads: the limit is checked while the body streams in (anonymizer.platform.upload_limits), not after it is on disk.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_MB", 100, minimum=1) * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o600
 FILE_UPLOAD_HANDLERS = [
-    "anonymizer.upload_limits.UploadSizeLimitHandler",
+    "anonymizer.platform.upload_limits.UploadSizeLimitHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]

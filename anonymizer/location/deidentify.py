@@ -44,6 +44,10 @@ _MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (ro
 _DIRECT_LIMIT = 4096
 
 
+class TooFewDeletable(ValueError):
+    """Exactly m deletions were asked of a post with fewer deletable tokens: the m asked for is at fault."""
+
+
 @dataclass(frozen=True)
 class LinearScorer:
     """A linear model over uni+bigram features with a probability link and its threshold.
@@ -331,7 +335,8 @@ class Deidentifier:
         forbidden = set(keep)
         allowed = [i for i in range(n) if deletable[i] and i not in forbidden]
         if m is not None and not 0 <= m <= len(allowed):
-            raise ValueError(f"The post has {len(allowed)} deletable morphemes, so exactly {m} cannot be deleted.")
+            raise TooFewDeletable(f"The post has {len(allowed)} deletable morphemes, so exactly {m} cannot be "
+                                  "deleted.")
         last = len(allowed) if m is None else m
         post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), last))
         ratio0, scores0 = post.ratios_of_scores(post.z_full[None, :])

@@ -151,6 +151,16 @@ class LocationModel:
         return LocationModel(name=self.name, grid=self.grid, tokenizer_settings=self.tokenizer_settings,
                              classifier=self.classifier, threshold=threshold, metadata=self.metadata)
 
+    def record_fields(self) -> dict:
+        """What a catalogue of models keeps about this one beside its files: its name, language and threshold,
+        and a summary (the metadata with the grid, the tokenizer and the threshold explained)."""
+        threshold = {"value": self.threshold.value, "kind": self.threshold.kind,
+                     "explanation": self.threshold.explanation}
+        return {"name": self.name, "language": self.language, "threshold": self.threshold.value,
+                "threshold_kind": self.threshold.kind,
+                "metadata": {**self.metadata, "grid": self.grid.to_dict(),
+                             "tokenizer": self.tokenizer_settings.to_dict(), "threshold": threshold}}
+
     # -- persistence ------------------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)

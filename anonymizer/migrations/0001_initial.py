@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             name='Upload',
             fields=[
                 ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('file', models.FileField(max_length=500, upload_to=anonymizer.models._upload_path)),
+                ('file', models.FileField(max_length=500, upload_to=anonymizer.models.jobs.upload_path)),
                 ('original_name', models.CharField(max_length=255)),
                 ('size_bytes', models.BigIntegerField()),
                 ('sha256', models.CharField(max_length=64)),
@@ -62,7 +62,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=255)),
-                ('file', models.FileField(max_length=500, upload_to=anonymizer.models._result_path)),
+                ('file', models.FileField(max_length=500, upload_to=anonymizer.models.jobs.result_path)),
                 ('content_type', models.CharField(max_length=100)),
                 ('size_bytes', models.BigIntegerField()),
                 ('created_at', models.DateTimeField(auto_now_add=True)),

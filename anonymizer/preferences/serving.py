@@ -21,9 +21,11 @@ from the stored reports, through the trainer's noise gate, and one gradient step
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -102,6 +104,14 @@ class PreferenceArtifact:
                    biases=np.asarray(data["biases"], np.float64), threshold=float(data["threshold"]),
                    regularization=float(data["regularization"]), clip=float(data["clip"]),
                    training=dict(data.get("training", {})))
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "model.json").write_text(json.dumps(self.to_dict()), encoding="utf-8")
+
+    @classmethod
+    def load(cls, directory: Path) -> PreferenceArtifact:
+        return cls.from_dict(json.loads((directory / "model.json").read_text(encoding="utf-8")))
 
     def with_items(self, factors: np.ndarray, biases: np.ndarray, training: dict) -> PreferenceArtifact:
         return PreferenceArtifact(self.name, self.item_space, factors, biases, self.threshold, self.regularization,

@@ -30,6 +30,8 @@ TEXT_MEAN_WORDS = 6
 # text/string decision open.
 LONG_VALUE = 256
 PROGRESS_INTERVAL = 0.25  # seconds
+# The job kind that profiles an upload; the k-anonymization page prefills its configuration from its result.
+PROFILE_JOB = "profile_csv"
 TOP_VALUE_TYPES = frozenset({"string", "boolean", "integer"})
 
 

@@ -14,9 +14,9 @@ import requests
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from anonymizer import selectors
+from anonymizer.crowd.web import selectors
+from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant
-from anonymizer.services import crowd
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Campaign, Judgment
-from anonymizer.services import crowd
 
 pytestmark = pytest.mark.django_db
 

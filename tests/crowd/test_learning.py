@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Assignment, Campaign, HumanInferabilityModel, Job, TrainedLocationModel
-from anonymizer.services import crowd
-from anonymizer.services import jobs as job_services
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PLACES = ("渋谷", "新宿", "池袋", "東京", "品川", "銀座", "駅", "秋葉原", "上野")
@@ -38,7 +39,7 @@ def answer_all(campaign: Campaign, participants: int, decide) -> None:
 
 def run(staff, kind: str, campaign: Campaign) -> Job:
     job = job_services.create_job(owner=staff, kind=kind, params={"campaign": str(campaign.id)})
-    job_services.run_job(job.id)
+    runner.run_job(job.id)
     return Job.objects.get(id=job.id)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Judgment
-from anonymizer.services import crowd
-from tests.test_browser import browser_page
+from tests.helpers import browser_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

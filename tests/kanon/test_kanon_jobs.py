@@ -18,8 +18,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from anonymizer.models import Job, JobResult, Upload
-from anonymizer.services import jobs as job_services
-from anonymizer.services.uploads import create_csv_upload
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import csv_bytes, kanon_file, run_in_process, wait_for, write_large_csv
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +44,7 @@ def rx_anon_yaml(parameters: str = "") -> str:
 def run_queued(owner, kind: str = "kanon") -> list[Job]:
     jobs = list(Job.objects.filter(owner=owner, kind=kind, status=Job.Status.QUEUED).order_by("created_at"))
     for job in jobs:
-        job_services.run_job(job.id)
+        runner.run_job(job.id)
         job.refresh_from_db()
     return jobs
 
@@ -66,7 +67,7 @@ def test_rx_anon_yaml_job_through_the_api_gives_a_k_anonymous_csv_and_a_report(a
     job = response.json()
     # Stored in Kakurega's schema, so the job page shows what ran; rx-anon's options are translated.
     assert job["params"]["config"]["k"] == 2 and job["params"]["config"]["strategy"] == "mondrian"
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     detail = api.get(job["url"]).json()
     assert detail["status"] == "succeeded", detail["error"]
     assert detail["progress"]["fraction"] == 1.0

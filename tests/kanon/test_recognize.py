@@ -11,14 +11,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from anonymizer.kanon import recognize as rec
 from anonymizer.kanon.recognize import (
+    BUILTIN_TYPES,
     CustomEntity,
     Term,
     TermCache,
     TermRecognizer,
     recognize_with_cache,
 )
+from anonymizer.kanon.recognize import recognizer as rec  # the module; `recognizer` is a fixture here
 from tests.helpers import kanon_file
 
 
@@ -317,7 +318,7 @@ def test_entity_types_filtering(recognizer):
     job = CustomEntity("JOB", terms=("Pedro",))
     assert {label for _, label in spans(TermRecognizer(entity_types=["PHONE"], custom_entities=[job])
                                         .recognize(text))} == {"PHONE", "JOB"}
-    assert recognizer.entity_types == rec.ONTONOTES_TYPES | rec.RULE_TYPES
+    assert recognizer.entity_types == frozenset(BUILTIN_TYPES)
     with pytest.raises(ValueError, match="PERSN"):
         TermRecognizer(entity_types=["PERSN"])
 

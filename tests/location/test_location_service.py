@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from anonymizer import selectors
 from anonymizer.location.defaults import TOKYO
+from anonymizer.location.web import selectors
+from anonymizer.location.web.services import ensure_default_models
 from anonymizer.models import Job, TrainedLocationModel
-from anonymizer.services import jobs as job_services
-from anonymizer.services.location import ensure_default_models
+from anonymizer.platform.jobs import runner
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def api(user) -> APIClient:
 
 def test_training_job_registers_a_model_only_its_owner_sees(api, alice_client, user, other_user, model_dir):
     job = start_training(api, tokyo_sample(), TOKYO_PARAMS)
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     done = api.get(job["url"]).json()
     assert done["status"] == "succeeded", done["error"]
     result = done["result"]
@@ -82,7 +82,7 @@ def test_training_job_registers_a_model_only_its_owner_sees(api, alice_client, u
 def test_a_second_training_becomes_the_active_version(api, user):
     for _ in range(2):
         job = start_training(api, tokyo_sample(900), TOKYO_PARAMS)
-        job_services.run_job(job["id"])
+        runner.run_job(job["id"])
     versions = TrainedLocationModel.objects.filter(owner=user, name="tokyo-mine").order_by("created_at")
     assert versions.count() == 2
     assert [v.active for v in versions] == [False, True]
@@ -100,7 +100,7 @@ def test_a_second_training_becomes_the_active_version(api, user):
 )
 def test_a_bad_corpus_fails_the_job_with_row_numbers(api, rows, params, expected):
     job = start_training(api, csv_file(rows), {**TOKYO_PARAMS, **params})
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     failed = api.get(job["url"]).json()
     assert failed["status"] == "failed"
     assert expected in failed["error"] and "corpus.csv" in failed["error"]
@@ -177,7 +177,7 @@ def test_default_models_are_trained_once(model_dir):
 @pytest.mark.django_db(transaction=True)
 def test_deleting_an_account_deletes_its_models_from_disk(api, user, model_dir):
     job = start_training(api, tokyo_sample(900), TOKYO_PARAMS)
-    job_services.run_job(job["id"])
+    runner.run_job(job["id"])
     directory = model_dir / TrainedLocationModel.objects.get(owner=user).path
     assert (directory / "model.json").exists()
     user.delete()

@@ -9,7 +9,7 @@ from anonymizer.preferences.aggregate import read_aggregate
 from anonymizer.preferences.items import ItemSpace
 from anonymizer.preferences.labels import ProxyLabelRule
 from anonymizer.preferences.serving import train_artifact
-from anonymizer.services.preferences import DEFAULT_PREFERENCE_MODEL as SPEC
+from anonymizer.preferences.web.services import DEFAULT_PREFERENCE_MODEL as SPEC
 from tests.helpers import ROOT
 
 
@@ -28,7 +28,7 @@ def default_artifact(default_checkins):
 @pytest.fixture
 def preference_model(default_artifact, settings, tmp_path):
     """The default preference model registered (database row + artifact in a fresh MODEL_DIR)."""
-    from anonymizer.services.preferences import register_preference_model
+    from anonymizer.preferences.web.services import register_preference_model
 
     settings.MODEL_DIR = tmp_path / "models"
     return register_preference_model(default_artifact, title=SPEC.title, metadata={"labels": "proxy"})

@@ -12,7 +12,7 @@ from anonymizer.preferences.aggregate import COLUMNS, read_aggregate, write_aggr
 from anonymizer.preferences.checkins import InputFormatError, parse_preferences, read_foursquare
 from anonymizer.preferences.items import ItemSpace
 from anonymizer.preferences.labels import ProxyLabelRule
-from anonymizer.services.preferences import DEFAULT_PREFERENCE_MODEL
+from anonymizer.preferences.web.services import DEFAULT_PREFERENCE_MODEL
 from tests.helpers import ROOT, shared_data
 
 SHIPPED = ROOT / "data" / DEFAULT_PREFERENCE_MODEL.data

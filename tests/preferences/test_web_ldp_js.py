@@ -11,8 +11,7 @@ import pytest
 
 from anonymizer.preferences import serving
 from anonymizer.preferences.ldp import Mulberry32, client_report, one_bit_bound, perturb_report
-from tests.helpers import ROOT
-from tests.test_browser import browser_page
+from tests.helpers import ROOT, browser_page
 
 pytestmark = pytest.mark.browser
 SEEDS = [0, 1, 42, 123_456_789, 2**31 - 1, 2**31, 0xDEADBEEF, 2**32 - 1]

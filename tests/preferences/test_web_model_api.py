@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from anonymizer.models import PreferenceModel
-from anonymizer.services.preferences import (
+from anonymizer.preferences.web.services import (
     DEFAULT_PREFERENCE_MODEL,
     ensure_default_preference_model,
     register_preference_model,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.preferences import serving
-from tests.helpers import ROOT
-from tests.test_browser import browser_page
+from tests.helpers import ROOT, browser_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -14,8 +14,8 @@ import pytest
 
 from anonymizer.preferences import serving
 from anonymizer.preferences.ldp import Mulberry32, one_bit_bound
+from tests.helpers import browser_page
 from tests.preferences.test_web_page_browser import RATED, open_page, rate
-from tests.test_browser import browser_page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 SEED, EPSILON, ROUNDS = 20240611, 2.0, 4

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from anonymizer.models import PreferenceContribution, PreferenceModel, PreferenceReport
 from anonymizer.preferences import serving
 from anonymizer.preferences.ldp import Mulberry32, one_bit_bound
-from anonymizer.services.preferences import register_preference_model
+from anonymizer.preferences.web.services import register_preference_model
 from tests.helpers import token_client
 
 pytestmark = pytest.mark.django_db

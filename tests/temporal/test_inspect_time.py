@@ -132,7 +132,7 @@ def test_batch_removes_time_from_every_post(location_models, openapi):  # noqa: 
 
 
 def test_without_ner_the_lexicon_tags_alone(location_models, settings):
-    from anonymizer.services.temporal import time_anonymizer
+    from anonymizer.temporal.web.services import time_anonymizer_for as time_anonymizer
 
     settings.TEMPORAL_USE_NER = False  # the faster setting: no spaCy NER in the pipeline
     anonymizer = time_anonymizer(None, {})

@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from anonymizer.models import Job, JobResult
-from anonymizer.services.uploads import create_csv_upload
+from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import csv_bytes, run_in_process
 
 pytestmark = pytest.mark.django_db(transaction=True)

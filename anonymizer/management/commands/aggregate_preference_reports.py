@@ -7,10 +7,10 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from anonymizer import selectors
-from anonymizer.jobkinds import UserFacingError
 from anonymizer.models import PreferenceModel
-from anonymizer.services.preferences import aggregate_contributions
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.preferences.web import selectors
+from anonymizer.preferences.web.services import aggregate_contributions
 
 
 def _is_uuid(text: str) -> bool:

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from anonymizer.services.location import ensure_default_models
-from anonymizer.services.preferences import ensure_default_preference_model
+from anonymizer.location.web.services import ensure_default_models
+from anonymizer.preferences.web.services import ensure_default_preference_model
 
 
 class Command(BaseCommand):

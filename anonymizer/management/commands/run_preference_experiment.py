@@ -11,11 +11,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from anonymizer.jobkinds import UserFacingError
+from anonymizer.platform.errors import UserFacingError
 from anonymizer.preferences.aggregate import read_aggregate
 from anonymizer.preferences.checkins import InputFormatError, read_foursquare, read_preferences
 from anonymizer.preferences.experiment import METHODS
-from anonymizer.services.preference_experiment import (
+from anonymizer.preferences.web.jobs import (
     SWEEPS,
     PreferenceExperimentParams,
     UploadedExperimentParams,

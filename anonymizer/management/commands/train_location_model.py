@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import ColumnMap, open_corpus
 from anonymizer.location.grid import Grid
-from anonymizer.services.location import TrainingRequest, train_from_file
+from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.tabular import CsvFormatError
 
 

@@ -1,0 +1,155 @@
+"""The crowdsourcing API: the participant's queue (next post, answer, undo) and, for staff, the campaigns.
+
+The participant's queue is a plain Django view, not DRF: participants have no account, only the secret in their
+session, and Django's CSRF middleware protects every POST of theirs (DRF checks CSRF for signed-in users only).
+Its errors are JSON {"error": ...} with 400, 403 (not joined), 405 or 409 (wait: every post left is reserved)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_http_methods
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from anonymizer.crowd.web import selectors
+from anonymizer.crowd.web import services as crowd
+from anonymizer.crowd.web.exports import export_response
+from anonymizer.crowd.web.serializers import CampaignSerializer
+from anonymizer.crowd.web.views import campaign_or_404, participant_of
+from anonymizer.location.model import LocationModel, remove_spans
+from anonymizer.models import Assignment, Campaign, Participant, TrainedLocationModel
+from anonymizer.platform import artifacts
+from anonymizer.platform.errors import UserFacingError
+
+
+def _payload(participant: Participant, assignment: Assignment | None, error: str = "") -> dict:
+    """What the participant's page needs: their next post (never its kind or anyone's answers) and progress."""
+    campaign = participant.campaign
+    answered = participant.judgments.count()
+    out = {"progress": {"answered": answered, "cap": campaign.per_participant_cap}, "error": error}
+    if assignment is None:
+        participant.refresh_from_db(fields=["completed_at", "completion_code"])
+        return {**out, "done": True, "completion_code": participant.completion_code}
+    post = {"id": assignment.post_id, "text": assignment.post.text}
+    if campaign.task == Campaign.Task.DEIDENTIFY:
+        model = artifacts.load(campaign.location_model, LocationModel.load)
+        post["tokens"] = [{"text": t.text, "start": t.start, "end": t.end, "deletable": t.deletable}
+                          for t in model.tokenize(assignment.post.text)]
+    return {**out, "done": False, "post": post, "expires_at": assignment.expires_at.isoformat()}
+
+
+@require_http_methods(["GET", "POST"])
+def participant_api(request: HttpRequest, token: str, action: str) -> JsonResponse:
+    """The participant's queue: GET next, POST answer, POST undo (JSON)."""
+    campaign = campaign_or_404(token)
+    participant = participant_of(request, campaign)
+    if participant is None:
+        return JsonResponse({"error": "Join the campaign first."}, status=403)
+    try:
+        if action == "next" and request.method == "GET":
+            return JsonResponse(_payload(participant, crowd.next_assignment(participant)))
+        if action == "answer" and request.method == "POST":
+            body = _json(request)
+            _answer(participant, campaign, body)
+            return JsonResponse(_payload(participant, crowd.next_assignment(participant)))
+        if action == "undo" and request.method == "POST":
+            return JsonResponse(_payload(participant, crowd.undo(participant)))
+    except crowd.QueueWait as wait:
+        return JsonResponse({"wait": wait.seconds, "error": str(wait), "done": False}, status=409)
+    except UserFacingError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return JsonResponse({"error": f"Unknown action {action!r} for {request.method}."}, status=405)
+
+
+def _json(request: HttpRequest) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError as exc:
+        raise UserFacingError("The request body is not JSON.") from exc
+    if not isinstance(body, dict):
+        raise UserFacingError("The request body must be a JSON object.")
+    return body
+
+
+def _answer(participant: Participant, campaign: Campaign, body: dict) -> None:
+    try:
+        post_id = int(body.get("post"))
+    except (TypeError, ValueError):
+        raise UserFacingError("post: expected the id of the post you were served.") from None
+    given, deleted, text_after = body.get("answer"), None, ""
+    if given is not None and not isinstance(given, bool):
+        raise UserFacingError("answer: expected true or false.")
+    if campaign.task == Campaign.Task.DEIDENTIFY:
+        assignment = participant.assignments.select_related("post").filter(post_id=post_id).first()
+        if assignment is None:
+            raise UserFacingError("This post was not served to you.")
+        tokens = artifacts.load(campaign.location_model, LocationModel.load).tokenize(assignment.post.text)
+        deleted = body.get("deleted")
+        if not isinstance(deleted, list) or not all(isinstance(i, int) and 0 <= i < len(tokens) for i in deleted):
+            raise UserFacingError("deleted: expected the indices of the words you struck.")
+        if any(not tokens[i].deletable for i in deleted):
+            raise UserFacingError("deleted: punctuation and symbols cannot be struck.")
+        deleted = sorted(set(deleted))
+        text_after = remove_spans(assignment.post.text, [tokens[i] for i in deleted])
+    coordinates = [body.get("latitude"), body.get("longitude")]
+    if any(c is not None and (isinstance(c, bool) or not isinstance(c, int | float)) for c in coordinates):
+        raise UserFacingError("latitude/longitude: expected numbers.")
+    crowd.answer(participant, post_id, answer=given, latitude=coordinates[0], longitude=coordinates[1],
+                 deleted_tokens=deleted, text_after=text_after)
+
+
+class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Your crowdsourcing campaigns (staff users only): create one, follow it, export its answers."""
+
+    serializer_class = CampaignSerializer
+    permission_classes = [IsAdminUser]
+
+    def get_queryset(self):
+        return selectors.campaigns_of(self.request.user).select_related("location_model")
+
+    def create(self, request: Request) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        model_ref = data.pop("location_model", None)
+        record = None
+        if model_ref:
+            try:
+                record = artifacts.resolve(TrainedLocationModel, request.user, model_ref, what="model")
+            except LookupError as exc:
+                raise ValidationError({"location_model": [str(exc)]}) from exc
+        posts = [crowd.PostSpec(p["text"], p["kind"], p["gold"], p["id"], p["lat"], p["lon"])
+                 for p in data.pop("posts", [])]
+        sample, attention = data.pop("sample", None), data.pop("attention_checks")
+        try:
+            if sample:
+                if record is None:
+                    raise UserFacingError("Sampling posts needs a location model.")
+                posts += crowd.posts_from_corpus(record, sample)
+            posts += crowd.attention_checks(record.language if record else "en", attention)
+            campaign = crowd.create_campaign(owner=request.user, posts=posts, location_model=record, **data)
+        except UserFacingError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+        return Response(self.get_serializer(campaign).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiResponse(description="Progress, agreement and participants")})
+    @action(detail=True, methods=["get"])
+    def report(self, request: Request, pk=None) -> Response:
+        report = selectors.campaign_report(self.get_object())
+        return Response({key: report[key] for key in ("posts", "judgments_wanted", "judgments_done", "progress",
+                                                      "flagged", "alpha")}
+                        | {"participants": len(report["participants"])})
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/x-ndjson"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path=r"export/(?P<what>judgments|aggregates)\.(?P<fmt>csv|jsonl)",
+            url_name="export")
+    def export(self, request: Request, pk=None, what: str = "", fmt: str = "") -> HttpResponse:
+        return export_response(self.get_object(), what, fmt)

@@ -1,0 +1,35 @@
+"""Campaign exports as CSV or JSON Lines: the raw (pseudonymous) answers or the per-post aggregates."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.http import Http404, HttpResponse
+
+from anonymizer.crowd.web import selectors
+from anonymizer.models import Campaign
+
+EXPORTS = {"judgments": selectors.judgment_rows, "aggregates": selectors.aggregate_rows}
+FORMATS = {"csv": "text/csv", "jsonl": "application/x-ndjson"}
+
+
+def export_rows(rows: list[dict], fmt: str) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in row.items()})
+    return out.getvalue()
+
+
+def export_response(campaign: Campaign, what: str, fmt: str) -> HttpResponse:
+    if what not in EXPORTS or fmt not in FORMATS:
+        raise Http404("Exports are judgments or aggregates, as csv or jsonl.")
+    response = HttpResponse(export_rows(EXPORTS[what](campaign), fmt), content_type=FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.id}-{what}.{fmt}"'
+    return response

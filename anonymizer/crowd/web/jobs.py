@@ -1,0 +1,120 @@
+"""Jobs that learn from a campaign's answers: the human-inferability classifier, the calibrated
+de-identification threshold, and the machine-inferable x human-inferable table (the paper's Table 2)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from rest_framework import serializers
+
+from anonymizer.crowd.stats import cross_table
+from anonymizer.crowd.web import selectors
+from anonymizer.location.human import HumanModel, train_human_model
+from anonymizer.location.model import LocationModel, calibrated_threshold
+from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, Judgment, TrainedLocationModel
+from anonymizer.platform import artifacts
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.runner import JobRun
+
+# The jobs a campaign's page starts on its answers.
+CAMPAIGN_JOBS = ("train_human_model", "calibrate_threshold", "machine_human_table")
+
+
+class CampaignParams(serializers.Serializer):
+    campaign = serializers.UUIDField(help_text="One of your campaigns.")
+
+
+def _campaign(job: Job, task: str | None = None) -> Campaign:
+    campaign = selectors.campaigns_of(job.owner).filter(id=job.params["campaign"]).select_related(
+        "location_model").first()
+    if campaign is None:  # not theirs, or gone: the same answer, so nothing leaks
+        raise UserFacingError("There is no such campaign of yours.")
+    if task is not None and campaign.task != task:
+        raise UserFacingError(f"This needs a campaign of the task {task!r}; this one is {campaign.task!r}.")
+    if campaign.location_model is None:
+        raise UserFacingError("The campaign has no location model, whose tokenizer and grid this needs.")
+    return campaign
+
+
+def _human_labels(campaign: Campaign) -> tuple[list[str], list[bool]]:
+    report = selectors.campaign_report(campaign)
+    texts = dict(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values_list("id", "text"))
+    labelled = [(texts[int(a.post)], a.human_inferable) for a in report["aggregates"] if a.human_inferable is not None]
+    return [text for text, _ in labelled], [label for _, label in labelled]
+
+
+def run_train_human_model(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.INFERABLE)
+    texts, labels = _human_labels(campaign)
+    run.progress(1, 3, f"training on {len(texts)} labelled posts")
+    location = artifacts.load(campaign.location_model, LocationModel.load)
+    try:
+        model = train_human_model(texts, labels, location.tokenizer_settings)
+    except ValueError as exc:
+        raise UserFacingError(str(exc)) from exc
+    model.metadata["campaign"] = str(campaign.id)
+    record = register_human_model(model, owner=job.owner, campaign=campaign, location_record=campaign.location_model)
+    return {"model": str(record.id), "location_model": campaign.location_model.name, **model.metadata}
+
+
+def register_human_model(model: HumanModel, *, owner, campaign: Campaign | None,
+                         location_record: TrainedLocationModel) -> HumanInferabilityModel:
+    """Save the model under MODEL_DIR and make it the one used beside its location model."""
+    return artifacts.save_version(HumanInferabilityModel, model.save, owner=owner, name=location_record.name,
+                                  prefix="human/", active_among={"location_model": location_record},
+                                  campaign=campaign, location_model=location_record, metadata=model.metadata)
+
+
+def calibrate_threshold(record: TrainedLocationModel, hand_deidentified: Sequence[str]) -> TrainedLocationModel:
+    """Give a location model the paper's calibrated threshold: the mean top-cell probability of posts that people
+    de-identified by hand. Saved as a new version (artifacts are never changed in place)."""
+    model = artifacts.load(record, LocationModel.load)
+    calibrated = model.with_threshold(calibrated_threshold(model, hand_deidentified))
+    return artifacts.save_version(TrainedLocationModel, calibrated.save, owner=record.owner, title=record.title,
+                                  activate=record.active, **calibrated.record_fields())
+
+
+def run_calibrate_threshold(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.DEIDENTIFY)
+    texts = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
+                                         participant__flagged_reason="").values_list("text_after", flat=True))
+    if not texts:
+        raise UserFacingError("No hand de-identified post yet (flagged participants' answers are left out).")
+    run.progress(1, 2, f"scoring {len(texts)} hand de-identified posts")
+    record = calibrate_threshold(campaign.location_model, texts)
+    return {"location_model": record.name, "version": record.version, "threshold": record.metadata["threshold"],
+            "posts": len(texts)}
+
+
+def run_machine_human_table(job: Job, run: JobRun) -> dict:
+    campaign = _campaign(job, Campaign.Task.INFERABLE)
+    report = selectors.campaign_report(campaign)
+    human = {a.post: a.human_inferable for a in report["aggregates"] if a.human_inferable is not None}
+    texts = dict(campaign.posts.filter(id__in=[int(p) for p in human]).values_list("id", "text"))
+    location = artifacts.load(campaign.location_model, LocationModel.load)
+    ids = sorted(human, key=int)
+    run.progress(1, 2, f"classifying {len(ids)} posts")
+    top = location.cell_probabilities([[t.norm for t in location.tokenize(texts[int(p)])] for p in ids]).max(axis=1)
+    machine = {p: bool(probability >= location.threshold.value) for p, probability in zip(ids, top, strict=True)}
+    table = cross_table(machine, human)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["post", "external_id", "top_probability", "machine_inferable", "human_inferable"])
+    for p, probability in zip(ids, top, strict=True):
+        writer.writerow([p, report["external_ids"].get(p, ""), f"{probability:.6f}", machine[p], human[p]])
+    run.add_result("machine_x_human.csv", out.getvalue().encode(), "text/csv")
+    return {"threshold": location.threshold.value, "table": table.as_rows(), "posts": len(ids)}
+
+
+register(JobKind(name="train_human_model", label="Train the human-inferability classifier",
+                 run=run_train_human_model, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))
+register(JobKind(name="calibrate_threshold", label="Calibrate the threshold from hand de-identifications",
+                 run=run_calibrate_threshold, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))
+register(JobKind(name="machine_human_table", label="Machine- x human-inferable table",
+                 run=run_machine_human_table, params_serializer=CampaignParams,
+                 summary_template="jobs/summary/crowd.html"))

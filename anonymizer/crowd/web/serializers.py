@@ -1,0 +1,50 @@
+"""Serializers of the staff campaigns API."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from anonymizer.models import Campaign
+
+
+class CampaignPostInputSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["regular", "gold", "attention"], default="regular")
+    gold = serializers.BooleanField(required=False, allow_null=True, default=None)
+    id = serializers.CharField(required=False, allow_blank=True, default="")
+    lat = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-90, max_value=90)
+    lon = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-180, max_value=180)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    posts = CampaignPostInputSerializer(many=True, write_only=True, required=False)
+    sample = serializers.IntegerField(write_only=True, required=False, min_value=1, max_value=10_000,
+                                      help_text="Instead of posts: sample this many held-out posts of the location "
+                                                "model's corpus (built-in models).")
+    attention_checks = serializers.IntegerField(write_only=True, default=2, min_value=0, max_value=20)
+    location_model = serializers.CharField(required=False, allow_null=True, default=None,
+                                           help_text="Location model id or name.")
+    join_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "instructions", "consent_text", "task", "ask_location", "location_model",
+                  "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "min_gold_answers",
+                  "per_participant_cap", "reservation_seconds", "status", "created_at", "join_url", "posts", "sample",
+                  "attention_checks"]
+        read_only_fields = ["id", "status", "created_at", "join_url"]
+
+    def get_join_url(self, campaign: Campaign) -> str:
+        return self.context["request"].build_absolute_uri(reverse("crowd-join", args=[campaign.join_token]))
+
+    def to_representation(self, campaign: Campaign) -> dict:
+        data = super().to_representation(campaign)
+        data["location_model"] = campaign.location_model.name if campaign.location_model else None
+        return data
+
+    def validate(self, data: dict) -> dict:
+        if not data.get("posts") and not data.get("sample"):
+            raise serializers.ValidationError({"posts": ["Give the posts, or a sample size to draw from the model's "
+                                                         "corpus."]})
+        return data

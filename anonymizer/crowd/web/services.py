@@ -1,0 +1,344 @@
+"""Writes for crowdsourcing campaigns: create a campaign, admit participants, serve posts from the queue,
+record and undo answers, flag participants by their gold answers.
+
+The queue serves each participant the regular post with the fewest answers (counting live reservations of
+others), in the participant's own random order, and mixes in gold posts at the campaign's gold share. A post
+is never served twice to one participant (a database constraint on Assignment), and a regular post never
+gets more than the wanted number of answers: the post row is locked while its load is re-counted.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Min, Q
+from django.utils import timezone
+
+from anonymizer.crowd.stats import JudgmentRecord, flag_participants, gold_accuracy
+from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant, TrainedLocationModel
+from anonymizer.platform.errors import UserFacingError
+
+logger = logging.getLogger(__name__)
+Kind = CampaignPost.Kind
+
+
+class QueueWait(UserFacingError):
+    """Every post left for this participant is reserved by others right now; ask again shortly."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"The remaining posts are being answered by others; try again in {seconds} seconds.")
+        self.seconds = seconds
+
+
+@dataclass(frozen=True)
+class PostSpec:
+    """A post to put in a campaign."""
+
+    text: str
+    kind: str = Kind.REGULAR
+    gold_answer: bool | None = None
+    external_id: str = ""
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, consent_text: str,
+                    posts: Sequence[PostSpec], task: str = Campaign.Task.INFERABLE,
+                    location_model: TrainedLocationModel | None = None, **options) -> Campaign:
+    """A new open campaign with its posts. Only staff users run campaigns."""
+    if not owner.is_staff:
+        raise PermissionError("Only staff users can create campaigns.")
+    if not posts:
+        raise UserFacingError("A campaign needs at least one post.")
+    if task == Campaign.Task.DEIDENTIFY and location_model is None:
+        raise UserFacingError("A de-identification campaign needs a location model: its tokenizer splits the words.")
+    for number, post in enumerate(posts, start=1):
+        if not post.text.strip():
+            raise UserFacingError(f"Post {number} has no text.")
+        if post.kind != Kind.REGULAR and post.gold_answer is None:
+            raise UserFacingError(f"Post {number} is a {post.kind} post but has no known answer.")
+    with transaction.atomic():
+        campaign = Campaign.objects.create(owner=owner, name=name, instructions=instructions,
+                                           consent_text=consent_text, task=task, location_model=location_model,
+                                           join_token=secrets.token_urlsafe(16), **options)
+        CampaignPost.objects.bulk_create([
+            CampaignPost(campaign=campaign, kind=post.kind, text=post.text.strip(), external_id=post.external_id,
+                         gold_answer=post.gold_answer, latitude=post.latitude, longitude=post.longitude)
+            for post in posts
+        ])
+    return campaign
+
+
+def close_campaign(campaign: Campaign) -> None:
+    Campaign.objects.filter(id=campaign.id).update(status=Campaign.Status.CLOSED)
+
+
+# -- participants ---------------------------------------------------------------------------------------------
+def join(campaign: Campaign) -> Participant:
+    """A new pseudonymous participant; the caller keeps ``participant.secret`` in the browser session."""
+    if campaign.status != Campaign.Status.OPEN:
+        raise UserFacingError("This campaign is closed.")
+    return Participant.objects.create(campaign=campaign, secret=secrets.token_urlsafe(24),
+                                      seed=secrets.randbits(62))
+
+
+def consent(participant: Participant) -> None:
+    if participant.consented_at is None:
+        Participant.objects.filter(id=participant.id, consented_at__isnull=True).update(consented_at=timezone.now())
+        participant.refresh_from_db(fields=["consented_at"])
+
+
+def _complete(participant: Participant) -> None:
+    if participant.completed_at is None:
+        Participant.objects.filter(id=participant.id, completed_at__isnull=True).update(
+            completed_at=timezone.now(), completion_code=secrets.token_hex(5).upper())
+        participant.refresh_from_db(fields=["completed_at", "completion_code"])
+
+
+def next_assignment(participant: Participant, now: datetime | None = None) -> Assignment | None:
+    """The post this participant should judge now, reserved for them; None when they are done. Raises
+    QueueWait when posts remain but all their slots are reserved by others (reservations expire)."""
+    campaign = participant.campaign
+    if campaign.status != Campaign.Status.OPEN:
+        raise UserFacingError("This campaign is closed.")
+    if participant.consented_at is None:
+        raise UserFacingError("Please give your consent first.")
+    now = now or timezone.now()
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                assignment = _reserve(participant, campaign, now)
+        except IntegrityError:  # the same participant's concurrent request reserved first: take that one
+            continue
+        if assignment is None:
+            _complete(participant)
+        return assignment
+    raise UserFacingError("The queue is busy; please try again.")
+
+
+def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Assignment | None:
+    # One request of a participant at a time (two tabs, a double click): the second waits here and then
+    # finds the first one's reservation instead of reserving a second post.
+    Participant.objects.select_for_update().filter(id=participant.id).first()
+    pending = (participant.assignments.filter(answered_at__isnull=True, expires_at__gt=now)
+               .select_related("post").first())
+    if pending is not None:  # a reload or a second tab gets the same post back
+        return pending
+    answered = participant.judgments.count()
+    if participant.completed_at is not None or answered >= campaign.per_participant_cap:
+        return None
+    # The participant's own random order: reproducible from their seed and how far they are.
+    rng = random.Random(participant.seed * 1_000_003 + answered)
+    seen = participant.assignments.values("post_id")
+    posts = CampaignPost.objects.filter(campaign=campaign).exclude(id__in=seen)
+    if rng.random() < campaign.gold_share:
+        gold = list(posts.exclude(kind=Kind.REGULAR).values_list("id", flat=True).order_by("id"))
+        if gold:
+            return _assign(participant, campaign, rng.choice(gold), now, check_load=False)
+    candidates = list(
+        posts.filter(kind=Kind.REGULAR)
+        .annotate(load=F("answered") + Count("assignments", filter=Q(assignments__answered_at__isnull=True,
+                                                                        assignments__expires_at__gt=now)))
+        .filter(load__lt=campaign.judgments_per_post)
+        .order_by("load", "id")
+        .values_list("id", "load")
+    )
+    while candidates:
+        lowest = candidates[0][1]
+        group = [post_id for post_id, load in candidates if load == lowest]
+        chosen = rng.choice(group)
+        assignment = _assign(participant, campaign, chosen, now, check_load=True)
+        if assignment is not None:
+            return assignment
+        candidates = [(post_id, load) for post_id, load in candidates if post_id != chosen]
+    held = (posts.filter(kind=Kind.REGULAR, answered__lt=campaign.judgments_per_post)
+            .aggregate(soonest=Min("assignments__expires_at", filter=Q(assignments__answered_at__isnull=True,
+                                                                         assignments__expires_at__gt=now)))["soonest"])
+    if held is not None:  # slots held by others' reservations may come free
+        raise QueueWait(max(1, int((held - now).total_seconds()) + 1))
+    return None
+
+
+def _load(post_id: int, now: datetime, excluding: int | None = None) -> int:
+    live = Assignment.objects.filter(post_id=post_id).filter(Q(answered_at__isnull=False) | Q(expires_at__gt=now))
+    if excluding is not None:
+        live = live.exclude(id=excluding)
+    return live.count()
+
+
+def _assign(participant: Participant, campaign: Campaign, post_id: int, now: datetime,
+            check_load: bool) -> Assignment | None:
+    # Lock the post while its load is counted, so two participants cannot both take its last slot.
+    post = CampaignPost.objects.select_for_update().get(id=post_id)
+    if check_load and _load(post.id, now) >= campaign.judgments_per_post:
+        return None
+    assignment = Assignment.objects.create(participant=participant, post=post, served_at=now,
+                                           expires_at=now + timedelta(seconds=campaign.reservation_seconds))
+    assignment.post = post
+    return assignment
+
+
+def answer(participant: Participant, post_id: int, *, answer: bool | None = None, latitude: float | None = None,
+           longitude: float | None = None, deleted_tokens: Sequence[int] | None = None, text_after: str = "",
+           now: datetime | None = None) -> Judgment:
+    """Record the participant's answer to a post that was served to them."""
+    now = now or timezone.now()
+    campaign = participant.campaign
+    if campaign.status != Campaign.Status.OPEN:
+        raise UserFacingError("This campaign is closed.")
+    with transaction.atomic():
+        assignment = (Assignment.objects.select_for_update().select_related("post")
+                      .filter(participant=participant, post_id=post_id).first())
+        if assignment is None:
+            raise UserFacingError("This post was not served to you.")
+        if assignment.answered_at is not None:
+            raise UserFacingError("You have already answered this post.")
+        post = CampaignPost.objects.select_for_update().get(id=post_id)
+        if assignment.expires_at <= now and post.kind == Kind.REGULAR and (
+                _load(post.id, now, excluding=assignment.id) >= campaign.judgments_per_post):
+            raise UserFacingError("This post took too long and has been given to someone else; here is the next one.")
+        _check_payload(campaign, answer, latitude, longitude, deleted_tokens)
+        judgment = Judgment.objects.create(
+            participant=participant, post=post, answer=answer, clicked_latitude=latitude,
+            clicked_longitude=longitude, deleted_tokens=list(deleted_tokens) if deleted_tokens is not None else None,
+            text_after=text_after, seconds=(now - assignment.served_at).total_seconds())
+        Assignment.objects.filter(id=assignment.id).update(answered_at=now)
+        CampaignPost.objects.filter(id=post.id).update(answered=F("answered") + 1)
+        if post.kind != Kind.REGULAR:
+            refresh_flag(participant)
+    if participant.judgments.count() >= campaign.per_participant_cap:
+        _complete(participant)
+    return judgment
+
+
+def _check_payload(campaign: Campaign, answer: bool | None, latitude: float | None, longitude: float | None,
+                   deleted_tokens: Sequence[int] | None) -> None:
+    if campaign.task == Campaign.Task.INFERABLE:
+        if answer is None:
+            raise UserFacingError("Answer yes or no.")
+    elif deleted_tokens is None:
+        raise UserFacingError("Strike the words to delete (none is a valid answer), then submit.")
+    if (latitude is None) != (longitude is None):
+        raise UserFacingError("A map answer needs both latitude and longitude.")
+    if latitude is not None and not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+        raise UserFacingError("The map answer is not a valid point.")
+
+
+def undo(participant: Participant, now: datetime | None = None) -> Assignment:
+    """Take back the participant's last answer; its post is served to them again."""
+    now = now or timezone.now()
+    if participant.completed_at is not None:
+        raise UserFacingError("You have finished; answers can no longer be changed.")
+    with transaction.atomic():
+        judgment = participant.judgments.select_for_update().order_by("-created_at", "-id").first()
+        if judgment is None:
+            raise UserFacingError("There is no answer to undo.")
+        post = CampaignPost.objects.select_for_update().get(id=judgment.post_id)
+        judgment.delete()
+        CampaignPost.objects.filter(id=post.id).update(answered=F("answered") - 1)
+        Assignment.objects.filter(participant=participant, post=post).update(
+            answered_at=None, served_at=now,
+            expires_at=now + timedelta(seconds=participant.campaign.reservation_seconds))
+        if post.kind != Kind.REGULAR:
+            refresh_flag(participant)
+    return Assignment.objects.select_related("post").get(participant=participant, post=post)
+
+
+def refresh_flag(participant: Participant) -> str:
+    """Flag (or clear) a participant from their gold and attention answers."""
+    campaign = participant.campaign
+    rows = list(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post_id", "post__kind",
+                                                                                   "post__gold_answer", "answer"))
+    records = [JudgmentRecord(str(participant.id), str(post_id), bool(given)) for post_id, _, _, given in rows]
+    gold = {str(post_id): bool(expected) for post_id, kind, expected, _ in rows if kind == Kind.GOLD}
+    failed = [str(participant.id) for _, kind, expected, given in rows if kind == Kind.ATTENTION and given != expected]
+    accuracy = gold_accuracy([r for r in records if r.post in gold], gold)
+    reasons = flag_participants(accuracy, min_accuracy=campaign.min_gold_accuracy,
+                                min_gold=campaign.min_gold_answers, failed_attention=failed)
+    reason = reasons.get(str(participant.id), "")[:300]
+    Participant.objects.filter(id=participant.id).update(flagged_reason=reason)
+    participant.flagged_reason = reason
+    return reason
+
+
+# -- where campaign posts come from -----------------------------------------------------------------------------
+_TRUE, _FALSE = {"yes", "y", "true", "t", "1"}, {"no", "n", "false", "f", "0"}
+ATTENTION_TEXTS = {
+    "en": "This is an attention check: please answer Yes to this item.",
+    "ja": "これは確認のための項目です。「はい」と答えてください。",
+}
+
+
+def posts_from_csv(fileobj, *, text_column: str = "text") -> list[PostSpec]:
+    """Posts from a CSV: a text column, and optionally id, kind (regular / gold / attention), gold (yes / no),
+    lat and lon. A bad value raises CsvFormatError with its row and column."""
+    from anonymizer.tabular import CsvFormatError
+    from anonymizer.tabular.reader import CsvSource
+
+    source = CsvSource(fileobj)
+    header = {name.strip().lower(): i for i, name in enumerate(source.header)}
+    if text_column.lower() not in header:
+        raise CsvFormatError(f'the file has no column "{text_column}"; its columns are: '
+                             f"{', '.join(source.header)}.", row=1)
+    at = {name: header.get(name) for name in ("id", "kind", "gold", "lat", "lon")}
+    posts, row = [], 1
+    for batch in source.batches():
+        for record in batch:
+            row += 1
+
+            def cell(name: str, record: list[str] = record) -> str:
+                return record[at[name]].strip() if at[name] is not None else ""
+
+            kind = cell("kind").lower() or Kind.REGULAR
+            if kind not in Kind.values:
+                raise CsvFormatError(f'kind "{kind}" is not one of regular, gold, attention.', row=row,
+                                     column=at["kind"] + 1, column_name="kind")
+            gold_text = cell("gold").lower()
+            if gold_text and gold_text not in _TRUE | _FALSE:
+                raise CsvFormatError(f'gold "{gold_text}" is not yes or no.', row=row, column=at["gold"] + 1,
+                                     column_name="gold")
+            gold = None if not gold_text else gold_text in _TRUE
+            if gold is not None and kind == Kind.REGULAR:
+                kind = Kind.GOLD  # a known answer makes it a gold post
+            coordinates = []
+            for name in ("lat", "lon"):
+                try:
+                    coordinates.append(float(cell(name)) if cell(name) else None)
+                except ValueError:
+                    raise CsvFormatError(f'{name} "{cell(name)}" is not a number.', row=row,
+                                         column=at[name] + 1, column_name=name) from None
+            posts.append(PostSpec(record[header[text_column.lower()]], kind, gold, cell("id"), *coordinates))
+    return posts
+
+
+def posts_from_corpus(record: TrainedLocationModel, count: int, seed: int = 0) -> list[PostSpec]:
+    """A random sample of a default model's held-out posts (those it was not trained on), with coordinates."""
+    import numpy as np
+
+    from anonymizer.location.corpus import load_corpus
+    from anonymizer.location.defaults import DEFAULT_MODELS
+    from anonymizer.location.evaluate import split_train_test
+
+    spec = next((s for s in DEFAULT_MODELS if s.name == record.name and record.owner_id is None), None)
+    if spec is None:
+        raise UserFacingError("Posts can be sampled only from a built-in model's corpus; upload a CSV instead.")
+    from django.conf import settings as django_settings
+
+    posts, _ = load_corpus(django_settings.DATA_DIR / spec.corpus, columns=spec.columns, grid=spec.grid,
+                           where={k: set(v) for k, v in spec.where.items()} or None)
+    _, held_out, _ = split_train_test(len(posts), users=[p.user for p in posts])
+    chosen = np.random.default_rng(seed).choice(held_out, size=min(count, len(held_out)), replace=False)
+    return [PostSpec(posts[i].text, external_id=posts[i].id or f"row-{posts[i].row}", latitude=posts[i].lat,
+                     longitude=posts[i].lon) for i in sorted(chosen.tolist())]
+
+
+def attention_checks(language: str, count: int) -> list[PostSpec]:
+    text = ATTENTION_TEXTS.get(language, ATTENTION_TEXTS["en"])
+    return [PostSpec(text, Kind.ATTENTION, True, f"attention-{i + 1}") for i in range(count)]

@@ -1,0 +1,157 @@
+"""Crowdsourcing pages: participants (no account, a campaign link and a session) and the staff dashboard.
+
+A participant is known only by the secret kept in their session; every page answers about that participant
+alone, so nobody ever sees another participant's answers. The participant's queue (next, answer, undo) is
+``api.participant_api``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from anonymizer.crowd.web import selectors
+from anonymizer.crowd.web import services as crowd
+from anonymizer.crowd.web.exports import export_response
+from anonymizer.crowd.web.forms import CampaignForm
+from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
+from anonymizer.models import Campaign, Participant, TrainedLocationModel
+from anonymizer.platform import artifacts
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.selectors import jobs_of
+from anonymizer.tabular import CsvFormatError
+
+
+def _session_key(campaign: Campaign) -> str:
+    return f"crowd-participant-{campaign.id}"
+
+
+def campaign_or_404(token: str) -> Campaign:
+    campaign = selectors.open_campaign(token)
+    if campaign is None:
+        raise Http404("No such campaign.")
+    return campaign
+
+
+def participant_of(request: HttpRequest, campaign: Campaign) -> Participant | None:
+    return selectors.participant_in(campaign, request.session.get(_session_key(campaign)))
+
+
+# -- participant pages ------------------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The campaign's instructions and consent; agreeing makes a pseudonymous participant."""
+    campaign = campaign_or_404(token)
+    participant = participant_of(request, campaign)
+    if request.method == "POST":
+        if request.POST.get("consent") != "yes":
+            messages.error(request, "Please tick the consent box to take part.")
+        else:
+            try:
+                participant = participant or crowd.join(campaign)
+            except UserFacingError as exc:
+                messages.error(request, str(exc))
+            else:
+                crowd.consent(participant)
+                request.session[_session_key(campaign)] = participant.secret
+                return redirect("crowd-task", token=token)
+    elif participant is not None and participant.consented_at is not None:
+        return redirect("crowd-task", token=token)
+    return render(request, "crowd/join.html", {"campaign": campaign})
+
+
+@require_GET
+@ensure_csrf_cookie
+def task(request: HttpRequest, token: str) -> HttpResponse:
+    campaign = campaign_or_404(token)
+    participant = participant_of(request, campaign)
+    if participant is None or participant.consented_at is None:
+        return redirect("crowd-join", token=token)
+    grid = None
+    if campaign.ask_location and campaign.location_model is not None:
+        grid = campaign.location_model.metadata["grid"]
+    config = {"api": {action: reverse("crowd-api", args=[token, action]) for action in ("next", "answer", "undo")},
+              "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid,
+              "cap": campaign.per_participant_cap}
+    return render(request, "crowd/task.html", {"campaign": campaign, "config": config})
+
+
+# -- staff pages ------------------------------------------------------------------------------------------------
+def _staff(request: HttpRequest) -> None:
+    if not request.user.is_staff:
+        raise PermissionDenied("Campaigns are run by staff users.")
+
+
+@login_required
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    _staff(request)
+    return render(request, "crowd/list.html", {"campaigns": selectors.campaigns_of(request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    _staff(request)
+    form = CampaignForm(request.POST or None, request.FILES or None,
+                        location_models=artifacts.usable_by(TrainedLocationModel, request.user))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if data["posts_file"]:
+                posts = crowd.posts_from_csv(data["posts_file"], text_column=data["text_column"] or "text")
+            else:
+                posts = crowd.posts_from_corpus(data["location_model"], data["sample_size"])
+            model = data["location_model"]
+            posts += crowd.attention_checks(model.language if model else "en", data["attention_checks"])
+            campaign = crowd.create_campaign(owner=request.user, posts=posts, **form.campaign_fields())
+        except CsvFormatError as exc:
+            form.add_error("posts_file", str(exc))
+        except UserFacingError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Campaign “{campaign.name}” is open with {campaign.posts.count()} posts.")
+            return redirect("campaign-detail", campaign_id=campaign.id)
+    return render(request, "crowd/new.html", {"form": form})
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
+    _staff(request)
+    campaign = get_object_or_404(selectors.campaigns_of(request.user), id=campaign_id)
+    report = selectors.campaign_report(campaign)
+    join_url = request.build_absolute_uri(reverse("crowd-join", args=[campaign.join_token]))
+    jobs = jobs_of(request.user).filter(params__campaign=str(campaign.id))[:10]
+    return render(request, "crowd/detail.html", {"campaign": campaign, "report": report, "join_url": join_url,
+                                                 "aggregates": report["aggregates"][:200], "jobs": jobs})
+
+
+@login_required
+@require_POST
+def campaign_action(request: HttpRequest, campaign_id, action: str) -> HttpResponse:
+    _staff(request)
+    campaign = get_object_or_404(selectors.campaigns_of(request.user), id=campaign_id)
+    if action == "close":
+        crowd.close_campaign(campaign)
+        messages.success(request, "The campaign is closed; its link no longer admits participants.")
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    if action in CAMPAIGN_JOBS:
+        job = job_services.start_job(owner=request.user, kind=action, params={"campaign": str(campaign.id)})
+        return redirect("job-detail", job_id=job.id)
+    raise Http404("Unknown action.")
+
+
+@login_required
+@require_GET
+def campaign_export(request: HttpRequest, campaign_id, what: str, fmt: str) -> HttpResponse:
+    _staff(request)
+    campaign = get_object_or_404(selectors.campaigns_of(request.user), id=campaign_id)
+    return export_response(campaign, what, fmt)

@@ -1,0 +1,125 @@
+"""Configuration of a k-anonymization run (rx-anon): each column's role and type, the run parameters and the
+entity types recognised in free text.
+
+Two input formats are accepted by `load_config`: our own schema (`KanonConfig.to_dict`, as YAML or JSON) and
+rx-anon's YAML configuration files (`parameters` / `nlp` / `attributes` / `entities`), so that rx-anon users
+can bring theirs. Every problem is reported as a ConfigError naming the field in the format it was written in.
+
+The modules: `schema` (the dataclasses), `ours` and `rx_anon` (the two formats), `parsing` (what both parsers
+share), `validation` and `prefill` (a first configuration from a CSV profile). Loading, which dispatches to
+the formats and validates, is here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+
+import yaml
+
+from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
+
+from .ours import _parse_ours
+from .parsing import _resolve_name, model_installed
+from .prefill import config_from_profile
+from .rx_anon import _parse_rx_anon, _rx_field_translator
+from .schema import (
+    ROLES,
+    SCHEMA_VERSION,
+    STRATEGIES,
+    TYPES,
+    AttributeConfig,
+    ConfigError,
+    HierarchyNode,
+    KanonConfig,
+)
+from .validation import _problems, validate
+
+__all__ = [
+    "BUILTIN_TYPES",
+    "DEFAULT_MODEL",
+    "ONTONOTES_TYPES",
+    "ROLES",
+    "RULE_TYPES",
+    "SCHEMA_VERSION",
+    "STRATEGIES",
+    "TYPES",
+    "AttributeConfig",
+    "ConfigError",
+    "CustomEntity",
+    "HierarchyNode",
+    "KanonConfig",
+    "config_from_profile",
+    "load_config",
+    "model_installed",
+    "validate",
+]
+
+
+def load_config(text: str | bytes, *, columns: Sequence[str]) -> KanonConfig:
+    """Parse a configuration (YAML or JSON) in our schema or rx-anon's and validate it against the CSV header
+    `columns`. Attribute names match columns exactly, else case-insensitively (as rx-anon); columns left out
+    become insensitive nominal. Raises ConfigError (possibly .many) naming every bad field."""
+    data = _load_document(text)
+    columns = list(columns)
+    errors: list[ConfigError] = []
+    warnings: list[str] = []
+    if _is_rx_anon(data):
+        config, keys = _parse_rx_anon(data, columns, errors, warnings)
+        rename = _rx_field_translator(keys)
+    else:
+        config = _parse_ours(data, errors, warnings)
+        rename = _same_field
+    config = _fit_columns(config, columns)
+    problems = [ConfigError(rename(error.field), error.message) for error in _problems(config, columns)]
+    # A field that could not be parsed got a placeholder: what validation says about it would be noise.
+    parsed_badly = {error.field for error in errors}
+    errors += [error for error in problems if not _under_any(error.field, parsed_badly)]
+    if errors:
+        raise ConfigError.many(errors)
+    return config
+
+
+def _load_document(text: str | bytes) -> Mapping:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig", errors="replace")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        try:  # JSON is YAML, except for a few things YAML refuses (e.g. tabs for indentation)
+            data = json.loads(text)
+        except ValueError:
+            raise ConfigError("config", f"not valid YAML or JSON: {' '.join(str(exc).split())}") from None
+    if data is None:
+        raise ConfigError("config", "the file is empty; expected a mapping with attributes")
+    if not isinstance(data, Mapping):
+        raise ConfigError("config", f"expected a mapping with attributes, got {type(data).__name__}")
+    return data
+
+
+def _is_rx_anon(data: Mapping) -> bool:
+    return (any(key in data for key in ("parameters", "nlp", "entities"))
+            or isinstance(data.get("attributes"), Mapping))
+
+
+def _under_any(field: str, prefixes: set[str]) -> bool:
+    return any(field == prefix or field.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _same_field(field: str) -> str:
+    return field
+
+
+def _fit_columns(config: KanonConfig, columns: list[str]) -> KanonConfig:
+    """Names resolved to header spelling, attributes in column order, absent columns insensitive nominal."""
+    attributes = [dataclasses.replace(a, name=_resolve_name(a.name, columns)) for a in config.attributes]
+    position = {column: index for index, column in reversed(list(enumerate(columns)))}
+    configured = {a.name for a in attributes}
+    absent = [column for column in dict.fromkeys(columns) if column not in configured]
+    attributes += [AttributeConfig(column, "insensitive", "nominal") for column in absent]
+    attributes.sort(key=lambda a: position.get(a.name, len(columns)))  # stable: unknown names stay last
+    warnings = config.warnings
+    if absent:
+        warnings += (f"attributes: columns not configured, kept unchanged as insensitive: {', '.join(absent)}",)
+    return dataclasses.replace(config, attributes=tuple(attributes), warnings=warnings)

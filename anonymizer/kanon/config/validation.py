@@ -1,0 +1,251 @@
+"""Checking a configuration against a CSV header: every problem, each naming its field in our schema's
+spelling (load_config translates them for rx-anon's files)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
+
+from .parsing import model_installed
+from .schema import (
+    ROLES,
+    STRATEGIES,
+    TYPES,
+    AttributeConfig,
+    ConfigError,
+    HierarchyNode,
+    KanonConfig,
+    _direct_identifier_problem,
+)
+
+_LABEL_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+# Two instants differing in every date field but not in the time of day: a date format must tell them apart.
+_SAMPLE_DATES = (datetime(2004, 5, 14, 13, 45, 30, tzinfo=UTC),
+                 datetime(1987, 11, 3, 13, 45, 30, tzinfo=UTC))
+
+
+def validate(config: KanonConfig, columns: Sequence[str]) -> None:
+    """Check an in-memory configuration against the CSV header `columns` (names must match exactly, and every
+    column must be configured). Raises ConfigError (possibly .many) naming every bad field."""
+    problems = _problems(config, list(columns))
+    if problems:
+        raise ConfigError.many(problems)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _show(value: Any) -> str:
+    """A value for a message, numbers as the user probably wrote them (YAML's 2 became 2.0 here)."""
+    return f"{value:g}" if isinstance(value, float) else repr(value)
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _date_format_problem(fmt: Any) -> str | None:
+    """Why `fmt` is no usable strptime format for dates, or None: it must render dates that parse back to the
+    same text, and tell different dates apart."""
+    if not isinstance(fmt, str) or not fmt.strip():
+        return "a date column needs a strptime format such as \"%d/%m/%Y\""
+    try:
+        rendered = [sample.strftime(fmt) for sample in _SAMPLE_DATES]
+        for text in rendered:
+            if datetime.strptime(text, fmt).strftime(fmt) != text:
+                return f"{fmt!r} does not parse back what it formats; expected a strptime format like \"%d/%m/%Y\""
+    except ValueError as exc:
+        return f"{fmt!r} is not a valid strptime format ({exc})"
+    if rendered[0] == rendered[1]:
+        return f"{fmt!r} contains no date (day, month or year); expected a strptime format like \"%d/%m/%Y\""
+    return None
+
+
+def _hierarchy_problems(root: HierarchyNode) -> list[str]:
+    problems = []
+    for node in root.nodes():
+        if node.low > node.high:
+            problems.append(f"node {node.name!r}: low is greater than high")
+        for child in node.children:
+            if not node.contains(child.low, child.high):
+                problems.append(f"node {child.name!r} is not inside its parent {node.name!r}")
+        ordered = sorted(node.children, key=lambda child: child.low)
+        for left, right in itertools.pairwise(ordered):
+            if right.low <= left.high:
+                problems.append(f"nodes {left.name!r} and {right.name!r} overlap (children of {node.name!r})")
+    return problems
+
+
+def _attribute_problems(attribute: AttributeConfig, known_entities: set[str]) -> list[ConfigError]:
+    """What is wrong with one attribute's own settings."""
+    field = f"attributes.{attribute.name}"
+    errors = []
+
+    def error(key: str, message: str) -> None:
+        errors.append(ConfigError(f"{field}.{key}", message))
+
+    role_ok, type_ok = attribute.role in ROLES, attribute.type in TYPES
+    if not role_ok:
+        error("role", f"{attribute.role!r} is not a role; expected one of {', '.join(ROLES)}")
+    if not type_ok:
+        error("type", f"{attribute.type!r} is not a type; expected one of {', '.join(TYPES)}")
+    if role_ok and type_ok:
+        if attribute.role == "text" and attribute.type != "text":
+            error("type", f"a column with role text must have type text, not {attribute.type}")
+        elif attribute.type == "text" and attribute.role != "text":
+            error("role", f"a column of type text must have role text, not {attribute.role}")
+    if not _is_number(attribute.bias) or not 0 <= attribute.bias <= 1:
+        error("bias", f"{_show(attribute.bias)} is not a number between 0 and 1")
+    if attribute.type == "date":
+        problem = _date_format_problem(attribute.date_format)
+        if problem:
+            error("date_format", problem)
+    elif attribute.date_format is not None:
+        error("date_format", "only for type date; remove it or set the type to date")
+    if attribute.type == "ordinal":
+        order = attribute.order
+        if not order:
+            error("order", "an ordinal column needs its values in order, low to high")
+        elif not all(isinstance(value, str) for value in order):
+            error("order", "the values must be strings, as in the CSV")
+        elif len(set(order)) < len(order):
+            twice = sorted({value for value in order if order.count(value) > 1})
+            error("order", f"values listed more than once: {', '.join(twice)}")
+    elif attribute.order is not None:
+        error("order", "only for type ordinal; remove it or set the type to ordinal")
+    if attribute.hierarchy is not None:
+        if attribute.type != "numerical":
+            error("hierarchy", "only for type numerical; remove it or set the type to numerical")
+        else:
+            errors += [ConfigError(f"{field}.hierarchy", problem)
+                       for problem in _hierarchy_problems(attribute.hierarchy)]
+    unknown = [entity for entity in attribute.entities if entity not in known_entities]
+    if unknown:
+        error("entities", _unknown_entities_message(unknown))
+    return errors
+
+
+def _unknown_entities_message(unknown: list) -> str:
+    return (f"unknown entity types: {', '.join(map(str, unknown))}; expected OntoNotes types "
+            f"({', '.join(ONTONOTES_TYPES)}), rule types ({', '.join(RULE_TYPES)}) or a custom entity's label")
+
+
+def _custom_entity_problems(config: KanonConfig) -> list[ConfigError]:
+    errors = []
+    seen: set[str] = set()
+    for index, entity in enumerate(config.custom_entities):
+        label = entity.label
+        field = f"custom_entities.{label}" if isinstance(label, str) and label else f"custom_entities.{index}"
+        if not isinstance(label, str) or not _LABEL_RE.fullmatch(label):
+            errors.append(ConfigError(field, f"label {label!r} must be an upper-case identifier such as STUDENT_ID"))
+        elif label in BUILTIN_TYPES:
+            errors.append(ConfigError(field, f"{label} is a built-in entity type; choose another label"))
+        elif label in seen:
+            errors.append(ConfigError(field, "defined more than once"))
+        if isinstance(label, str):
+            seen.add(label)
+        for pattern in entity.patterns:
+            if not isinstance(pattern, str):
+                errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} is not a regular expression string"))
+                continue
+            try:
+                compiled = re.compile(pattern)
+            except re.error as exc:
+                errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} is not a valid regular expression "
+                                                               f"({exc})"))
+                continue
+            if compiled.fullmatch("") is not None:
+                errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} matches the empty string"))
+        for term in entity.terms:
+            if not isinstance(term, str) or not term.strip():
+                errors.append(ConfigError(f"{field}.terms", f"{term!r} is not a non-empty string"))
+        if not entity.patterns and not entity.terms:
+            errors.append(ConfigError(field, "needs at least one pattern or term"))
+    return errors
+
+
+def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
+    """Every problem of `config` for a CSV with header `columns`, fields in our schema's spelling."""
+    errors: list[ConfigError] = []
+
+    def error(field: str, message: str) -> None:
+        errors.append(ConfigError(field, message))
+
+    custom_labels = {entity.label for entity in config.custom_entities if isinstance(entity.label, str)}
+    known_entities = set(BUILTIN_TYPES) | custom_labels
+    seen: set[str] = set()
+    for attribute in config.attributes:
+        field = f"attributes.{attribute.name}"
+        if attribute.name not in columns:
+            folded = [c for c in columns if c.casefold() == str(attribute.name).casefold()]
+            hint = (f"did you mean {folded[0]!r}? names must match the header exactly" if folded
+                    else f"the columns are: {', '.join(columns)}")
+            error(field, f"no such column; {hint}")
+        elif columns.count(attribute.name) > 1:
+            error(field, "the CSV header has several columns of this name; rename them")
+        if attribute.name in seen:
+            error(field, "configured more than once")
+            continue
+        seen.add(attribute.name)
+        errors += _attribute_problems(attribute, known_entities)
+    missing = [column for column in dict.fromkeys(columns) if column not in seen]
+    if missing:
+        error("attributes", f"columns not configured: {', '.join(missing)}; give each a role (insensitive keeps "
+                            "a column unchanged)")
+    problem = _direct_identifier_problem([a.name for a in config.attributes if a.role == "direct_identifier"])
+    if problem:
+        error("attributes", problem)
+    if not any(a.role in ("quasi_identifier", "text") for a in config.attributes):
+        error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
+
+    if not _is_integer(config.k):
+        error("k", f"{config.k!r} is not an integer; expected an integer >= 2")
+    elif config.k < 2:
+        error("k", f"{config.k} is too small; expected an integer >= 2")
+    if config.strategy not in STRATEGIES:
+        error("strategy", f"{config.strategy!r} is not a strategy; expected one of {', '.join(STRATEGIES)}")
+    if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
+        error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
+    if not _is_integer(config.seed):
+        error("seed", f"{config.seed!r} is not an integer")
+    if config.nlp_model != DEFAULT_MODEL and not model_installed(config.nlp_model):
+        error("nlp_model", f"{config.nlp_model!r} is not an installed spaCy model; expected {DEFAULT_MODEL} or "
+                           "another model package installed on the server")
+
+    unknown = [entity for entity in config.entity_types if entity not in known_entities]
+    if unknown:
+        error("entity_types", _unknown_entities_message(unknown))
+    twice = sorted({str(e) for e in config.entity_types if list(config.entity_types).count(e) > 1})
+    if twice:
+        error("entity_types", f"listed more than once: {', '.join(twice)}")
+    if config.text_columns and not config.entity_types and not config.custom_entities:
+        error("entity_types", "no entity types and no custom entities: nothing would be recognised in the text "
+                              f"columns ({', '.join(config.text_columns)})")
+    errors += _custom_entity_problems(config)
+
+    if config.l_diversity is not None:
+        errors += _l_diversity_problems(config)
+    return errors
+
+
+def _l_diversity_problems(config: KanonConfig) -> list[ConfigError]:
+    errors = []
+    try:
+        column, l_value = config.l_diversity
+    except (TypeError, ValueError):
+        return [ConfigError("l_diversity", "expected (sensitive column, l)")]
+    roles = {a.name: a.role for a in config.attributes}
+    if column not in roles:
+        errors.append(ConfigError("l_diversity.column", f"{column!r} is not a configured column"))
+    elif roles[column] != "sensitive":
+        errors.append(ConfigError("l_diversity.column", f"{column!r} has role {roles[column]}; l-diversity needs a "
+                                                        "column with role sensitive"))
+    if not _is_integer(l_value) or l_value < 2:
+        errors.append(ConfigError("l_diversity.l", f"{l_value!r} is not an integer >= 2"))
+    return errors

@@ -1,0 +1,30 @@
+"""Sensitive terms in free text: spaCy NER (OntoNotes types) plus precise rule-based recognizers (rx-anon, §4).
+
+A :class:`TermRecognizer` finds the terms of one text or of a stream of texts; :class:`TermCache` keeps the
+results by (recognizer fingerprint, sha256 of the text) in an SQLite file, and :func:`recognize_with_cache`
+streams texts through both, so that re-running an anonymization with another k or lambda skips the NLP.
+
+Unicode text stays Unicode: offsets are ``str`` indices into the original text (never bytes, never a
+normalised copy), and no character is stripped (rx-anon's reference removed non-ASCII characters). The rules
+are not tied to one country.
+
+The modules: `rules` (MAIL, URL, PHONE, POSTCODE), `custom` (the user's entity types), `recognizer`
+(TermRecognizer: spaCy NER plus both, and how overlapping spans are resolved) and `cache`.
+"""
+
+from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
+
+from .cache import TermCache, recognize_with_cache
+from .recognizer import Term, TermRecognizer
+
+__all__ = [
+    "BUILTIN_TYPES",
+    "DEFAULT_MODEL",
+    "ONTONOTES_TYPES",
+    "RULE_TYPES",
+    "CustomEntity",
+    "Term",
+    "TermCache",
+    "TermRecognizer",
+    "recognize_with_cache",
+]

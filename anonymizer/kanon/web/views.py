@@ -1,0 +1,164 @@
+"""Pages of the k-anonymization workflow: configure runs for an upload, and compare the runs of a dataset.
+
+The configure page starts its runs (one per k, and per λ for Mondrian) with the one job-start helper, so every
+run's configuration is validated against the upload's columns before any is queued, and a refused value is
+reported with the name the page gives it (λ, not relational_weight; "date format of date")."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework import serializers
+
+from anonymizer.kanon.config import BUILTIN_TYPES, ROLES, TYPES, ConfigError, KanonConfig, load_config
+from anonymizer.kanon.web.jobs import KIND, MAX_RUNS, default_config
+from anonymizer.models import Job
+from anonymizer.platform import selectors
+from anonymizer.platform.charts import line_chart
+from anonymizer.platform.errors import field_errors
+from anonymizer.platform.jobs import services as job_services
+
+# A configuration field as the page labels it (in our schema, or as rx-anon's YAML spells it);
+# attributes.<column>.<key> are the cells of the columns table.
+_PAGE_NAMES = {"relational_weight": "λ", "parameters.relational_weight": "λ", "k": "k", "parameters.k": "k",
+               "strategy": "strategy", "parameters.strategy": "strategy", "entity_types": "sensitive entity types",
+               "entities.native": "sensitive entity types", "l_diversity": "l-diversity", "attributes": "columns"}
+_CELL_NAMES = {"role": "role", "anonymization_type": "role", "type": "type", "date_format": "date format",
+               "format": "date format", "order": "order", "entities": "entity types", "bias": "bias",
+               "hierarchy": "hierarchy"}
+
+
+def _as_on_the_page(field: str) -> str:
+    if field in _PAGE_NAMES:
+        return _PAGE_NAMES[field]
+    if field.startswith("l_diversity."):
+        return "l-diversity"
+    if field.startswith("attributes."):
+        parts = field.removeprefix("attributes.").split(".")
+        # A column's name may hold dots: the cell is the first part after it that names one.
+        cell = next((i for i in range(1, len(parts)) if parts[i] in _CELL_NAMES), None)
+        if cell is None:
+            return f"column {'.'.join(parts)}"
+        return f"{_CELL_NAMES[parts[cell]]} of {'.'.join(parts[:cell])}"
+    return field
+
+
+def _error_lines(exc: serializers.ValidationError) -> list[str]:
+    """One line per problem, the field named as on the page; a problem every run shares is said once."""
+    lines: list[str] = []
+    for field, problems in field_errors(exc, rename=_as_on_the_page).items():
+        for problem in problems:
+            # The configuration's own messages already start with the field they are about.
+            line = problem if field in ("config", "non_field_errors") else f"{field}: {problem}"
+            if line not in lines:
+                lines.append(line)
+    return lines
+
+
+def _numbers(text: str, kind, field: str) -> list:
+    try:
+        values = [kind(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    except ValueError:
+        raise serializers.ValidationError({field: [f"{text!r} is not a comma-separated list of numbers."]}) from None
+    if not values:
+        raise serializers.ValidationError({field: ["give at least one value."]})
+    return sorted(set(values))
+
+
+def _config_from_form(post, columns: list[str]) -> dict:
+    """Our configuration schema from the form's fields (load_config then validates it)."""
+    attributes = []
+    for i, name in enumerate(columns):
+        entry = {"name": name, "role": post.get(f"role-{i}", "insensitive"), "type": post.get(f"type-{i}", "nominal")}
+        if post.get(f"format-{i}", "").strip():
+            entry["date_format"] = post[f"format-{i}"].strip()
+        if post.get(f"order-{i}", "").strip():
+            entry["order"] = [v.strip() for v in post[f"order-{i}"].split(",") if v.strip()]
+        if post.get(f"entities-{i}", "").strip():
+            entry["entities"] = [v.strip().upper() for v in post[f"entities-{i}"].split(",") if v.strip()]
+        attributes.append(entry)
+    config = {"attributes": attributes, "strategy": post.get("strategy", "mondrian"),
+              "entity_types": post.getlist("entity_types")}
+    if post.get("l_column"):
+        config["l_diversity"] = {"column": post["l_column"], "l": int(post.get("l_value") or 2)}
+    return config
+
+
+def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonConfig, list[dict]]:
+    """The configuration the form (or its YAML) gives, and one job's parameters per run it asks for."""
+    uploaded_yaml = request.FILES.get("yaml_file")
+    if uploaded_yaml is not None:
+        try:
+            text = uploaded_yaml.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError({"yaml_file": ["The YAML file is not UTF-8 text."]}) from None
+    else:
+        text = form["yaml"] or json.dumps(_config_from_form(request.POST, columns))
+    try:
+        config = load_config(text, columns=columns)
+    except ConfigError as exc:
+        raise serializers.ValidationError({"config": [str(error) for error in exc.errors]}) from exc
+    ks = _numbers(form["k"], int, "k") if form["k"].strip() else [config.k]
+    lambdas = (_numbers(form["lambdas"], float, "relational_weight") if form["lambdas"].strip()
+               else [config.relational_weight])
+    runs = [(k, None) for k in ks] if config.strategy == "gdf" else [(k, lam) for k in ks for lam in lambdas]
+    if len(runs) > MAX_RUNS:
+        raise serializers.ValidationError({"k": [f"{len(runs)} runs requested; at most {MAX_RUNS} at once."]})
+    return config, [{"config": config.with_parameters(k=k, relational_weight=lam).to_dict()} for k, lam in runs]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def configure(request: HttpRequest, upload_id) -> HttpResponse:
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    columns = upload.metadata.get("header", [])
+    config = default_config(upload)
+    errors: list[str] = []
+    form = {"k": "2, 5, 10", "lambdas": "0, 0.5, 1", "yaml": ""}
+    if request.method == "POST":
+        form = {"k": request.POST.get("k", ""), "lambdas": request.POST.get("lambdas", ""),
+                "yaml": request.POST.get("yaml", "").strip()}
+        try:
+            config, runs = _runs(request, form, columns)
+            job_services.start_jobs(owner=request.user, kind=KIND, runs=runs, inputs=[upload])
+        except serializers.ValidationError as exc:
+            errors = _error_lines(exc)
+        else:
+            messages.success(request, f"{len(runs)} anonymization run(s) queued.")
+            return redirect("kanon-compare", upload_id=upload.id)
+    attributes = {a.name: a for a in config.attributes} if config else {}
+    rows = [{"index": i, "name": name, "attribute": attributes.get(name)} for i, name in enumerate(columns)]
+    chosen_types = set(config.entity_types) if config else set(BUILTIN_TYPES)
+    return render(request, "kanon/configure.html", {
+        "upload": upload, "rows": rows, "roles": ROLES, "types": TYPES, "errors": errors, "form": form,
+        "entity_types": [(t, t in chosen_types) for t in BUILTIN_TYPES], "config": config,
+        "yaml_example": config.to_yaml() if config else "", "profiled": config is not None,
+    })
+
+
+@login_required
+@require_GET
+def compare(request: HttpRequest, upload_id) -> HttpResponse:
+    """Every anonymization run of one dataset: information loss against k, one line per lambda (and GDF)."""
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    runs = list(selectors.jobs_of(request.user).filter(kind=KIND, inputs=upload).order_by("created_at"))
+    done = [job for job in runs if job.status == Job.Status.SUCCEEDED and job.result]
+    relational: dict[str, list] = {}
+    textual: dict[str, list] = {}
+    for job in done:
+        config = KanonConfig.from_dict(job.result["config"])
+        name = "GDF" if config.strategy == "gdf" else f"Mondrian λ = {config.relational_weight:g}"
+        relational.setdefault(name, []).append((config.k, job.result["ncp_relational_total"]))
+        textual.setdefault(name, []).append((config.k, job.result["ncp_textual_total"]))
+    # The SVG is built here with every text escaped, so it is safe to embed.
+    charts = [mark_safe(line_chart(relational, title="Relational information loss (NCP_A)", x_label="k",
+                                   y_label="NCP_A")),
+              mark_safe(line_chart(textual, title="Textual information loss (NCP_X)", x_label="k",
+                                   y_label="NCP_X"))] if done else []
+    return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "charts": charts})

@@ -1,0 +1,192 @@
+"""Serializers of the inspect API: the request (a post or a batch, the de-identification and time options) and,
+for the OpenAPI schema, the response's shape."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework import serializers
+
+from anonymizer.temporal.removal import DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
+
+
+class InspectOptionsSerializer(serializers.Serializer):
+    # The time options mean what they mean for the dataset job (anonymizer.temporal.removal says it once).
+    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
+    keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
+                                      default=list, help_text=OPTION_HELP["keep_time"])
+    time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
+                                          help_text=OPTION_HELP["time_patterns"])
+    time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
+                                                 help_text=OPTION_HELP["time_patterns_top"])
+    remove_time = serializers.BooleanField(
+        default=False, help_text="Remove time expressions too (English posts), before the location: the time_* "
+                                 "options say how. The response's time field lists what went.")
+    model = serializers.CharField(required=False, allow_blank=True, default="",
+                                  help_text="Model id or name; empty: the default model for the text's language.")
+    mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
+                                   help_text="auto: delete the fewest morphemes that get under the threshold; "
+                                             "fixed: delete exactly m.")
+    m = serializers.IntegerField(required=False, min_value=1, help_text="Morphemes to delete in fixed mode.")
+    keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
+                                 max_length=50, help_text="Words that must not be deleted.")
+
+    def validate(self, data: dict) -> dict:
+        if data["mode"] == "fixed":
+            if "m" not in data:
+                raise serializers.ValidationError({"m": ["m is required when mode is fixed."]})
+            if data["m"] > settings.INSPECT_MAX_M:
+                raise serializers.ValidationError({"m": [f"m is at most {settings.INSPECT_MAX_M}."]})
+        else:
+            data.pop("m", None)
+        return data
+
+
+def _check_length(text: str, where: str = "The text") -> str:
+    if len(text) > settings.INSPECT_MAX_CHARS:
+        raise serializers.ValidationError(
+            f"{where} is {len(text):,} characters long; the limit is {settings.INSPECT_MAX_CHARS:,}.")
+    return text
+
+
+class InspectRequestSerializer(InspectOptionsSerializer):
+    text = serializers.CharField(help_text="The post to inspect.")
+
+    def validate_text(self, text: str) -> str:
+        return _check_length(text)
+
+
+class InspectBatchRequestSerializer(InspectOptionsSerializer):
+    texts = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="The posts to inspect.")
+
+    def validate_texts(self, texts: list[str]) -> list[str]:
+        if len(texts) > settings.INSPECT_MAX_BATCH:
+            raise serializers.ValidationError(
+                f"{len(texts):,} posts in one request; the limit is {settings.INSPECT_MAX_BATCH:,}.")
+        for i, text in enumerate(texts):
+            _check_length(text, f"Post {i}")
+        return texts
+
+
+# Response shapes, for the OpenAPI schema (the views return plain dicts of this shape).
+class _ThresholdSerializer(serializers.Serializer):
+    value = serializers.FloatField()
+    kind = serializers.ChoiceField(choices=["paper", "relative", "calibrated"])
+    explanation = serializers.CharField()
+
+
+class _GridSerializer(serializers.Serializer):
+    south = serializers.FloatField()
+    west = serializers.FloatField()
+    north = serializers.FloatField()
+    east = serializers.FloatField()
+    rows = serializers.IntegerField()
+    cols = serializers.IntegerField()
+
+
+class InspectModelSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    title = serializers.CharField()
+    version = serializers.CharField()
+    language = serializers.CharField()
+    grid = _GridSerializer()
+    threshold = _ThresholdSerializer()
+
+
+class _CellSerializer(serializers.Serializer):
+    cell = serializers.IntegerField()
+    label = serializers.CharField()
+    probability = serializers.FloatField()
+
+
+class _DistributionSerializer(serializers.Serializer):
+    top_cell = serializers.IntegerField()
+    top_label = serializers.CharField()
+    top_probability = serializers.FloatField()
+    under_threshold = serializers.BooleanField()
+    top = _CellSerializer(many=True)
+    entropy_bits = serializers.FloatField()
+    cells_for_90_percent = serializers.IntegerField()
+    probabilities = serializers.ListField(child=serializers.FloatField(),
+                                          help_text="One probability per grid cell, cell id = row * cols + col.")
+
+
+class _TokenSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    deletable = serializers.BooleanField()
+    deleted = serializers.BooleanField()
+    kept = serializers.BooleanField()
+
+
+class _SpanSerializer(serializers.Serializer):
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+class _DecisionSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["auto", "fixed"])
+    m = serializers.IntegerField()
+    under_threshold = serializers.BooleanField()
+    optimal = serializers.BooleanField()
+    minimal = serializers.BooleanField()
+    candidates = serializers.IntegerField()
+    reason = serializers.CharField(allow_blank=True)
+    scores_before = serializers.DictField(child=serializers.FloatField())
+    scores_after = serializers.DictField(child=serializers.FloatField())
+
+
+class _HumanSerializer(serializers.Serializer):
+    threshold = serializers.FloatField()
+    probability_before = serializers.FloatField()
+    probability_after = serializers.FloatField()
+
+
+class _ClassSerializer(serializers.Serializer):
+    machine_inferable = serializers.BooleanField()
+    human_inferable = serializers.BooleanField()
+
+
+class _ClassesSerializer(serializers.Serializer):
+    before = _ClassSerializer()
+    after = _ClassSerializer()
+
+
+class _GeneralizedSpanSerializer(_SpanSerializer):
+    replacement = serializers.CharField()
+
+
+class _TimeRemovalSerializer(serializers.Serializer):
+    text_after = serializers.CharField(allow_blank=True, help_text="The post without its time expressions only.")
+    removed = _SpanSerializer(many=True)
+    generalized = _GeneralizedSpanSerializer(many=True)
+
+
+class InspectResultSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    tokens = _TokenSerializer(many=True)
+    deleted = _SpanSerializer(many=True)
+    text_after = serializers.CharField(allow_blank=True)
+    before = _DistributionSerializer()
+    after = _DistributionSerializer()
+    decision = _DecisionSerializer()
+    human = _HumanSerializer(required=False, help_text="When a human-inferability model exists for this model.")
+    classes = _ClassesSerializer(required=False, help_text="The paper's machine x human classes, before and after.")
+    time = _TimeRemovalSerializer(required=False, help_text="With remove_time: the time expressions removed first. "
+                                                            "All spans are in the original text.")
+
+
+class InspectResponseSerializer(InspectResultSerializer):
+    model = InspectModelSerializer()
+
+
+class _BatchItemSerializer(serializers.Serializer):
+    result = InspectResultSerializer(required=False)
+    error = serializers.CharField(required=False)
+
+
+class InspectBatchResponseSerializer(serializers.Serializer):
+    model = InspectModelSerializer()
+    results = _BatchItemSerializer(many=True)

@@ -1,0 +1,172 @@
+"""Location services: train a model from a corpus (as a job or a command), save it as the active version of
+its name, keep the default models of `make run` up to date, and inspect posts (infer, de-identify and describe,
+optionally after their time expressions are removed)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from rest_framework import serializers
+
+from anonymizer.location.corpus import ColumnMap, CorpusReport, Post, open_corpus, read_corpus
+from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
+from anonymizer.location.deidentify import TooFewDeletable
+from anonymizer.location.grid import Grid
+from anonymizer.location.inspect import inspect_text, model_description
+from anonymizer.location.model import LocationModel, train_location_model
+from anonymizer.location.tokenize import TokenizerSettings, detect_language
+from anonymizer.location.web import selectors
+from anonymizer.models import Job, TrainedLocationModel
+from anonymizer.platform import artifacts
+from anonymizer.platform.selectors import succeeded_job
+from anonymizer.temporal import removal as time_removal
+
+logger = logging.getLogger(__name__)
+Progress = Callable[[int, int, str], None]
+
+
+def register_location_model(model: LocationModel, *, title: str, owner: AbstractBaseUser | None = None,
+                            job: Job | None = None, activate: bool = True) -> TrainedLocationModel:
+    """Save the model under MODEL_DIR and record it; the new version becomes the active one of its name."""
+    return artifacts.save_version(TrainedLocationModel, model.save, owner=owner, title=title, job=job,
+                                  activate=activate, **model.record_fields())
+
+
+@dataclass(frozen=True)
+class TrainingRequest:
+    """Everything needed to train a model from a corpus file."""
+
+    name: str
+    title: str
+    language: str  # "ja", "en" or "auto"
+    grid: Grid
+    columns: ColumnMap
+    where: Mapping[str, Sequence[str]]
+    C: float = 1.0
+    min_df: int = 2
+
+
+def read_posts(fileobj: BinaryIO, request: TrainingRequest, *, name: str = "",
+               progress: Progress | None = None) -> tuple[list[Post], CorpusReport]:
+    report = CorpusReport()
+    posts: list[Post] = []
+    for post in read_corpus(fileobj, columns=request.columns, grid=request.grid, report=report, name=name,
+                            where={k: set(v) for k, v in request.where.items()} or None):
+        posts.append(post)
+        if progress is not None and len(posts) % 20_000 == 0:
+            progress(0, 100, f"reading the corpus: {len(posts):,} posts")
+    return posts, report
+
+
+def choose_language(request: TrainingRequest, posts: Sequence[Post]) -> str:
+    if request.language != "auto":
+        return request.language
+    sample = [detect_language(post.text) for post in posts[:500]]
+    return max(set(sample), key=sample.count)
+
+
+def train_from_file(fileobj: BinaryIO, request: TrainingRequest, *, owner: AbstractBaseUser | None = None,
+                    job: Job | None = None, name: str = "", activate: bool = True,
+                    progress: Progress | None = None) -> tuple[TrainedLocationModel, CorpusReport]:
+    """Read the corpus, train, evaluate and register. Bad corpora raise CsvFormatError (row numbers)."""
+    posts, report = read_posts(fileobj, request, name=name, progress=progress)
+    language = choose_language(request, posts)
+    model = train_location_model(posts, name=request.name, grid=request.grid,
+                                 tokenizer_settings=TokenizerSettings(language), C=request.C, min_df=request.min_df,
+                                 progress=progress)
+    model.metadata["corpus_report"] = report.as_dict()
+    return register_location_model(model, title=request.title, owner=owner, job=job, activate=activate), report
+
+
+def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpec] = DEFAULT_MODELS,
+                          log: Callable[[str], None] = logger.info) -> list[TrainedLocationModel]:
+    """Train each default model whose spec or corpus changed since its active version (idempotent; the
+    second run only hashes the corpus files)."""
+    data_dir = Path(settings.DATA_DIR if data_dir is None else data_dir)
+    records = []
+    for spec in specs:
+        fingerprint = spec.fingerprint(data_dir)
+        current = TrainedLocationModel.objects.filter(owner=None, name=spec.name, active=True).first()
+        if current is not None and current.metadata.get("spec_fingerprint") == fingerprint and (
+                Path(settings.MODEL_DIR) / current.path / "model.json").exists():
+            records.append(current)
+            continue
+        started = time.perf_counter()
+        request = TrainingRequest(name=spec.name, title=spec.title, language=spec.language, grid=spec.grid,
+                                  columns=spec.columns, where=spec.where)
+        with open_corpus(data_dir / spec.corpus) as fileobj:
+            posts, report = read_posts(fileobj, request, name=spec.corpus)
+        model = train_location_model(posts, name=spec.name, grid=spec.grid,
+                                     tokenizer_settings=spec.tokenizer_settings)
+        model.metadata.update(spec_fingerprint=fingerprint, corpus_report=report.as_dict(), corpus=spec.corpus)
+        record = register_location_model(model, title=spec.title)
+        scores = model.metadata["scores"]
+        log(f"{spec.name}: trained on {model.metadata['train_posts']:,} posts in {time.perf_counter() - started:.1f} s;"
+            f" held-out accuracy {scores['accuracy']:.1%} vs majority baseline {scores['majority_baseline']:.1%}")
+        records.append(record)
+    return records
+
+
+# -- inspect ---------------------------------------------------------------------------------------------------
+@dataclass
+class Inspection:
+    """The model a request used and, per post, what the inspect page shows, or why the post could not be
+    de-identified as asked (too few deletable morphemes for a fixed m)."""
+
+    record: TrainedLocationModel
+    model: LocationModel
+    results: list[dict | TooFewDeletable]
+
+    def model_payload(self) -> dict:
+        return {"id": str(self.record.id), "title": self.record.title, "version": self.record.version,
+                **model_description(self.model)}
+
+
+def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: Mapping) -> Inspection:
+    """Infer and de-identify posts with the model the options name (the human-inferability scorer beside it
+    too), removing their time expressions first when asked (location and time in one pass; every span stays one
+    of the post as written). A request the options make impossible raises ValidationError on the field at
+    fault (model, remove_time, time_patterns)."""
+    try:
+        record = selectors.resolve_location_model(user, options.get("model"), texts[0])
+    except LookupError as exc:
+        raise serializers.ValidationError({"model": [str(exc)]}) from exc
+    model, extra = selectors.load_location_model(record), selectors.human_scorers(record)
+    edits = _time_removal(user, record, texts, options) if options.get("remove_time") else [None] * len(texts)
+    results: list[dict | TooFewDeletable] = []
+    for text, edit in zip(texts, edits, strict=True):
+        try:
+            result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
+                                  extra_scorers=extra, edit=edit)
+        except TooFewDeletable as exc:
+            results.append(exc)
+            continue
+        if edit is not None:
+            result["time"] = time_removal.describe_time_removal(edit)
+        results.append(result)
+    return Inspection(record, model, results)
+
+
+def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],
+                  options: Mapping) -> list:
+    if record.language != time_removal.LANGUAGE:
+        raise serializers.ValidationError({"remove_time": [
+            f"Time expressions are found in English posts only; the model {record.name!r} is for "
+            f"{record.language!r} posts."]})
+    known = None
+    if options.get("time_patterns"):
+        try:
+            job = succeeded_job(user, options["time_patterns"], time_removal.PATTERNS_JOB,
+                                what=time_removal.PATTERNS_JOB_NAME)
+        except LookupError as exc:
+            raise serializers.ValidationError({"time_patterns": [str(exc)]}) from exc
+        known = time_removal.top_patterns(job.result, options.get("time_patterns_top", time_removal.DEFAULT_TOP))
+    anonymizer = time_removal.time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
+    return anonymizer.transform(list(texts))

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from anonymizer.location.web import api, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("api/v1/location-models/", api.LocationModelListView.as_view(), name="api-location-models"),
+    path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),
+    path("api/v1/inspect/batch", api.InspectBatchView.as_view(), name="api-inspect-batch"),
+]

@@ -1,0 +1,23 @@
+"""Kakurega's records, one module per area, one app label ("anonymizer"): the platform's uploads and jobs, and
+each capability's own tables. Import them from here."""
+
+from anonymizer.models.crowd import Assignment, Campaign, CampaignPost, Judgment, Participant
+from anonymizer.models.jobs import Job, JobResult, Upload
+from anonymizer.models.location import HumanInferabilityModel, TrainedLocationModel
+from anonymizer.models.preferences import PreferenceContribution, PreferenceModel, PreferenceReport
+
+__all__ = [
+    "Assignment",
+    "Campaign",
+    "CampaignPost",
+    "HumanInferabilityModel",
+    "Job",
+    "JobResult",
+    "Judgment",
+    "Participant",
+    "PreferenceContribution",
+    "PreferenceModel",
+    "PreferenceReport",
+    "TrainedLocationModel",
+    "Upload",
+]

@@ -1,0 +1,139 @@
+"""Crowdsourcing: campaigns, their posts, pseudonymous participants, served posts and answers."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from anonymizer.models.location import TrainedLocationModel
+
+
+class Campaign(models.Model):
+    """A crowdsourcing campaign: posts to judge, the task, and how many judgments each post needs."""
+
+    class Task(models.TextChoices):
+        INFERABLE = "inferable", "Can you tell where this was posted? (yes / no)"
+        DEIDENTIFY = "deidentify", "Strike the fewest words until the location is ambiguous"
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns")
+    name = models.CharField(max_length=200)
+    instructions = models.TextField()
+    consent_text = models.TextField()
+    task = models.CharField(max_length=16, choices=Task.choices, default=Task.INFERABLE)
+    ask_location = models.BooleanField(default=False, help_text="Also ask participants to click the area on a map.")
+    # The model whose tokenizer splits posts into words to strike, and whose grid the map shows.
+    location_model = models.ForeignKey(TrainedLocationModel, on_delete=models.PROTECT, null=True, blank=True,
+                                       related_name="+")
+    judgments_per_post = models.PositiveIntegerField(default=100)
+    cutoff = models.FloatField(default=0.10, help_text="Share of yes answers from which a post is human-inferable.")
+    gold_share = models.FloatField(default=0.10, help_text="Share of a participant's items that are gold posts.")
+    min_gold_accuracy = models.FloatField(default=0.70)
+    min_gold_answers = models.PositiveIntegerField(default=3)
+    per_participant_cap = models.PositiveIntegerField(default=50)
+    reservation_seconds = models.PositiveIntegerField(default=300)
+    # The secret part of the link participants join by; knowing it is what admits them.
+    join_token = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CampaignPost(models.Model):
+    """One post of a campaign: a regular item, a gold item with a known answer, or an attention check."""
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular"
+        GOLD = "gold"
+        ATTENTION = "attention"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="posts")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REGULAR)
+    text = models.TextField()
+    external_id = models.CharField(max_length=200, blank=True)
+    gold_answer = models.BooleanField(null=True, blank=True)
+    latitude = models.FloatField(null=True, blank=True)
+    longitude = models.FloatField(null=True, blank=True)
+    # Answers so far, kept in step with Judgment rows inside the same transaction (the queue reads it).
+    answered = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "kind", "answered"])]
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id}:{self.id}"
+
+
+class Participant(models.Model):
+    """A pseudonymous participant of one campaign (no account); the secret key lives in their session."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="participants")
+    secret = models.CharField(max_length=64, unique=True)
+    consented_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    completion_code = models.CharField(max_length=32, blank=True)
+    # Seed of this participant's own random order of posts.
+    seed = models.BigIntegerField()
+    flagged_reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return str(self.id)
+
+
+class Assignment(models.Model):
+    """A post served to a participant: reserved until ``expires_at``, answered when a Judgment exists.
+
+    The unique constraint is what guarantees, even under concurrent requests, that a participant never gets
+    the same post twice."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="assignments")
+    post = models.ForeignKey(CampaignPost, on_delete=models.CASCADE, related_name="assignments")
+    served_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["participant", "post"], name="one_assignment_per_post")]
+        indexes = [models.Index(fields=["post", "answered_at", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.participant_id} -> {self.post_id}"
+
+
+class Judgment(models.Model):
+    """A participant's answer about one post."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="judgments")
+    post = models.ForeignKey(CampaignPost, on_delete=models.CASCADE, related_name="judgments")
+    answer = models.BooleanField(null=True, blank=True, help_text="Inferable task: can you tell where?")
+    clicked_latitude = models.FloatField(null=True, blank=True)
+    clicked_longitude = models.FloatField(null=True, blank=True)
+    # De-identification task: the struck token indices and the text left.
+    deleted_tokens = models.JSONField(null=True, blank=True)
+    text_after = models.TextField(blank=True)
+    seconds = models.FloatField(null=True, blank=True, help_text="Time from serving to answer.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["participant", "post"], name="one_judgment_per_post")]
+
+    def __str__(self) -> str:
+        return f"{self.participant_id} on {self.post_id}: {self.answer}"

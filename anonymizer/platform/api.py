@@ -1,0 +1,153 @@
+"""REST API v1 of the platform: your uploads, your jobs and the kinds of job. Validate, call a service,
+serialize; objects of other users answer 404."""
+
+from __future__ import annotations
+
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from anonymizer.platform import selectors
+from anonymizer.platform import uploads as upload_services
+from anonymizer.platform.downloads import file_download
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.registry import job_kinds
+from anonymizer.platform.serializers import (
+    JobCreateSerializer,
+    JobKindSerializer,
+    JobListSerializer,
+    JobSerializer,
+    UploadSerializer,
+)
+from anonymizer.platform.upload_limits import refused_upload_message
+from anonymizer.tabular import CsvFormatError
+
+
+class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
+                    viewsets.GenericViewSet):
+    """Your uploaded files. A CSV is checked before it is stored: a bad file answers 400 with row and column."""
+
+    serializer_class = UploadSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get_queryset(self):
+        return selectors.uploads_of(self.request.user)
+
+    def create(self, request: Request) -> Response:
+        refused = refused_upload_message(request._request)
+        if refused:
+            raise ValidationError({refused[0]: [refused[1]]})
+        uploaded = request.FILES.get("file")
+        if uploaded is None:
+            raise ValidationError({"file": ["Send the CSV file in the multipart field 'file'."]})
+        try:
+            upload = upload_services.create_csv_upload(owner=request.user, uploaded=uploaded)
+        except CsvFormatError as exc:
+            # A plain response rather than ValidationError, which would turn row and column into strings.
+            return Response({"file": [exc.as_dict()]}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(upload).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None, 409: OpenApiResponse(description="A queued or running job uses it")})
+    def destroy(self, request: Request, pk=None) -> Response:
+        try:
+            upload_services.delete_upload(self.get_object())
+        except UserFacingError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"], url_path="download", url_name="download")
+    def download(self, request: Request, pk=None) -> FileResponse:
+        upload = self.get_object()
+        return file_download(upload.file, upload.original_name, "text/csv")
+
+
+class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
+                 viewsets.GenericViewSet):
+    """Your background jobs: create one of a registered kind, follow its progress, download its results."""
+
+    def get_queryset(self):
+        return selectors.jobs_of(self.request.user)
+
+    # Reads are when a lost worker's jobs are noticed, so no one ever sees them "running" forever.
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        runner.fail_stale_jobs()
+        return super().list(request, *args, **kwargs)
+
+    def retrieve(self, request: Request, *args, **kwargs) -> Response:
+        runner.fail_stale_jobs()
+        return super().retrieve(request, *args, **kwargs)
+
+    def get_serializer_class(self):
+        if self.action == "list":
+            return JobListSerializer
+        if self.action == "create":
+            return JobCreateSerializer
+        return JobSerializer
+
+    @extend_schema(request=JobCreateSerializer, responses={201: JobSerializer})
+    def create(self, request: Request) -> Response:
+        serializer = JobCreateSerializer(data=request.data, context={"uploads": selectors.uploads_of(request.user)})
+        serializer.is_valid(raise_exception=True)
+        try:
+            job = job_services.start_job(owner=request.user, **serializer.validated_data)
+        except ValidationError as exc:
+            raise ValidationError({"params": exc.detail}) from exc
+        job = selectors.jobs_of(request.user).get(id=job.id)
+        return Response(JobSerializer(job, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None, 409: OpenApiResponse(description="The job is queued or running")})
+    def destroy(self, request: Request, pk=None) -> Response:
+        try:
+            job_services.delete_job(self.get_object())
+        except UserFacingError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={200: JobSerializer, 409: OpenApiResponse(description="Job already ended")})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk=None) -> Response:
+        job = self.get_object()
+        if not job_services.cancel_job(job):
+            return Response({"detail": f"The job has already ended ({job.status})."}, status=status.HTTP_409_CONFLICT)
+        job.refresh_from_db()
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+    @extend_schema(request=None, responses={200: JobSerializer, 409: OpenApiResponse(description="Job not ended")})
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, pk=None) -> Response:
+        job = self.get_object()
+        try:
+            requeued = job_services.retry_job(job)
+        except UserFacingError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        if not requeued:
+            return Response({"detail": f"Only a failed or cancelled job can run again; this one is {job.status}."},
+                            status=status.HTTP_409_CONFLICT)
+        job.refresh_from_db()
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"], url_path=r"results/(?P<result_id>\d+)/download",
+            url_name="result-download")
+    def result_download(self, request: Request, pk=None, result_id=None) -> FileResponse:
+        result = get_object_or_404(self.get_object().results, id=result_id)
+        return file_download(result.file, result.name, result.content_type)
+
+
+class JobKindListView(APIView):
+    """The kinds of job this server runs, with their parameters."""
+
+    @extend_schema(responses=JobKindSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(JobKindSerializer(job_kinds(), many=True).data)

@@ -1,0 +1,69 @@
+"""The registry of background-job kinds. Each capability registers its kinds here (in its ``web/jobs.py``):
+what inputs a kind takes, how its parameters are validated, and the function that runs it. Pages, the API and
+the worker all look kinds up here, so adding a kind needs no change to the job machinery."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rest_framework import serializers
+
+if TYPE_CHECKING:
+    from anonymizer.models import Job, Upload
+    from anonymizer.platform.jobs.runner import JobRun
+
+
+@dataclass(frozen=True)
+class JobKind:
+    name: str
+    label: str
+    # Runs the claimed job, reporting through JobRun; returns a small JSON summary for the job page.
+    run: Callable[[Job, JobRun], dict | None]
+    params_serializer: type[serializers.Serializer]
+    inputs: int = 0
+    # Template that renders ``job.result`` on the job page once the job succeeded.
+    summary_template: str | None = None
+    # Checks parameters against the input files (e.g. a configuration naming the CSV's columns) and may
+    # normalise them; raises serializers.ValidationError.
+    prepare: Callable[[dict, list[Upload]], dict] | None = None
+
+    def validate_params(self, data: Any) -> dict:
+        """Validated parameters with defaults filled in; raises serializers.ValidationError."""
+        serializer = self.params_serializer(data=data if data is not None else {})
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def ready_params(self, data: Any, inputs: list[Upload]) -> dict:
+        """The parameters a job of this kind is queued with: validated, then prepared against its inputs, so a
+        bad value is refused before anything is queued. Raises serializers.ValidationError by field."""
+        params = self.validate_params(data)
+        return self.prepare(params, inputs) if self.prepare is not None else params
+
+
+_KINDS: dict[str, JobKind] = {}
+
+
+def register(kind: JobKind) -> JobKind:
+    if kind.name in _KINDS:
+        raise ValueError(f"Job kind {kind.name!r} is registered twice")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def get_job_kind(name: str) -> JobKind:
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise LookupError(f"Unknown job kind {name!r}; known kinds: {', '.join(sorted(_KINDS))}") from None
+
+
+def job_kinds() -> list[JobKind]:
+    return sorted(_KINDS.values(), key=lambda kind: kind.name)
+
+
+def kind_label(name: str) -> str:
+    """What a kind is called on pages; a kind removed from the code base shows its name (its old jobs stay)."""
+    kind = _KINDS.get(name)
+    return kind.label if kind is not None else name

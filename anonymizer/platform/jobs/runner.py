@@ -1,0 +1,220 @@
+"""The worker's side of jobs: claim, run with a heartbeat and progress, store results, and the detection of
+jobs whose worker was lost.
+
+A job's status only moves forward through conditional UPDATEs (``WHERE status = ...``), so a task that is
+delivered twice, a cancel racing a finishing worker, or a stale-job sweep racing a heartbeat each resolve to
+exactly one outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.db import close_old_connections, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from anonymizer.models import Job, JobResult
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.registry import get_job_kind
+from anonymizer.platform.jobs.services import publish_job
+
+logger = logging.getLogger(__name__)
+
+Status = Job.Status
+
+
+class JobAborted(Exception):
+    """The job was cancelled or declared lost while this worker ran it: stop without writing."""
+
+
+@dataclass
+class PendingResult:
+    name: str
+    content: bytes | None
+    content_type: str
+    path: Path | None = None  # a file written by the job, moved into storage only if the job succeeds
+
+
+@dataclass
+class JobRun:
+    """What a job kind's ``run`` receives: progress reporting and result collection for one claimed job."""
+
+    job: Job
+    min_progress_interval: float = 0.5
+    results: list[PendingResult] = field(default_factory=list)
+    _last_write: float = 0.0
+
+    def progress(self, done: int, total: int, message: str = "") -> None:
+        """Record progress (throttled); raise JobAborted when the job is no longer ours to run."""
+        now = time.monotonic()
+        if now - self._last_write < self.min_progress_interval and done < total:
+            return
+        self._last_write = now
+        updated = Job.objects.filter(id=self.job.id, status=Status.RUNNING).update(
+            progress_done=done, progress_total=total, progress_message=message[:200], heartbeat_at=timezone.now()
+        )
+        if not updated:
+            raise JobAborted
+        self.job.progress_done, self.job.progress_total, self.job.progress_message = done, total, message[:200]
+
+    def add_result(self, name: str, content: bytes, content_type: str) -> None:
+        """Queue a result file; it is stored only if the job succeeds (no partial results)."""
+        self.results.append(PendingResult(name, content, content_type))
+
+    def add_result_file(self, name: str, path: Path, content_type: str) -> None:
+        """Queue a large result the job wrote to ``path`` (from ``scratch_path``), streamed into storage."""
+        self.results.append(PendingResult(name, None, content_type, path))
+
+    def scratch_path(self, name: str) -> Path:
+        """A private temporary file for this job; removed when the job ends, whatever the outcome."""
+        directory = _scratch_directory(self.job.id)
+        directory.mkdir(parents=True, exist_ok=True)
+        return directory / name
+
+
+def _scratch_directory(job_id) -> Path:
+    """Where a running job keeps its temporary files, on the worker's own disk."""
+    return Path(settings.VAR_DIR) / "scratch" / str(job_id)
+
+
+def _worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class _Heartbeat(threading.Thread):
+    """Touches the running job's heartbeat so a lost worker is detectable; ends once the job is not running."""
+
+    def __init__(self, job_id, interval: float) -> None:
+        super().__init__(name=f"job-heartbeat-{job_id}", daemon=True)
+        self.job_id, self.interval = job_id, interval
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(self.interval):
+                if not Job.objects.filter(id=self.job_id, status=Status.RUNNING).update(heartbeat_at=timezone.now()):
+                    return  # cancelled or declared lost: the job's next progress report stops it
+        except Exception:  # a heartbeat hiccup must not kill the job; the sweep decides staleness
+            logger.exception("Heartbeat for job %s failed", self.job_id)
+        finally:
+            connection.close()  # this thread's own connection
+
+
+def run_job(job_id) -> None:
+    """Run one job to its end. Safe to call twice for the same job: only a queued job is claimed."""
+    now = timezone.now()
+    claimed = Job.objects.filter(id=job_id, status=Status.QUEUED).update(
+        status=Status.RUNNING, started_at=now, heartbeat_at=now, worker=_worker_name(), error="",
+        progress_done=0, progress_total=0, progress_message="Started", attempts=F("attempts") + 1,
+    )
+    if not claimed:
+        current = Job.objects.filter(id=job_id).values_list("status", flat=True).first()
+        logger.info("Job %s not run: its status is %s", job_id, current or "deleted")
+        return
+    job = Job.objects.get(id=job_id)
+    heartbeat = _Heartbeat(job.id, settings.JOB_HEARTBEAT_SECONDS)
+    heartbeat.start()
+    run = JobRun(job)
+    try:
+        summary = get_job_kind(job.kind).run(job, run)
+        _finish(job, run, summary)
+    except JobAborted:
+        logger.info("Job %s stopped: it was cancelled or declared lost", job.id)
+    except UserFacingError as exc:
+        _fail(job.id, str(exc))
+    except Exception as exc:
+        logger.exception("Job %s (%s) failed unexpectedly", job.id, job.kind)
+        _fail(job.id, f"The job failed because of an internal error ({type(exc).__name__}). "
+                      "The details are in the worker's log; please report it.")
+    finally:
+        heartbeat.stopped.set()
+        heartbeat.join()
+        shutil.rmtree(_scratch_directory(job.id), ignore_errors=True)
+
+
+def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
+    """Store the result files and mark success in one transaction, unless the job was cancelled meanwhile."""
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().filter(id=job.id, status=Status.RUNNING).first()
+        if locked is None:
+            raise JobAborted
+        stored: list[JobResult] = []
+        try:
+            for pending in run.results:
+                if pending.path is not None:
+                    with pending.path.open("rb") as handle:
+                        result = JobResult(job=locked, name=pending.name, content_type=pending.content_type,
+                                           size_bytes=pending.path.stat().st_size)
+                        result.file.save(pending.name, File(handle), save=False)
+                else:
+                    result = JobResult(job=locked, name=pending.name, content_type=pending.content_type,
+                                       size_bytes=len(pending.content))
+                    result.file.save(pending.name, ContentFile(pending.content), save=False)
+                stored.append(result)
+            JobResult.objects.bulk_create(stored)
+            locked.status = Status.SUCCEEDED
+            locked.result = summary
+            locked.finished_at = timezone.now()
+            locked.progress_done = locked.progress_total = max(locked.progress_total, 1)
+            locked.progress_message = "Done"
+            locked.save(update_fields=["status", "result", "finished_at", "progress_done", "progress_total",
+                                       "progress_message"])
+        except Exception:
+            for result in stored:  # the row rolls back with the transaction; the file would not
+                result.file.delete(save=False)
+            raise
+
+
+def _fail(job_id, message: str) -> None:
+    Job.objects.filter(id=job_id, status=Status.RUNNING).update(
+        status=Status.FAILED, error=message, finished_at=timezone.now()
+    )
+
+
+def fail_stale_jobs(now: datetime | None = None) -> int:
+    """Mark running jobs whose heartbeat went silent as failed, with the reason; return how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.JOB_STALE_AFTER_SECONDS)
+    failed = 0
+    for job in Job.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff).only("id", "heartbeat_at", "worker"):
+        message = (
+            f"The worker running this job ({job.worker or 'unknown'}) stopped responding: no heartbeat since "
+            f"{job.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC. It probably crashed or was stopped. Start the job again."
+        )
+        failed += Job.objects.filter(id=job.id, status=Status.RUNNING, heartbeat_at__lt=cutoff).update(
+            status=Status.FAILED, error=message, finished_at=now
+        )
+    if failed:
+        logger.warning("Marked %d job(s) failed: their worker was lost", failed)
+    return failed
+
+
+def republish_queued_jobs(older_than_seconds: float = 10.0) -> int:
+    """Publish queued jobs again, in case the broker lost their message (a Redis restart without persistence).
+
+    Duplicate deliveries are harmless: only a queued job is ever claimed.
+    """
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    ids = list(Job.objects.filter(status=Status.QUEUED, created_at__lt=cutoff).values_list("id", flat=True))
+    for job_id in ids:
+        publish_job(job_id)
+    return len(ids)
+
+
+def on_worker_ready() -> None:
+    """A worker (re)starting is the moment to clean up after one that died."""
+    close_old_connections()
+    fail_stale_jobs()
+    republish_queued_jobs()
+

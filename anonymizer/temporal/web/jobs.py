@@ -1,0 +1,301 @@
+"""The temporal capability's jobs.
+
+``temporal_patterns`` parses the posts of an uploaded CSV, finds the removable subtree of every time expression
+and counts their abstract patterns with the coverage curve.
+
+``remove_time`` removes time expressions from the text column(s) of an uploaded CSV, optionally with the location
+in the same pass: every post loses its time expressions first, then the location model deletes the fewest
+morphemes that make it location-ambiguous (the neutral phrases the time removal inserted are kept). The CSV is
+streamed: rows are read, anonymized and written in batches, so only one batch of posts is in memory. The output
+has the upload's header and rows in their order; only the text columns' cells change."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from rest_framework import serializers
+
+from anonymizer.models import Job, TrainedLocationModel, Upload
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.runner import JobRun
+from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular.reader import CsvSource
+from anonymizer.temporal.removal import (
+    DEFAULT_TOP,
+    KINDS,
+    MAX_TOP,
+    OPTION_HELP,
+    PATTERNS_JOB,
+    TIME_MODES,
+    describe_time_removal,
+    shared_anonymizer,
+)
+from anonymizer.temporal.web.services import english_location_model, known_patterns, time_anonymizer_for
+
+if TYPE_CHECKING:
+    from anonymizer.location.deidentify import LinearScorer
+    from anonymizer.location.model import LocationModel
+    from anonymizer.temporal.anonymize import TemporalAnonymizer
+
+KIND = "remove_time"
+PROGRESS_EVERY = 200  # posts parsed between progress reports of the patterns job
+BATCH_ROWS = 256  # rows read, anonymized (one nlp.pipe call per text column) and written at a time
+SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
+
+
+class RemoveTimeParams(serializers.Serializer):
+    # The time options mean what they mean on the inspect page (anonymizer.temporal.removal says it once).
+    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
+    keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
+                                      default=list, help_text=OPTION_HELP["keep_time"])
+    time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
+                                          help_text=OPTION_HELP["time_patterns"])
+    time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
+                                                 help_text=OPTION_HELP["time_patterns_top"])
+    text_columns = serializers.ListField(
+        child=serializers.CharField(), min_length=1, default=("text",),
+        help_text="The columns that hold the posts; every other column is copied as it is.")
+    location_model = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, default=None,
+        help_text="Also de-identify the location of every post after its time expressions are removed: the id "
+                  "or name of an English location model (see /location-models/). Empty: time only.")
+
+
+def prepare(params: dict, inputs: list[Upload]) -> dict:
+    """Check, before the job is queued, the text columns against the upload's header and that the patterns job
+    and the location model resolve for the upload's owner; errors by field."""
+    upload = inputs[0]
+    header = list(upload.metadata.get("header", []))
+    columns = list(dict.fromkeys(params["text_columns"]))  # once each, in the order given
+    errors: dict[str, list[str]] = {}
+    missing = [name for name in columns if name not in header]
+    if missing:
+        errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
+                                  f"{', '.join(header)}" for name in missing]
+    if params.get("time_patterns"):
+        try:
+            known_patterns(upload.owner, params["time_patterns"], params["time_patterns_top"])
+        except LookupError as exc:
+            errors["time_patterns"] = [str(exc)]
+    if params.get("location_model"):
+        try:
+            english_location_model(upload.owner, params["location_model"])
+        except LookupError as exc:
+            errors["location_model"] = [str(exc)]
+    if errors:
+        raise serializers.ValidationError(errors)
+    return {**params, "text_columns": columns, "keep_time": list(params.get("keep_time", ())),
+            "time_patterns": str(params["time_patterns"]) if params.get("time_patterns") else None,
+            "location_model": params.get("location_model") or None}
+
+
+@dataclass
+class ColumnCounts:
+    """What happened in one text column."""
+
+    name: str
+    posts: int = 0  # non-empty cells
+    empty: int = 0
+    changed: int = 0  # cells written differently
+    time_removed: int = 0  # phrases cut ("at 9AM" is one)
+    time_generalized: int = 0  # expressions replaced by a neutral phrase
+    posts_time_changed: int = 0
+    # With a location model:
+    location_inferable_before: int = 0  # the post as written: top-cell probability >= the model's threshold
+    location_inferable_after: int = 0  # the post written out
+    morphemes_deleted: int = 0
+    posts_location_changed: int = 0
+
+
+@dataclass
+class _Location:
+    record: TrainedLocationModel
+    model: LocationModel
+    extra: list[LinearScorer]  # the human-inferability scorer trained beside the model, if any (as on inspect)
+
+    @property
+    def threshold(self) -> float:
+        return self.model.threshold.value
+
+
+def _location_for(owner, ref: str | None) -> _Location | None:
+    if not ref:
+        return None
+    try:
+        return _Location(*english_location_model(owner, ref))
+    except LookupError as exc:
+        raise UserFacingError(f"location_model: {exc}") from exc
+
+
+def _anonymize_cells(cells: list[str], anonymizer: TemporalAnonymizer, location: _Location | None,
+                     counts: ColumnCounts) -> list[str]:
+    """The cells of one column of a batch, anonymized; an empty (or blank) cell and an unchanged post stay as
+    they were, byte for byte."""
+    out = list(cells)
+    positions = [i for i, cell in enumerate(cells) if cell.strip()]
+    counts.empty += len(cells) - len(positions)
+    counts.posts += len(positions)
+    results = anonymizer.transform([cells[i] for i in positions])
+    for i, result in zip(positions, results, strict=True):
+        after = result.text if result.changed else cells[i]
+        if result.changed:
+            described = describe_time_removal(result)
+            counts.time_removed += len(described["removed"])
+            counts.time_generalized += len(described["generalized"])
+            counts.posts_time_changed += 1
+        if location is not None:
+            post = location.model.deidentify(result.text, keep_spans=result.inserted_spans,
+                                              extra_scorers=location.extra)
+            before = post.probabilities_before
+            if result.changed:  # "before" is the post as written, not the one without its time expressions
+                before = location.model.cell_probabilities([[t.norm for t in location.model.tokenize(cells[i])]])[0]
+            counts.location_inferable_before += bool(before.max() >= location.threshold)
+            counts.location_inferable_after += bool(post.probabilities_after.max() >= location.threshold)
+            if post.decision.deleted:
+                counts.morphemes_deleted += len(post.decision.deleted)
+                counts.posts_location_changed += 1
+                after = post.text_after
+        if after != cells[i]:
+            out[i] = after
+            counts.changed += 1
+    return out
+
+
+def _options(params: dict, location: _Location | None) -> dict:
+    options = {"time_mode": params.get("time_mode", "both"), "keep_time": list(params.get("keep_time", ())),
+               "time_patterns": params.get("time_patterns"), "location_model": None}
+    if params.get("time_patterns"):
+        options["time_patterns_top"] = params.get("time_patterns_top", 10)
+    if location is not None:
+        options["location_model"] = {"id": str(location.record.id), "name": location.record.name,
+                                     "version": location.record.version, "threshold": location.threshold,
+                                     "human_model": bool(location.extra)}
+    return options
+
+
+def run_remove_time(job: Job, run: JobRun) -> dict:
+    started = time.perf_counter()
+    upload = job.inputs.get()
+    options = RemoveTimeParams(data=job.params)
+    if not options.is_valid():
+        raise UserFacingError(f"The job's parameters are invalid: {json.dumps(options.errors)}")
+    params = options.validated_data
+    total = upload.metadata.get("rows") or 0
+    run.progress(0, max(total, 1), "loading the parser")
+    try:
+        anonymizer = time_anonymizer_for(job.owner, params)
+    except LookupError as exc:
+        raise UserFacingError(f"time_patterns: {exc}") from exc
+    location = _location_for(job.owner, params.get("location_model"))
+    names = list(dict.fromkeys(params["text_columns"]))
+    counts = [ColumnCounts(name) for name in names]
+    sample: list[dict] = []
+    output = run.scratch_path("time-removed.csv")
+    try:
+        with upload.file.open("rb") as fileobj, output.open("w", encoding="utf-8", newline="") as out:
+            source = CsvSource(fileobj)
+            missing = [name for name in names if name not in source.header]
+            if missing:
+                raise UserFacingError(f"{upload.original_name} has no column {missing[0]!r}; its columns are: "
+                                      f"{', '.join(source.header)}")
+            indices = [source.header.index(name) for name in names]
+            writer = csv.writer(out, delimiter=source.delimiter)
+            writer.writerow(source.header)
+            for batch in source.batches(max_rows=BATCH_ROWS):
+                first_row = source.rows - len(batch) + 2  # the header is row 1, as in the upload's error messages
+                for column, column_counts in zip(indices, counts, strict=True):
+                    cells = [row[column] for row in batch]
+                    anonymized = _anonymize_cells(cells, anonymizer, location, column_counts)
+                    for offset, row in enumerate(batch):
+                        if anonymized[offset] != cells[offset]:
+                            row[column] = anonymized[offset]
+                            if len(sample) < SAMPLE_SIZE:
+                                sample.append({"row": first_row + offset, "column": column_counts.name,
+                                               "before": cells[offset], "after": anonymized[offset]})
+                writer.writerows(batch)
+                run.progress(source.rows, max(total, source.rows),
+                             f"removing time expressions: {source.rows:,} of {max(total, source.rows):,} rows")
+    except CsvFormatError as exc:
+        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    report = {"input": upload.original_name, "rows": source.rows, "text_columns": names,
+              "columns": [asdict(c) for c in counts], "options": _options(params, location),
+              "seconds": round(time.perf_counter() - started, 3)}
+    stem = upload.original_name.rsplit(".", 1)[0] or "dataset"
+    run.add_result_file(f"{stem}.time-removed.csv", output, "text/csv")
+    # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
+    run.add_result(f"{stem}.time-removed.report.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),
+                   "application/json")
+    return {**report, "sample": sample}
+
+
+register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,
+                 params_serializer=RemoveTimeParams, inputs=1, summary_template="jobs/summary/remove_time.html",
+                 prepare=prepare))
+
+
+# -- learn temporal patterns ----------------------------------------------------------------------------------
+class TemporalPatternParams(serializers.Serializer):
+    text_column = serializers.CharField(default="text", help_text="The column that holds the posts.")
+
+
+def prepare_patterns(params: dict, inputs: list[Upload]) -> dict:
+    """The text column must be one of the upload's, checked before the job is queued."""
+    upload = inputs[0]
+    header = list(upload.metadata.get("header", []))
+    if params["text_column"] not in header:
+        raise serializers.ValidationError({"text_column": [
+            f"{upload.original_name} has no column {params['text_column']!r}; its columns are: {', '.join(header)}"]})
+    return params
+
+
+def run_temporal_patterns(job: Job, run: JobRun) -> dict:
+    from anonymizer.temporal.normalize import normalize
+    from anonymizer.temporal.patterns import PatternExtractor, coverage_curve
+
+    upload = job.inputs.get()
+    column_name = job.params.get("text_column", "text")
+    anonymizer = shared_anonymizer(settings.TEMPORAL_USE_NER)
+    total = upload.metadata.get("rows") or 0
+    try:
+        with upload.file.open("rb") as fileobj:
+            source = CsvSource(fileobj)
+            if column_name not in source.header:
+                raise UserFacingError(f"{upload.original_name} has no column {column_name!r}; its columns are: "
+                                      f"{', '.join(source.header)}")
+            column = source.header.index(column_name)
+
+            def texts():
+                for batch in source.batches():
+                    for row in batch:
+                        yield normalize(row[column]).text
+
+            def docs():
+                for done, doc in enumerate(anonymizer.nlp.pipe(texts(), batch_size=256), start=1):
+                    if done % PROGRESS_EVERY == 0:
+                        run.progress(done, max(total, done), f"parsing posts: {done:,} of {total:,}")
+                    yield doc
+
+            extractor = PatternExtractor(anonymizer).fit(docs())
+    except CsvFormatError as exc:
+        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    curve = coverage_curve(extractor.counts_, extractor.expressions_)
+    patterns = [{"pattern": pattern, "count": count, "share": count / extractor.expressions_}
+                for pattern, count in extractor.counts_.most_common()]
+    summary = {"input": upload.original_name, "text_column": column_name, "posts": source.rows,
+               "expressions": extractor.expressions_, "patterns": patterns, "coverage": curve,
+               "arguments": extractor.expressions_ - sum(extractor.counts_.values())}
+    stem = upload.original_name.rsplit(".", 1)[0] or "posts"
+    run.add_result(f"{stem}.temporal-patterns.json", json.dumps(summary, indent=1, ensure_ascii=False).encode(),
+                   "application/json")
+    return summary
+
+
+register(JobKind(name=PATTERNS_JOB, label="Learn temporal patterns from posts", run=run_temporal_patterns,
+                 params_serializer=TemporalPatternParams, inputs=1, prepare=prepare_patterns,
+                 summary_template="jobs/summary/temporal_patterns.html"))

@@ -1,0 +1,73 @@
+"""Pages of the temporal workflow: remove time expressions (and optionally the location) from an upload's posts,
+and learn the temporal patterns of its posts first. Both start their job with the one job-start helper, which
+validates and prepares the parameters; a refused value comes back next to its field."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework import serializers
+
+from anonymizer.models import TrainedLocationModel, Upload
+from anonymizer.platform import artifacts, selectors
+from anonymizer.platform.errors import field_errors
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.temporal.removal import LANGUAGE, PATTERNS_JOB
+from anonymizer.temporal.tagging import KIND_LABELS
+from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
+
+
+def _default_column(header: list[str]) -> str:
+    return "text" if "text" in header else (header[0] if header else "")
+
+
+def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, errors: dict | None = None,
+          patterns_form: dict | None = None, patterns_errors: dict | None = None) -> HttpResponse:
+    header = list(upload.metadata.get("header", []))
+    form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": [],
+                    "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
+    patterns_form = patterns_form or {"text_column": _default_column(header)}
+    return render(request, "temporal/remove_time.html", {
+        "upload": upload, "header": header, "form": form, "errors": errors or {},
+        "patterns_form": patterns_form, "patterns_errors": patterns_errors or {},
+        "time_kinds": KIND_LABELS.items(), "pattern_jobs": selectors.succeeded_jobs_of(request.user, PATTERNS_JOB),
+        "location_models": artifacts.usable_by(TrainedLocationModel, request.user).filter(language=LANGUAGE)
+        .order_by("owner_id", "name"),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
+    """Choose the text columns and how time expressions go."""
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    if request.method == "GET":
+        return _page(request, upload)
+    form = {"text_columns": request.POST.getlist("text_columns"), "time_mode": request.POST.get("time_mode", ""),
+            "keep_time": request.POST.getlist("keep_time"), "time_patterns": request.POST.get("time_patterns", ""),
+            "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or "10",
+            "location_model": request.POST.get("location_model", "")}
+    params = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}
+    try:
+        job = job_services.start_job(owner=request.user, kind=REMOVE_TIME_KIND, params=params, inputs=[upload])
+    except serializers.ValidationError as exc:
+        return _page(request, upload, form=form, errors=field_errors(exc))
+    messages.success(request, f"Removing time expressions from {upload.original_name}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)
+
+
+@login_required
+@require_POST
+def learn_patterns(request: HttpRequest, upload_id) -> HttpResponse:
+    """Start a "learn temporal patterns" job on one text column of the upload."""
+    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    patterns_form = {"text_column": request.POST.get("text_column", "")}
+    try:
+        job = job_services.start_job(owner=request.user, kind=PATTERNS_JOB, params=patterns_form, inputs=[upload])
+    except serializers.ValidationError as exc:
+        return _page(request, upload, patterns_form=patterns_form, patterns_errors=field_errors(exc))
+    messages.success(request, f"Learning the temporal patterns of {upload.original_name}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)

@@ -22,8 +22,9 @@ from django.test import override_settings
 from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
 from anonymizer.location.evaluate import split_train_test
-from anonymizer.location.model import LocationModel, train_location_model
+from anonymizer.location.model import LocationModel
 from tests.helpers import ROOT, token_client
+from tests.model_cache import cached_training
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
 
@@ -163,7 +164,7 @@ def alice_client(client, user):
     return client
 
 
-# -- the default location models, trained once per session from the corpora shipped in data/ --------------
+# -- the default location models, trained from the corpora shipped in data/ (cached across sessions) ----------
 DATA = ROOT / "data"
 
 
@@ -174,8 +175,7 @@ class Trained:
         self.spec = spec
         self.posts, self.report = load_corpus(DATA / spec.corpus, columns=spec.columns, grid=spec.grid,
                                               where={k: set(v) for k, v in spec.where.items()} or None)
-        self.model: LocationModel = train_location_model(self.posts, name=spec.name, grid=spec.grid,
-                                                         tokenizer_settings=spec.tokenizer_settings)
+        self.model: LocationModel = cached_training(spec, self.posts, DATA)
         _, test, _ = split_train_test(len(self.posts), users=[p.user for p in self.posts])
         self.held_out = [self.posts[i] for i in test]
 

@@ -85,10 +85,17 @@ def train_from_file(fileobj: BinaryIO, request: TrainingRequest, *, owner: Abstr
     return register_location_model(model, title=request.title, owner=owner, job=job, activate=activate), report
 
 
+def train_default_model(spec: ModelSpec, posts: Sequence[Post]) -> LocationModel:
+    """A default model trained from its corpus's posts, as the spec says."""
+    return train_location_model(posts, name=spec.name, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)
+
+
 def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpec] = DEFAULT_MODELS,
-                          log: Callable[[str], None] = logger.info) -> list[TrainedLocationModel]:
-    """Train each default model whose spec or corpus changed since its active version (idempotent; the
-    second run only hashes the corpus files)."""
+                          log: Callable[[str], None] = logger.info,
+                          train: Callable[[ModelSpec, Sequence[Post]], LocationModel] = train_default_model,
+                          ) -> list[TrainedLocationModel]:
+    """Train (with ``train``) each default model whose spec or corpus changed since its active version, or
+    whose files are gone (idempotent; the second run only hashes the corpus files)."""
     data_dir = Path(settings.DATA_DIR if data_dir is None else data_dir)
     records = []
     for spec in specs:
@@ -103,8 +110,7 @@ def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpe
                                   columns=spec.columns, where=spec.where)
         with open_corpus(data_dir / spec.corpus) as fileobj:
             posts, report = read_posts(fileobj, request, name=spec.corpus)
-        model = train_location_model(posts, name=spec.name, grid=spec.grid,
-                                     tokenizer_settings=spec.tokenizer_settings)
+        model = train(spec, posts)
         model.metadata.update(spec_fingerprint=fingerprint, corpus_report=report.as_dict(), corpus=spec.corpus)
         record = register_location_model(model, title=spec.title)
         scores = model.metadata["scores"]

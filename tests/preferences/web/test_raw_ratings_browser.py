@@ -15,7 +15,7 @@ import pytest
 from anonymizer.preferences import serving
 from anonymizer.preferences.ldp import Mulberry32, one_bit_bound
 from tests.helpers import browser_page
-from tests.preferences.test_web_page_browser import RATED, open_page, rate
+from tests.preferences.web.test_page_browser import RATED, open_page, rate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 SEED, EPSILON, ROUNDS = 20240611, 2.0, 4

@@ -53,8 +53,11 @@ def test_make_run_stack_serves_healthz_and_stops_on_ctrl_c(tmp_path):
     finally:
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends to the whole group
         output, _ = process.communicate(timeout=60)
-    assert process.returncode is not None
     assert f"Kakurega: http://127.0.0.1:{web_port}/" in output
+    # honcho took the Ctrl-C and stopped each process of the Procfile in turn (not one crashing the others).
+    assert "SIGINT received" in output, output[-2000:]
+    for name in ("redis", "worker", "web"):
+        assert f"{name}.1 stopped" in output, output[-2000:]
     # Every process of the stack is gone: nothing listens any more.
     for port in (web_port, redis_port):
         with pytest.raises(OSError):

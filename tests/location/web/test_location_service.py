@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from anonymizer.location.web.services import ensure_default_models
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform.jobs import runner
 from tests.helpers import ROOT
+from tests.model_cache import cached_training
 
 pytestmark = pytest.mark.django_db
 TOKYO_CSV = ROOT / "data" / TOKYO.corpus
@@ -159,19 +161,26 @@ def test_the_command_trains_from_json_lines_with_a_filter(tmp_path, capsys):
 
 
 def test_default_models_are_trained_once(model_dir):
-    first = ensure_default_models(specs=[TOKYO])
-    again = ensure_default_models(specs=[TOKYO])
+    trained = []
+
+    def train(spec, posts):  # the real training, cached across test sessions; the calls are what is checked
+        trained.append(spec.name)
+        return cached_training(spec, posts)
+
+    first = ensure_default_models(specs=[TOKYO], train=train)
+    again = ensure_default_models(specs=[TOKYO], train=train)
+    assert trained == ["tokyo-ja"]  # the second run found the active version up to date
     assert [r.id for r in first] == [r.id for r in again]
     assert TrainedLocationModel.objects.filter(name="tokyo-ja").count() == 1
     record = first[0]
     assert record.metadata["scores"]["accuracy"] > record.metadata["scores"]["majority_baseline"]
     assert record.metadata["corpus"] == TOKYO.corpus
     # A model directory lost from disk is trained again rather than served broken.
-    import shutil
-
     shutil.rmtree(model_dir / record.path)
-    rebuilt = ensure_default_models(specs=[TOKYO])
+    rebuilt = ensure_default_models(specs=[TOKYO], train=train)
+    assert trained == ["tokyo-ja", "tokyo-ja"]
     assert rebuilt[0].id != record.id and TrainedLocationModel.objects.get(active=True, name="tokyo-ja") == rebuilt[0]
+    assert (model_dir / rebuilt[0].path / "model.json").exists()
 
 
 @pytest.mark.django_db(transaction=True)

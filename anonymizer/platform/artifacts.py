@@ -56,10 +56,16 @@ def save_version(model_class: type[Record], write: Callable[[Path], None], *, ow
     return record
 
 
-def usable_by(model_class: type[Record], user: AbstractBaseUser | None) -> QuerySet[Record]:
-    """The active models of a kind a user may use: the built-in defaults (no owner) and their own."""
+def versions_for(model_class: type[Record], user: AbstractBaseUser | None) -> QuerySet[Record]:
+    """Every version, active or not, of the models of a kind a user may use: the built-in defaults (no owner)
+    and their own."""
     mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
-    return model_class.objects.filter(Q(owner__isnull=True) | mine, active=True)
+    return model_class.objects.filter(Q(owner__isnull=True) | mine)
+
+
+def usable_by(model_class: type[Record], user: AbstractBaseUser | None) -> QuerySet[Record]:
+    """The active versions of the models of a kind a user may use."""
+    return versions_for(model_class, user).filter(active=True)
 
 
 def own_first(records: QuerySet[Record]) -> QuerySet[Record]:

@@ -4,7 +4,7 @@ computed against, and a model's item side loaded once per process."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from anonymizer.models import PreferenceModel
 from anonymizer.platform import artifacts
@@ -31,8 +31,7 @@ def resolve_preference_model(user: AbstractBaseUser | None, ref: str | None = No
 def preference_model_version_for(user: AbstractBaseUser | None, model_id) -> PreferenceModel | None:
     """Any version (active or not) of a preference model the user may use, by id: contributions computed
     against a version that a newer one replaced since the page loaded are still accepted."""
-    mine = Q(owner_id=user.pk) if user is not None and user.is_authenticated else Q(pk__in=[])
-    return PreferenceModel.objects.filter(Q(owner__isnull=True) | mine, id=model_id).first()
+    return artifacts.versions_for(PreferenceModel, user).filter(id=model_id).first()
 
 
 def load_preference_model(record: PreferenceModel) -> PreferenceArtifact:

@@ -11,6 +11,11 @@ from anonymizer.location.corpus import ColumnMap
 from anonymizer.location.grid import Grid
 from anonymizer.location.tokenize import TokenizerSettings
 
+# Bumped when how a default model is trained changes beyond its spec (units and the gazetteer scorer: 2), so the
+# bootstrap trains it again.
+DEFAULTS_REVISION = 2
+GAZETTEER = "geo/gazetteer/places.json.gz"
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -26,14 +31,18 @@ class ModelSpec:
 
     @property
     def tokenizer_settings(self) -> TokenizerSettings:
-        return TokenizerSettings(self.language)
+        return TokenizerSettings.current(self.language)
 
     def fingerprint(self, data_dir: Path) -> str:
         """Changes when the spec or the corpus file changes: the bootstrap retrains only then."""
-        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True, default=str).encode())
-        with (data_dir / self.corpus).open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+        described = {**asdict(self), "tokenizer": self.tokenizer_settings.to_dict(), "revision": DEFAULTS_REVISION}
+        digest = hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode())
+        # The English tokenizer finds place units with the gazetteer: a new gazetteer is a new model.
+        for path in (data_dir / self.corpus, data_dir / GAZETTEER):
+            if path.exists() or path == data_dir / self.corpus:
+                with path.open("rb") as handle:
+                    while chunk := handle.read(1 << 20):
+                        digest.update(chunk)
         return digest.hexdigest()
 
 

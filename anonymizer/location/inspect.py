@@ -50,7 +50,8 @@ class TextEdit(Protocol):
 
 
 def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
-                 extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None) -> dict:
+                 extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None,
+                 replacement: str = "delete") -> dict:
     """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states.
 
     With ``edit``, the location is de-identified in the edited post (location and time removed in one pass):
@@ -58,13 +59,13 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     Tokens of the words the edit inserted are kept and left out of ``tokens``."""
     source = text if edit is None else edit.text
     result = model.deidentify(source, m=m, keep_words=keep_words, extra_scorers=extra_scorers,
-                              keep_spans=edit.inserted_spans if edit is not None else ())
+                              keep_spans=edit.inserted_spans if edit is not None else (), replacement=replacement)
     decision, threshold = result.decision, model.threshold.value
     probabilities_before, scores_before = result.probabilities_before, decision.scores_before
     if edit is not None:  # "before" is the post as written, not the edited one
         norms = [t.norm for t in model.tokenize(text)]
         probabilities_before = model.cell_probabilities([norms])[0]
-        scores_before = Deidentifier([model.scorer(), *extra_scorers]).scores(norms)
+        scores_before = Deidentifier(model.scorers(extra_scorers)).scores(norms)
 
     def where(start: int, end: int) -> tuple[int, int] | None:
         return (start, end) if edit is None else edit.original_span(start, end)
@@ -76,7 +77,8 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
         if span is None:
             continue
         tokens.append({"text": token.text, "start": span[0], "end": span[1], "deletable": token.deletable,
-                       "deleted": i in deleted, "kept": i in kept})
+                       "deleted": i in deleted, "kept": i in kept, "kind": token.kind,
+                       **({"replaced_by": result.replacements[i]} if i in result.replacements else {})})
         if i in deleted:
             deleted_spans.append({"start": span[0], "end": span[1], "text": text[span[0]:span[1]]})
     out = {
@@ -84,8 +86,11 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
         "tokens": tokens,
         "deleted": deleted_spans,
         "text_after": result.text_after,
-        "before": distribution_summary(probabilities_before, model.grid, threshold),
-        "after": distribution_summary(result.probabilities_after, model.grid, threshold),
+        "before": {**distribution_summary(probabilities_before, model.grid, threshold),
+                   "under_threshold": all(scores_before[name] < limit for name, limit in decision.thresholds.items())},
+        "after": {**distribution_summary(result.probabilities_after, model.grid, threshold),
+                  # Under *every* threshold (classifier, places, human), as the released text re-scored.
+                  "under_threshold": decision.under_threshold},
         "decision": {
             "mode": "auto" if m is None else "fixed",
             "m": len(decision.deleted),
@@ -96,6 +101,9 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "reason": decision.reason,
             "scores_before": scores_before,
             "scores_after": decision.scores_after,
+            "thresholds": decision.thresholds,
+            "replacement": replacement,
+            "rounds": result.rounds,
         },
     }
     for scorer in extra_scorers:

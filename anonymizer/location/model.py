@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +21,19 @@ from anonymizer.location.corpus import Post, corpus_fingerprint
 from anonymizer.location.deidentify import Deidentification, Deidentifier, LinearScorer
 from anonymizer.location.evaluate import evaluate_predictions, split_train_test
 from anonymizer.location.grid import Grid
+from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smoothed_prior
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
+
+REPLACEMENTS = ("delete", "mask", "generalize")
+MASK = {"en": "[place]", "ja": "［地名］"}
+# Re-checking the released text can find what the search over units could not see (a word the deletion joined,
+# a re-tokenized contraction); the search continues on the released text this many times at most.
+MAX_ROUNDS = 3
+# A place unit seen in this many training posts is resolved by where those posts were written.
+LEARNED_PLACE_MIN_POSTS = 3
+# The gazetteer scorer's threshold is never under this multiple of the prior's busiest cell: a post that names
+# no place must pass it, and an area as wide as the prior's own spread is no give-away.
+PLACE_THRESHOLD_OVER_PRIOR = 1.25
 
 FORMAT_VERSION = 1
 PAPER_THRESHOLD = 0.37
@@ -37,7 +51,7 @@ class Threshold:
     """The top-cell probability under which a post counts as de-identified, and why it is that value."""
 
     value: float
-    kind: str  # "calibrated", "relative" or "paper"
+    kind: str  # "attacker" (an independent attacker's accuracy), "calibrated" (hand de-identified), "relative", "paper"
     explanation: str
 
     @classmethod
@@ -78,34 +92,69 @@ class DeidentifiedPost:
     probabilities_before: np.ndarray  # n_cells
     probabilities_after: np.ndarray
     kept: list[int]  # token indices the user asked to keep
+    replacements: dict[int, str] = field(default_factory=dict)  # deleted token index -> what was written instead
+    rounds: int = 1  # searches run until the re-tokenized released text scored under every threshold
 
     @property
     def deleted_tokens(self) -> list[Token]:
         return [self.tokens[i] for i in self.decision.deleted]
 
 
+@dataclass(frozen=True)
+class Release:
+    """A released text and, per character, where it came from in the original (-1: written by us)."""
+
+    text: str
+    origin: list[int]
+
+
+def build_release(text: str, tokens: Sequence[Token], deleted: Sequence[int] | set[int],
+                  replacements: Mapping[int, str] | None = None) -> Release:
+    """The text without the deleted tokens, or with what replaces them; a space left doubled by a removed word,
+    or left at the start of a line by a removed first word, is dropped."""
+    replacements = replacements or {}
+    chars: list[str] = []
+    origin: list[int] = []
+    position = 0
+    for index in [*sorted(deleted, key=lambda i: tokens[i].start), None]:
+        start = len(text) if index is None else tokens[index].start
+        offset = position
+        piece = text[position:start]
+        at_start = not chars and position > 0
+        if (at_start or (chars and chars[-1] in " \n")) and piece.startswith(" "):
+            piece, offset = piece[1:], offset + 1
+        chars.extend(piece)
+        origin.extend(range(offset, offset + len(piece)))
+        if index is not None:
+            written = replacements.get(index, "")
+            chars.extend(written)
+            origin.extend([-1] * len(written))
+            position = tokens[index].end
+    begin, end = 0, len(chars)
+    while begin < end and chars[begin].isspace():
+        begin += 1
+    while end > begin and chars[end - 1].isspace():
+        end -= 1
+    return Release("".join(chars[begin:end]), origin[begin:end])
+
+
 def remove_spans(text: str, tokens: Sequence[Token]) -> str:
-    """The text without the tokens' characters; a space left doubled by a removed word, or left at the start of
-    a line by a removed first word, is dropped."""
-    out, position = "", 0
-    for token in [*sorted(tokens, key=lambda t: t.start), None]:
-        piece = text[position: len(text) if token is None else token.start]
-        if (out.endswith((" ", "\n")) or (out == "" and position > 0)) and piece.startswith(" "):
-            piece = piece[1:]
-        out += piece
-        if token is not None:
-            position = token.end
-    return out.strip()
+    """The text without the tokens' characters (see build_release)."""
+    return build_release(text, list(tokens), range(len(tokens))).text
 
 
 class LocationModel:
     """Everything needed to infer a post's cell and to de-identify it."""
 
     def __init__(self, *, name: str, grid: Grid, tokenizer_settings: TokenizerSettings,
-                 classifier: LocationClassifier, threshold: Threshold, metadata: dict | None = None) -> None:
+                 classifier: LocationClassifier, threshold: Threshold, metadata: dict | None = None,
+                 learned_places: Mapping[str, Mapping[int, int]] | None = None) -> None:
         self.name, self.grid, self.tokenizer_settings = name, grid, tokenizer_settings
         self.classifier, self.threshold = classifier, threshold
         self.metadata = dict(metadata or {})
+        # Place units of the training posts and the cells they were written in (see place_scorer).
+        self.learned_places = {norm: {int(c): int(n) for c, n in cells.items()}
+                               for norm, cells in (learned_places or {}).items()}
 
     @property
     def language(self) -> str:
@@ -128,28 +177,139 @@ class LocationModel:
         return LinearScorer("location", self.classifier.vocabulary_, self.classifier.weights_,
                             self.classifier.intercept_, self.threshold.value)
 
+    @cached_property
+    def place_resolver(self) -> PlaceResolver:
+        prior = smoothed_prior(self.grid, self.metadata.get("cell_counts"), self.classifier.classes_)
+        return PlaceResolver(self.grid, prior, self.learned_places)
+
+    @property
+    def place_threshold(self) -> float:
+        """The gazetteer scorer's threshold: the model's, but never so low that a post naming nothing fails."""
+        floor = PLACE_THRESHOLD_OVER_PRIOR * float(self.place_resolver.prior.max())
+        return min(1.0, max(self.threshold.value, floor))
+
+    @cached_property
+    def _place_scorer(self) -> LinearScorer:
+        # One per model: its vocabulary remembers every unit it resolved.
+        return place_scorer(self.place_resolver, self.place_threshold)
+
+    def scorers(self, extra_scorers: Sequence[LinearScorer] = ()) -> list[LinearScorer]:
+        """What a released post must be under: the classifier, the gazetteer scorer (models trained with
+        units) and any extra model (the crowd's human-inferability model)."""
+        own = [self.scorer()]
+        if self.tokenizer_settings.units:
+            own.append(self._place_scorer)
+        return [*own, *extra_scorers]
+
+    def scores(self, text: str, extra_scorers: Sequence[LinearScorer] = ()) -> tuple[list[Token], dict[str, float]]:
+        """A text's tokens and every scorer's score on it, as a reader of exactly this text would get them."""
+        tokens = self.tokenize(text)
+        return tokens, Deidentifier(self.scorers(extra_scorers)).scores([t.norm for t in tokens])
+
+    def generalization(self, token: Token) -> str | None:
+        """A coarser place for a place unit: its state or prefecture ("Des Moines" -> "Iowa", "品川区" -> "東京"),
+        or None when the unit is not a gazetteer place inside an area."""
+        if token.kind not in ("place", "hashtag"):
+            return None
+        for place in self.place_resolver.places_of(token.norm)[:1]:
+            area = place if place.is_area else self.place_resolver.gazetteer.area_of(place)
+            if area is None or area is place:
+                return None
+            if self.language == "ja":
+                name = next((n for n in (area.name[:-1],) if area.name[-1:] in "都府県" and len(n) >= 2), area.name)
+                return name
+            return area.name
+        return None
+
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
-                   keep_spans: Sequence[tuple[int, int]] = (),
-                   extra_scorers: Sequence[LinearScorer] = ()) -> DeidentifiedPost:
-        """Delete the fewest tokens (or exactly m) that bring the top-cell probability (and every extra
-        model's score) under its threshold. Tokens matching ``keep_words`` (case-insensitive), and tokens that
-        overlap a character span of ``keep_spans``, are kept."""
+                   keep_spans: Sequence[tuple[int, int]] = (), extra_scorers: Sequence[LinearScorer] = (),
+                   replacement: str = "delete") -> DeidentifiedPost:
+        """Delete the fewest units (or exactly m) that bring every scorer under its threshold, then check the
+        text actually released: re-tokenized and re-scored, and searched again (automatic mode) while it is not
+        under every threshold. Units matching ``keep_words`` (case-insensitive), and units that overlap a
+        character span of ``keep_spans``, are kept. ``replacement``: "delete" (the paper), "mask" (a deleted
+        place reads "[place]") or "generalize" (a deleted place becomes its state or prefecture where that keeps
+        every scorer under its threshold, else it is deleted)."""
+        if replacement not in REPLACEMENTS:
+            raise ValueError(f"replacement must be one of {REPLACEMENTS}, not {replacement!r}")
         tokens = self.tokenize(text)
         norms = [t.norm for t in tokens]
         keep_set = {word.casefold() for word in keep_words if word.strip()}
         keep = [i for i, t in enumerate(tokens) if t.text.casefold() in keep_set or t.norm.casefold() in keep_set
                 or any(t.start < end and start < t.end for start, end in keep_spans)]
-        deidentifier = Deidentifier([self.scorer(), *extra_scorers])
+        scorers = self.scorers(extra_scorers)
+        thresholds = {s.name: s.threshold for s in scorers}
+        deidentifier = Deidentifier(scorers)
         decision = deidentifier.deidentify(norms, [t.deletable for t in tokens], m=m, keep=keep)
-        gone = set(decision.deleted)
-        after = [t.norm for i, t in enumerate(tokens) if i not in gone]
-        probabilities = self.cell_probabilities([norms, after])
-        return DeidentifiedPost(text, tokens, decision, remove_spans(text, [tokens[i] for i in decision.deleted]),
-                                probabilities[0], probabilities[1], keep)
+        allowed = {i for i, t in enumerate(tokens) if t.deletable and i not in set(keep)}
+        deleted = set(decision.deleted)
+
+        def masks() -> dict[int, str]:
+            if replacement != "mask":
+                return {}
+            return {i: MASK[self.language] for i in deleted if tokens[i].kind != "word"}
+
+        release = build_release(text, tokens, deleted, masks())
+        released_tokens, scores = self.scores(release.text, extra_scorers)
+        rounds = 1
+        while m is None and not _under(scores, thresholds) and rounds < MAX_ROUNDS:
+            protected = [k for k, t in enumerate(released_tokens)
+                         if not _from_allowed(release, t, tokens, allowed)]
+            more = deidentifier.deidentify([t.norm for t in released_tokens],
+                                           [t.deletable for t in released_tokens], keep=protected)
+            new = set()
+            for k in more.deleted:
+                new |= _original_tokens(release, released_tokens[k], tokens) & allowed
+            new -= deleted
+            if not new:
+                break
+            deleted |= new
+            rounds += 1
+            release = build_release(text, tokens, deleted, masks())
+            released_tokens, scores = self.scores(release.text, extra_scorers)
+        replacements = masks()
+        if replacement == "generalize" and _under(scores, thresholds):
+            for i in sorted(deleted):
+                coarser = self.generalization(tokens[i])
+                if coarser is None:
+                    continue
+                trial = build_release(text, tokens, deleted, {**replacements, i: coarser})
+                trial_tokens, trial_scores = self.scores(trial.text, extra_scorers)
+                if _under(trial_scores, thresholds):
+                    replacements[i] = coarser
+                    release, released_tokens, scores = trial, trial_tokens, trial_scores
+        under = _under(scores, thresholds)
+        reason = "" if under else self._why_not_under(scores, thresholds, tokens, deleted, keep, m)
+        final = replace(decision, deleted=tuple(sorted(deleted)), scores_after=scores, under_threshold=under,
+                        optimal=decision.optimal and rounds == 1, minimal=decision.minimal and rounds == 1,
+                        reason=reason or decision.reason if not under else "")
+        probabilities = self.cell_probabilities([norms, [t.norm for t in released_tokens]])
+        return DeidentifiedPost(text, tokens, final, release.text, probabilities[0], probabilities[1], keep,
+                                replacements, rounds)
+
+    def _why_not_under(self, scores: Mapping[str, float], thresholds: Mapping[str, float], tokens: Sequence[Token],
+                       deleted: set[int], keep: Sequence[int], m: int | None) -> str:
+        over = ", ".join(f"{name} {scores[name]:.3f} (threshold {thresholds[name]:.3f})" for name in scores
+                         if scores[name] >= thresholds[name])
+        left = [t for i, t in enumerate(tokens) if i not in deleted]
+        kept = [tokens[i].text for i in keep if i not in deleted]
+        fixed = [t.text for t in left if not t.deletable]
+        parts = [f"The released text is not under every threshold: {over}."]
+        if m is not None:
+            parts.append(f"Exactly {m} deletions were asked for; automatic mode deletes as many as it needs.")
+        if kept:
+            parts.append("Kept as you asked: " + ", ".join(f"“{w}”" for w in kept[:10]) + ".")
+        if fixed:
+            parts.append(f"{len(fixed)} punctuation or symbol token(s) cannot be deleted.")
+        if m is None and not kept:
+            parts.append("Every deletable unit that helps was deleted; the rest of the post and the model's prior "
+                         "keep it above the threshold.")
+        return " ".join(parts)
 
     def with_threshold(self, threshold: Threshold) -> LocationModel:
         return LocationModel(name=self.name, grid=self.grid, tokenizer_settings=self.tokenizer_settings,
-                             classifier=self.classifier, threshold=threshold, metadata=self.metadata)
+                             classifier=self.classifier, threshold=threshold, metadata=self.metadata,
+                             learned_places=self.learned_places)
 
     def record_fields(self) -> dict:
         """What a catalogue of models keeps about this one beside its files: its name, language and threshold,
@@ -165,6 +325,7 @@ class LocationModel:
     def save(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.classifier.save(directory / "classifier.npz")
+        (directory / "places.json").write_text(json.dumps(self.learned_places, ensure_ascii=False))
         document = {"format": FORMAT_VERSION, "name": self.name, "grid": self.grid.to_dict(),
                     "tokenizer": self.tokenizer_settings.to_dict(), "threshold": asdict(self.threshold),
                     "metadata": self.metadata}
@@ -182,7 +343,27 @@ class LocationModel:
         return cls(name=document["name"], grid=Grid.from_dict(document["grid"]),
                    tokenizer_settings=TokenizerSettings.from_dict(document["tokenizer"]),
                    classifier=LocationClassifier.load(directory / "classifier.npz"),
-                   threshold=Threshold(**document["threshold"]), metadata=document["metadata"])
+                   threshold=Threshold(**document["threshold"]), metadata=document["metadata"],
+                   learned_places=json.loads(places.read_text()) if (places := directory / "places.json").exists()
+                   else None)
+
+
+def _under(scores: Mapping[str, float], thresholds: Mapping[str, float]) -> bool:
+    return all(scores[name] < thresholds[name] for name in thresholds)
+
+
+def _original_tokens(release: Release, token: Token, tokens: Sequence[Token]) -> set[int]:
+    """The original tokens a token of the released text was copied from."""
+    chars = {release.origin[c] for c in range(token.start, token.end) if release.origin[c] >= 0}
+    return {i for i, t in enumerate(tokens) if any(t.start <= c < t.end for c in chars)}
+
+
+def _from_allowed(release: Release, token: Token, tokens: Sequence[Token], allowed: set[int]) -> bool:
+    """Whether a released token may be deleted: it was copied only from units the search may delete."""
+    if any(release.origin[c] < 0 for c in range(token.start, token.end)):
+        return False
+    found = _original_tokens(release, token, tokens)
+    return bool(found) and found <= allowed
 
 
 def calibrated_threshold(model: LocationModel, hand_deidentified: Sequence[str]) -> Threshold:
@@ -212,8 +393,10 @@ def train_location_model(posts: Sequence[Post], *, name: str, grid: Grid, tokeni
     cells = cells.astype(np.int64)
     tokenizer = get_tokenizer(tokenizer_settings)
     docs: list[list[str]] = []
+    place_units: list[set[str]] = []
     for i, tokens in enumerate(tokenizer.tokenize_many(p.text for p in posts)):
         docs.append([t.norm for t in tokens])
+        place_units.append({t.norm for t in tokens if t.kind != "word"})
         if i % 2000 == 0:
             report(int(15 * i / len(posts)), 100, f"tokenizing: {i:,} of {len(posts):,} posts")
     train, test, user_disjoint = split_train_test(len(posts), users=[p.user for p in posts], test_size=test_size,
@@ -231,6 +414,7 @@ def train_location_model(posts: Sequence[Post], *, name: str, grid: Grid, tokeni
     report(90, 100, "evaluating on held-out posts")
     values, counts = np.unique(cells[train], return_counts=True)
     majority_cell, majority_share = int(values[counts.argmax()]), float(counts.max() / len(train))
+    learned = learned_places([place_units[i] for i in train], cells[train])
     scores = None
     if len(test):
         probabilities = classifier.predict_proba([docs[i] for i in test])
@@ -249,12 +433,25 @@ def train_location_model(posts: Sequence[Post], *, name: str, grid: Grid, tokeni
         "training": {"C": C, "min_df": min_df, "max_iter": max_iter, "iterations": classifier.n_iter_},
         "majority_cell": majority_cell,
         "majority_share": majority_share,
+        "cell_counts": {str(int(v)): int(c) for v, c in zip(values, counts, strict=True)},
+        "learned_places": len(learned),
         "scores": scores,
         "seconds": {"tokenize": round(tokenized - started, 2), "fit": round(fitted - tokenized, 2),
                     "total": round(time.perf_counter() - started, 2)},
     }
     report(100, 100, "trained")
     return LocationModel(name=name, grid=grid, tokenizer_settings=tokenizer_settings, classifier=classifier,
-                         threshold=Threshold.choose(majority_share), metadata=metadata)
+                         threshold=Threshold.choose(majority_share), metadata=metadata, learned_places=learned)
+
+
+def learned_places(units: Sequence[set[str]], cells: np.ndarray) -> dict[str, dict[int, int]]:
+    """What the corpus teaches about its place units (and hashtags, mentions, URLs): the cells of the posts
+    that used each one seen in at least LEARNED_PLACE_MIN_POSTS posts."""
+    by_unit: dict[str, Counter] = {}
+    for post_units, cell in zip(units, cells, strict=True):
+        for unit in post_units:
+            by_unit.setdefault(unit, Counter())[int(cell)] += 1
+    return {unit: dict(counter) for unit, counter in by_unit.items()
+            if sum(counter.values()) >= LEARNED_PLACE_MIN_POSTS}
 
 

@@ -2,7 +2,15 @@
 
 Japanese goes through MeCab (fugashi + unidic-lite), English through spaCy's rule-based tokenizer. Every token
 keeps its character offsets into the original post, so deletions can be drawn on the text as it was written.
-URLs, hashtags and mentions are noise: they are masked out before tokenizing and never become tokens.
+
+With ``units`` on (every model trained since the threat model was written down), a token is a *deletion unit*:
+- a place mention is one unit however many morphemes it has ("Des Moines", "North Little Rock",
+  "品川区上大崎３丁目", "横浜市港北区綱島駅"), found with the gazetteer's multi-word names and capitalised names
+  (English) or UniDic's 固有名詞-地名 tags and address suffixes (Japanese);
+- a hashtag, an @mention and a URL are each one unit, with a feature of their own: a reader sees them, so the
+  models must too ("#NorthLittleRock" has the norm "#north little rock");
+- an English contraction stays whole ("don't"), so a deletion never leaves "n't" behind.
+Models trained before keep ``units`` off and tokenize as they were trained: URLs, hashtags and mentions masked.
 """
 
 from __future__ import annotations
@@ -36,15 +44,20 @@ _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U000
 _BATCH = 1000
 
 
+TOKEN_KINDS = ("word", "place", "hashtag", "mention", "url")
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One morpheme: text == original[start:end]; norm is the feature form."""
+    """One deletion unit (a morpheme, or a place mention / hashtag / mention / URL): text == original[start:end];
+    norm is the feature form."""
 
     text: str
     start: int
     end: int
     norm: str
     deletable: bool
+    kind: str = "word"
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,12 @@ class TokenizerSettings:
     remove_hashtags: bool = True
     remove_mentions: bool = True
     lowercase: bool = True  # English only
+    units: bool = False  # place mentions, hashtags, mentions, URLs and contractions as whole units (see above)
+
+    @classmethod
+    def current(cls, language: str) -> TokenizerSettings:
+        """The settings every new model is trained with: nothing a reader sees is invisible to the models."""
+        return cls(language, remove_urls=False, remove_hashtags=False, remove_mentions=False, units=True)
 
     def __post_init__(self) -> None:
         if self.language not in LANGUAGES:
@@ -101,7 +120,8 @@ def _masked(text: str, spans: list[tuple[int, int, str]]) -> str:
     return _SANITIZE_RE.sub(" ", text)
 
 
-def _norm(text: str, lowercase: bool) -> str:
+def norm_of(text: str, lowercase: bool) -> str:
+    """The feature form of a piece of text: NFKC (non-ASCII), lower-cased when asked, without inner spaces."""
     norm = text if text.isascii() else unicodedata.normalize("NFKC", text)
     if lowercase:
         norm = norm.lower()
@@ -145,15 +165,48 @@ class Tokenizer:
             # Only the tokenizer is used; a blank pipeline has the same tokenizer rules as en_core_web_sm.
             self._spacy_tokenizer = spacy.blank("en").tokenizer
         self._lower = settings.lowercase and settings.language == "en"
+        self._places = None
+        if settings.units and settings.language == "en":
+            from anonymizer.location.units import EnglishPlaces
+
+            self._places = EnglishPlaces()
 
     def tokenize(self, text: str) -> list[Token]:
         """Tokens of one post, in text order."""
+        if self.settings.units:
+            return self._units(text, None)
         masked = _masked(text, noise_spans(text, self.settings))
         if masked.isspace() or not masked:
             return []
         if self.settings.language == "ja":
             return self._tokenize_ja(text, masked)
         return self._from_spacy(text, self._spacy_tokenizer(masked))
+
+    def _unit_spans(self, text: str) -> tuple[str, list[Token]]:
+        """The text to hand the morphological analyser (every hashtag, mention and URL blanked out) and those
+        kept as units of their own."""
+        from anonymizer.location.units import noise_token
+
+        spans = noise_spans(text, TokenizerSettings(self.settings.language, True, True, True))
+        kept = [noise_token(text, start, end, kind) for start, end, kind in spans if not self.settings.removes(kind)]
+        return _masked(text, spans), kept
+
+    def _units(self, text: str, doc) -> list[Token]:
+        from anonymizer.location import units
+
+        masked, noise = self._unit_spans(text)
+        if masked.isspace() or not masked:
+            words = []
+        elif self.settings.language == "ja":
+            tags: list[tuple[str, str, str]] = []
+            words = self._tokenize_ja(text, masked, tags)
+            words = units.merge_japanese_places(words, tags, text)
+        else:
+            words = self._from_spacy(text, self._spacy_tokenizer(masked) if doc is None else doc)
+            words = self._places.mark(units.merge_contractions(words, text), text)
+        if not noise:
+            return words
+        return sorted([*words, *noise], key=lambda t: t.start)
 
     def tokenize_many(self, texts: Iterable[str]) -> Iterator[list[Token]]:
         """Tokens of each post, lazily, in input order."""
@@ -171,6 +224,11 @@ class Tokenizer:
             yield from self._en_batch(batch)
 
     def _en_batch(self, texts: list[str]) -> Iterator[list[Token]]:
+        if self.settings.units:
+            masked = [self._unit_spans(text)[0] for text in texts]
+            for text, doc in zip(texts, self._spacy_tokenizer.pipe(masked), strict=True):
+                yield self._units(text, doc)
+            return
         masked = [_masked(text, noise_spans(text, self.settings)) for text in texts]
         for text, doc in zip(texts, self._spacy_tokenizer.pipe(masked), strict=True):
             yield self._from_spacy(text, doc)
@@ -184,15 +242,26 @@ class Tokenizer:
             start = tok.idx
             end = start + len(tok.text)
             piece = text[start:end]
-            tokens.append(Token(piece, start, end, _norm(piece, lower), _ALNUM_RE.search(piece) is not None))
+            tokens.append(Token(piece, start, end, norm_of(piece, lower), self._deletable(piece)))
         return tokens
 
-    def _tokenize_ja(self, text: str, masked: str) -> list[Token]:
+    def _deletable(self, piece: str) -> bool:
+        # A token without a letter or digit (punctuation, kaomoji pieces) stays a feature but is not offered for
+        # deletion; with units, an emoji is (a post of emoji alone must be able to get under the threshold).
+        if _ALNUM_RE.search(piece) is not None:
+            return True
+        return self.settings.units and any(unicodedata.category(c) == "So" for c in piece)
+
+    def _tokenize_ja(self, text: str, masked: str, tags: list[tuple[str, str, str]] | None = None) -> list[Token]:
         with self._lock:
-            nodes = [(n.surface, len(n.white_space)) for n in self._tagger(masked)]
+            if tags is None:
+                nodes = [(n.surface, len(n.white_space), None) for n in self._tagger(masked)]
+            else:
+                nodes = [(n.surface, len(n.white_space), (n.feature.pos1, n.feature.pos2, n.feature.pos3))
+                         for n in self._tagger(masked)]
         tokens = []
         pos = 0
-        for surface, skipped in nodes:
+        for surface, skipped, tag in nodes:
             pos += skipped
             if not surface:
                 continue
@@ -210,7 +279,9 @@ class Tokenizer:
             # One rule for both languages: a token without a letter or digit (punctuation, emoji, kaomoji
             # pieces) stays a feature but is never offered for deletion; UniDic's symbol tag would also
             # exclude letters such as small kana or Hangul.
-            tokens.append(Token(piece, start, end, _norm(piece, False), _ALNUM_RE.search(piece) is not None))
+            tokens.append(Token(piece, start, end, norm_of(piece, False), self._deletable(piece)))
+            if tags is not None:
+                tags.append(tag)
         return tokens
 
 

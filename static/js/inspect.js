@@ -203,8 +203,18 @@
     }
     if (d.m) steps.push(`deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}`);
     if (steps.length) {
+      // after.under_threshold is the released text re-tokenized and re-scored by every scorer.
       text += ` After ${steps.join(" and ")}: ${percent(after.top_probability)} on ` +
-        `${after.top_label}` + (after.under_threshold ? ", under the threshold." : ", still above the threshold.");
+        `${after.top_label}` + (after.under_threshold ? "; the released text is under every threshold." :
+          "; the released text is still above a threshold.");
+      const replaced = result.tokens.filter((t) => t.replaced_by);
+      if (replaced.length) {
+        text += " Written instead: " + replaced.map((t) => `“${t.text}” → “${t.replaced_by}”`).join(", ") + ".";
+      }
+    } else if (!after.under_threshold) {
+      text += " The post is above a threshold (" + Object.entries(d.scores_after)
+        .filter(([name, score]) => score >= d.thresholds[name])
+        .map(([name, score]) => `${name} ${percent(score)}`).join(", ") + ").";
     }
     if (d.reason) text += " " + d.reason;
     $("verdict").textContent = text;
@@ -236,6 +246,7 @@
     const body = {text: data.get("text") || "", model: data.get("model") || "", mode: data.get("mode")};
     if (body.mode === "fixed") body.m = Number(data.get("m"));
     body.keep = String(data.get("keep") || "").split(",").map((w) => w.trim()).filter(Boolean);
+    body.replacement = data.get("replacement") || "delete";
     if (data.get("remove_time")) {
       body.remove_time = true;
       body.time_mode = data.get("time_mode");
@@ -278,7 +289,7 @@
   const showTimeOptions = () => { $("time-options").hidden = !removeTime.checked; };
   removeTime.addEventListener("change", showTimeOptions);
   showTimeOptions();
-  for (const name of ["model", "mode", "m", "keep", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
+  for (const name of ["model", "mode", "m", "keep", "replacement", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
     for (const input of form.querySelectorAll(`[name="${name}"]`)) {
       input.addEventListener("change", () => { if (shown) inspect(); });
     }

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from anonymizer.location.model import REPLACEMENTS
+from anonymizer.location.tokenize import TOKEN_KINDS
 from anonymizer.temporal.removal import DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
 
 
@@ -29,6 +31,10 @@ class InspectOptionsSerializer(serializers.Serializer):
     m = serializers.IntegerField(required=False, min_value=1, help_text="Morphemes to delete in fixed mode.")
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
                                  max_length=50, help_text="Words that must not be deleted.")
+    replacement = serializers.ChoiceField(
+        choices=list(REPLACEMENTS), default="delete",
+        help_text="What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
+                  "prefecture, where that keeps every scorer under its threshold; else it is deleted).")
 
     def validate(self, data: dict) -> dict:
         if data["mode"] == "fixed":
@@ -118,6 +124,8 @@ class _TokenSerializer(serializers.Serializer):
     deletable = serializers.BooleanField()
     deleted = serializers.BooleanField()
     kept = serializers.BooleanField()
+    kind = serializers.ChoiceField(choices=list(TOKEN_KINDS), help_text="word, place, hashtag, mention or url")
+    replaced_by = serializers.CharField(required=False, help_text="What was written instead (mask, generalize).")
 
 
 class _SpanSerializer(serializers.Serializer):
@@ -135,7 +143,11 @@ class _DecisionSerializer(serializers.Serializer):
     candidates = serializers.IntegerField()
     reason = serializers.CharField(allow_blank=True)
     scores_before = serializers.DictField(child=serializers.FloatField())
-    scores_after = serializers.DictField(child=serializers.FloatField())
+    scores_after = serializers.DictField(child=serializers.FloatField(),
+                                         help_text="Every scorer on the released text, re-tokenized.")
+    thresholds = serializers.DictField(child=serializers.FloatField())
+    replacement = serializers.ChoiceField(choices=list(REPLACEMENTS))
+    rounds = serializers.IntegerField(help_text="Searches run until the released text scored under every threshold.")
 
 
 class _HumanSerializer(serializers.Serializer):

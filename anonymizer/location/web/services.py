@@ -79,8 +79,8 @@ def train_from_file(fileobj: BinaryIO, request: TrainingRequest, *, owner: Abstr
     posts, report = read_posts(fileobj, request, name=name, progress=progress)
     language = choose_language(request, posts)
     model = train_location_model(posts, name=request.name, grid=request.grid,
-                                 tokenizer_settings=TokenizerSettings(language), C=request.C, min_df=request.min_df,
-                                 progress=progress)
+                                 tokenizer_settings=TokenizerSettings.current(language), C=request.C,
+                                 min_df=request.min_df, progress=progress)
     model.metadata["corpus_report"] = report.as_dict()
     return register_location_model(model, title=request.title, owner=owner, job=job, activate=activate), report
 
@@ -150,7 +150,7 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
     for text, edit in zip(texts, edits, strict=True):
         try:
             result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
-                                  extra_scorers=extra, edit=edit)
+                                  extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"))
         except TooFewDeletable as exc:
             results.append(exc)
             continue

@@ -1,0 +1,266 @@
+"""The gazetteer scorer: where the place mentions of a post put it, as a probability per grid cell (no Django).
+
+A classifier trained on a few thousand posts knows few places; a reader or a geocoder knows them all. This
+scorer is the defender's stand-in for them: every place unit of a post (a place mention, a hashtag, an @mention
+or a URL that names a place) is resolved with the gazetteer, or with what the training corpus taught about
+that unit, into p(cell | mention); mentions combine as naive Bayes over the grid,
+
+    p(cell | mentions) ∝ prior(cell) · Π p(cell | mention) / prior(cell),
+
+which is a linear model with a softmax link over the units present: intercept log prior, one weight row per
+mention. So it is one more ``LinearScorer`` for the exact search, deleted units and all.
+
+Resolution, by unit kind (the norm tells the kind, see ``units``): "#…", "@…" and "url:…" are searched for
+names inside them; "地:…" (a Japanese place unit) is resolved whole, else by the most specific name inside it;
+an English norm with a capital is a place unit ("Des Moines", "NE"). Lower-case words are the classifier's.
+A point place spreads over the cells near it (wider for a populous city: "Tokyo" covers much of its grid); an
+area (state, prefecture) over its member cities' cells, weighted by the prior; an ambiguous name is a
+population-weighted mixture, and the share of it outside the grid falls back to the prior.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from anonymizer.location.classifier import BIGRAM_SEPARATOR
+from anonymizer.location.deidentify import LinearScorer
+from anonymizer.location.gazetteer import Gazetteer, Place, place_weights
+from anonymizer.location.grid import Grid, haversine_km
+from anonymizer.location.units import JA_PLACE_PREFIX, UNIT_JOINER
+
+PLACE_SCORER = "places"
+_FLOOR = 1e-6
+# Above this many unresolvable features remembered, the negative cache starts over (positives stay).
+_NEGATIVE_CACHE = 200_000
+
+
+def place_spread_km(place: Place) -> float:
+    """How far a point place's mentions reach: a neighbourhood is a point, Tokyo is most of a city grid, a
+    Japanese ward a few km across whatever its population."""
+    spread = max(0.7, float(np.sqrt(max(place.population, 0))) / 300.0)
+    # A municipality of a million or more is a whole city (Yokohama, Kawasaki), not a ward.
+    return min(spread, 1.2) if place.kind == "municipality" and place.population < 1_000_000 else spread
+
+
+# An address split after each suffix: 横浜市|港北区|綱島駅, 品川区|上大崎3丁目, 東京都|世田谷区.
+_ADDRESS_PARTS = re.compile(r".+?(?:都|道|府|県|市|区|町|村|郡|駅|丁目|$)")
+# Parts that add nothing a reader could place (an exit of a station that was named already).
+_GENERIC_PARTS = frozenset("東口 西口 南口 北口 中央口 改札 前".split())
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What one unit resolved to: its places, and its distribution over the grid's cells."""
+
+    places: tuple[Place, ...]
+    learned: bool
+    distribution: np.ndarray
+
+
+class PlaceResolver:
+    """Turns a unit's norm into p(cell | unit), from the corpus-taught places first, then the gazetteer."""
+
+    def __init__(self, grid: Grid, prior: np.ndarray, learned: Mapping[str, Mapping[int, int]] | None = None,
+                 gazetteer: Gazetteer | None = None) -> None:
+        self.grid, self.prior = grid, np.asarray(prior, dtype=np.float64)
+        self.learned = dict(learned or {})
+        self.gazetteer = gazetteer or Gazetteer.load()
+        bounds = np.array([grid.cell_bounds(c) for c in range(grid.n_cells)])
+        self._south, self._west, self._north, self._east = bounds.T
+        self._area_cells: dict[str, np.ndarray] = {}
+
+    # -- which places a unit names -----------------------------------------------------------------------
+    def places_of(self, norm: str) -> tuple[Place, ...]:
+        """The gazetteer places a unit names (the most specific match for a compound), most likely first."""
+        if BIGRAM_SEPARATOR in norm or not norm:
+            return ()
+        if norm[0] in "#@" or norm.startswith("url:"):
+            body = norm[4:] if norm.startswith("url:") else norm[1:]
+            if norm.startswith("url:"):
+                body = body.rsplit(".", 1)[0]  # "desmoinesregister.com" -> no TLD
+            return self._inside(body.replace(UNIT_JOINER, ""))
+        if norm.startswith(JA_PLACE_PREFIX):
+            return self._address(norm[len(JA_PLACE_PREFIX):])[0]
+        if norm[0].isupper():
+            if len(norm) == 2 and norm.isupper():
+                return tuple(self.gazetteer.resolve_abbreviation(norm))
+            return tuple(self.gazetteer.resolve(norm.replace(UNIT_JOINER, " ")))
+        return ()
+
+    def _address(self, name: str) -> tuple[tuple[Place, ...], bool]:
+        """A Japanese place unit read as an address, general to specific (横浜市|港北区|綱島駅): the places of its
+        most specific part the gazetteer knows, and whether a more specific part follows that the gazetteer
+        does not know (a reader with a map does: the unit then pinpoints a spot inside that place)."""
+        parts = [part for part in _ADDRESS_PARTS.findall(name) if part]
+        best: tuple[Place, ...] = ()
+        finer = False
+        for part in parts:
+            places = tuple(self.gazetteer.resolve(part))
+            if places and (not best or not all(p.is_area for p in places)):
+                best, finer = places, False
+            elif best and part not in _GENERIC_PARTS:
+                finer = True
+        return best, finer
+
+    def _inside(self, text: str) -> tuple[Place, ...]:
+        found = self.gazetteer.find(text)
+        if not found:
+            return ()
+        # An address runs from the general to the specific; a point beats an area ("#desmoinesiowa").
+        points = [places for _, _, places in found if any(not p.is_area for p in places)]
+        return tuple((points or [found[-1][2]])[-1])
+
+    # -- where a unit puts the post ------------------------------------------------------------------------
+    def resolve(self, norm: str) -> Resolution | None:
+        counts = self.learned.get(norm)
+        if counts:
+            distribution = self.prior.copy()  # one pseudo-post of prior
+            for cell, count in counts.items():
+                distribution[int(cell)] += count
+            return Resolution((), True, distribution / distribution.sum())
+        places = self.places_of(norm)
+        if not places:
+            return None
+        if norm.startswith(JA_PLACE_PREFIX) and self._address(norm[len(JA_PLACE_PREFIX):])[1]:
+            pinned = self._pinpoint(places[0])
+            if pinned is not None:
+                return Resolution(places, False, pinned)
+        weights = place_weights(list(places))
+        inside = np.zeros(self.grid.n_cells)
+        mass_inside = 0.0
+        for place, weight in zip(places, weights, strict=True):
+            spread = self._spread(place)
+            if spread is not None:
+                inside += weight * spread
+                mass_inside += weight
+        if mass_inside <= 0.05:
+            return None  # a place elsewhere says nothing about where in this grid the post was written
+        distribution = inside + (1.0 - mass_inside) * self.prior
+        return Resolution(places, False, distribution / distribution.sum())
+
+    def _pinpoint(self, place: Place) -> np.ndarray | None:
+        """A spot inside ``place`` that we cannot locate but a reader can: as revealing as a point, put in the
+        grid cell nearest the place (when the place reaches into the grid)."""
+        lat = np.clip(place.lat, self._south, self._north)
+        lon = np.clip(place.lon, self._west, self._east)
+        distance = haversine_km(place.lat, place.lon, lat, lon)
+        nearest = int(np.argmin(distance))
+        if distance[nearest] > 3 * place_spread_km(place):
+            return None
+        out = np.full(self.grid.n_cells, 1e-3 / self.grid.n_cells)
+        out[nearest] = 1.0
+        return out / out.sum()
+
+    def _spread(self, place: Place) -> np.ndarray | None:
+        """p(cell | place) for one place, or None when it is not in the grid."""
+        if place.is_area:
+            cells = self._cells_of_area(place)
+            if not len(cells):
+                return None
+            out = np.zeros(self.grid.n_cells)
+            out[cells] = self.prior[cells]
+            return out / out.sum()
+        if self.grid.cell_of(place.lat, place.lon) is None:
+            return None
+        # Distance from the place to each cell (0 inside it), then a Gaussian of the place's spread.
+        lat = np.clip(place.lat, self._south, self._north)
+        lon = np.clip(place.lon, self._west, self._east)
+        distance = haversine_km(place.lat, place.lon, lat, lon)
+        out = np.exp(-0.5 * (distance / place_spread_km(place)) ** 2)
+        return out / out.sum()
+
+    def _cells_of_area(self, area: Place) -> np.ndarray:
+        cells = self._area_cells.get(area.id)
+        if cells is None:
+            members = self.gazetteer.members(area.id)
+            found = {self.grid.cell_of(p.lat, p.lon) for p in members}
+            found.discard(None)
+            cells = self._area_cells[area.id] = np.array(sorted(found), dtype=np.int64)
+        return cells
+
+
+class _Rows:
+    """A weight matrix that grows as units are resolved: what ``LinearScorer`` indexes like an array."""
+
+    def __init__(self, width: int) -> None:
+        self._array = np.zeros((256, width))
+        self._n = 0
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._n, self._array.shape[1]
+
+    def append(self, row: np.ndarray) -> int:
+        if self._n == len(self._array):
+            grown = np.zeros((2 * len(self._array), self._array.shape[1]))
+            grown[: self._n] = self._array[: self._n]
+            self._array = grown
+        self._array[self._n] = row
+        self._n += 1
+        return self._n - 1
+
+    def __getitem__(self, key):
+        return self._array[: self._n][key]
+
+
+class PlaceVocabulary(Mapping):
+    """Feature -> weight row id, resolving a feature the first time it is asked for (thread-safe)."""
+
+    def __init__(self, resolver: PlaceResolver, rows: _Rows) -> None:
+        self.resolver, self.rows = resolver, rows
+        self._ids: dict[str, int] = {}
+        self._unknown: set[str] = set()
+        self._lock = threading.Lock()
+        self._log_prior = np.log(resolver.prior)
+
+    def get(self, feature: str, default=None):
+        found = self._ids.get(feature)
+        if found is not None:
+            return found
+        if feature in self._unknown or BIGRAM_SEPARATOR in feature:
+            return default
+        resolution = self.resolver.resolve(feature)
+        with self._lock:
+            if resolution is None:
+                if len(self._unknown) > _NEGATIVE_CACHE:
+                    self._unknown.clear()
+                self._unknown.add(feature)
+                return default
+            if feature not in self._ids:
+                self._ids[feature] = self.rows.append(np.log(resolution.distribution + _FLOOR) - self._log_prior)
+            return self._ids[feature]
+
+    def __getitem__(self, feature: str) -> int:
+        found = self.get(feature)
+        if found is None:
+            raise KeyError(feature)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict(self._ids))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+def smoothed_prior(grid: Grid, cell_counts: Mapping[int, int] | None, classes: np.ndarray) -> np.ndarray:
+    """The share of training posts per cell, smoothed so a cell without posts is unlikely, not impossible."""
+    counts = np.zeros(grid.n_cells)
+    if cell_counts:
+        for cell, count in cell_counts.items():
+            counts[int(cell)] = count
+    else:  # a model trained before cell counts were kept: uniform over the cells it knows
+        counts[np.asarray(classes, dtype=np.int64)] = 1.0
+    counts += 0.1 * max(counts.sum(), 1.0) / (grid.n_cells * 100)
+    return counts / counts.sum()
+
+
+def place_scorer(resolver: PlaceResolver, threshold: float) -> LinearScorer:
+    """The gazetteer scorer for the search: softmax over the cells of log prior + the mentions' rows."""
+    rows = _Rows(resolver.grid.n_cells)
+    return LinearScorer(PLACE_SCORER, PlaceVocabulary(resolver, rows), rows, np.log(resolver.prior), threshold)

@@ -235,7 +235,9 @@ class LocationModel:
         tokens = self.tokenize(text)
         norms = [t.norm for t in tokens]
         keep_set = {word.casefold() for word in keep_words if word.strip()}
+        # A unit is kept when a keep-word is the unit or one of its words ("Rock" keeps "Little Rock").
         keep = [i for i, t in enumerate(tokens) if t.text.casefold() in keep_set or t.norm.casefold() in keep_set
+                or (t.kind != "word" and any(w in keep_set for w in t.text.casefold().split()))
                 or any(t.start < end and start < t.end for start, end in keep_spans)]
         scorers = self.scorers(extra_scorers)
         thresholds = {s.name: s.threshold for s in scorers}

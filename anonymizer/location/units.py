@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 
 from anonymizer.location.tokenize import Token, norm_of
 
@@ -137,7 +138,7 @@ class EnglishPlaces:
         for length in range(min(self.longest, len(tokens) - i), 1, -1):
             span = tokens[i:i + length]
             if any(t.kind != "word" for t in span) or any(text[a.end:b.start] != " "
-                                                          for a, b in zip(span, span[1:], strict=False)):
+                                                          for a, b in pairwise(span)):
                 continue
             if tuple(t.text.casefold() for t in span) in candidates:
                 start, end = span[0].start, span[-1].end

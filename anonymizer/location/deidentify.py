@@ -346,6 +346,12 @@ class Deidentifier:
         if m == 0 or (m is None and ratio0[0] < 1):
             return Deidentification((), before, before, thresholds, bool(ratio0[0] < 1), True, True, 1,
                                     searched=searched)
+        if not allowed:  # everything is kept or cannot be deleted: nothing to search
+            names = ", ".join(f"{name} {score:.3f} (threshold {thresholds[name]:.3f})"
+                              for name, score in before.items())
+            return Deidentification((), before, before, thresholds, False, True, True, 1,
+                                    f"No unit may be deleted (all are kept or are symbols), and the post scores: "
+                                    f"{names}.", searched)
         best: Deletion | None = None
         total = 0
         for deletion in self._search(post, last, evaluate_all=m is None):

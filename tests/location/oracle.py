@@ -4,7 +4,7 @@ and scored in one batch with the models' own predict_proba, and the documented t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
@@ -30,3 +30,23 @@ def oracle_best(norms: Sequence[str], allowed: Sequence[int], m: int, models: Se
 
 def top_probability(classifier) -> Callable[[list[list[str]]], np.ndarray]:
     return lambda docs: classifier.predict_proba(docs).max(axis=1)
+
+
+def linear_top(scorer) -> Callable[[list[list[str]]], np.ndarray]:
+    """The top softmax probability of a LinearScorer (the gazetteer scorer), from each doc's uni+bigram set."""
+    from anonymizer.location.classifier import bigram
+
+    def score(docs: list[list[str]]) -> np.ndarray:
+        out = np.empty(len(docs))
+        for k, doc in enumerate(docs):
+            features = {*doc, *(bigram(a, b) for a, b in pairwise(doc))}
+            z = np.asarray(scorer.intercept, dtype=np.float64).copy()
+            for feature in features:
+                index = scorer.vocabulary.get(feature)
+                if index is not None:
+                    z = z + scorer.weights[index]
+            z = np.exp(z - z.max())
+            out[k] = (z / z.sum()).max()
+        return out
+
+    return score

@@ -1,0 +1,106 @@
+"""Place mentions are units the search deletes whole, the gazetteer scorer is in the objective, and what is
+released is re-tokenized and re-scored: the issue's examples on the default models, and hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.location.gazetteer import Gazetteer
+
+
+def resolvable_in_grid(model, text: str) -> list[str]:
+    """Place units of a released text that the gazetteer scorer resolves inside the model's grid."""
+    resolver = model.place_resolver
+    return [t.text for t in model.tokenize(text) if t.kind != "word" and resolver.resolve(t.norm) is not None
+            and resolver.places_of(t.norm)]
+
+
+def assert_released_under(model, result) -> None:
+    """The released text, tokenized again from scratch, scores under every threshold when the post says so."""
+    _, scores = model.scores(result.text_after)
+    thresholds = result.decision.thresholds
+    assert result.decision.scores_after == pytest.approx(scores)
+    assert result.decision.under_threshold == all(scores[name] < thresholds[name] for name in thresholds)
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("Stuck in traffic in Des Moines again", "Des Moines"),
+    ("Want to work in #Lincoln, NE? Check out our openings", "#Lincoln"),
+    ("Beautiful night in #NorthLittleRock", "#NorthLittleRock"),
+])
+def test_english_examples_leave_no_resolvable_place(midwest, text, place):
+    model = midwest.model
+    assert place in resolvable_in_grid(model, text)
+    for replacement in ("delete", "mask"):
+        result = model.deidentify(text, replacement=replacement)
+        assert result.decision.under_threshold
+        assert resolvable_in_grid(model, result.text_after) == []
+        assert place not in result.text_after and "Moines" not in result.text_after
+        assert_released_under(model, result)
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("品川区上大崎３丁目で待機", "品川区上大崎３丁目"),
+    ("横浜市港北区綱島駅から歩いて帰宅中。電車止まってる", "横浜市港北区綱島駅"),
+])
+def test_japanese_examples_lose_the_whole_address(tokyo, text, place):
+    model = tokyo.model
+    tokens = model.tokenize(text)
+    assert [t.text for t in tokens if t.kind == "place"] == [place]  # one unit, not 丁目 alone
+    result = model.deidentify(text)
+    assert result.decision.under_threshold
+    assert place not in result.text_after and "丁目" not in result.text_after and "駅" not in result.text_after
+    assert resolvable_in_grid(model, result.text_after) == []
+    assert_released_under(model, result)
+
+
+def test_generalize_keeps_a_coarser_place_only_when_it_is_under(midwest, tokyo):
+    result = tokyo.model.deidentify("品川区上大崎３丁目で待機", replacement="generalize")
+    assert result.text_after.startswith("東京") and result.decision.under_threshold
+    assert_released_under(tokyo.model, result)
+    for post in midwest.held_out[:150]:
+        result = midwest.model.deidentify(post.text, replacement="generalize")
+        assert_released_under(midwest.model, result)
+        for index, written in result.replacements.items():
+            assert result.tokens[index].kind != "word" and written in result.text_after
+
+
+def test_a_contraction_is_one_unit(midwest):
+    tokens = midwest.model.tokenize("I don't like it")
+    assert "don't" in [t.text for t in tokens] and "n't" not in [t.text for t in tokens]
+
+
+def test_every_released_text_re_scores_as_reported(trained):
+    """On 150 held-out posts per language: the verdict is the released text's, never the search's alone."""
+    for post in trained.held_out[:150]:
+        result = trained.model.deidentify(post.text)
+        assert_released_under(trained.model, result)
+
+
+@pytest.mark.parametrize("text", [
+    "😀😀😀 🎉",
+    "http://t.co/abc @someone #tbt",
+    "x" * 2000,
+    "Des Moines 東京 品川区 Lincoln, NE 🌽 " * 3,
+    "",
+    "   \n\t ",
+])
+def test_hostile_input_gets_a_verdict_that_is_true(trained, text):
+    result = trained.model.deidentify(text)
+    assert_released_under(trained.model, result)
+    if not result.decision.under_threshold:
+        assert result.decision.reason
+
+
+def test_a_keep_word_that_makes_the_goal_impossible_is_said_plainly(midwest):
+    text = "Stuck in traffic in Des Moines again"
+    result = midwest.model.deidentify(text, keep_words=["Moines"])
+    assert "Des Moines" in result.text_after
+    assert not result.decision.under_threshold
+    assert "Kept as you asked" in result.decision.reason and "places" in result.decision.reason
+    assert_released_under(midwest.model, result)
+
+
+def test_gazetteer_is_shipped_and_knows_the_examples():
+    gazetteer = Gazetteer.load()
+    assert gazetteer.resolve("Des Moines") and gazetteer.resolve("品川区")

@@ -23,9 +23,28 @@ BIGRAM_SEPARATOR = " "  # token norms never contain whitespace, so "a b" cannot 
 Progress = Callable[[int, int, str], None]
 
 
+# Norms of units (see units.py) carry their parts: "地:渋谷|駅", "#north_little_rock", "Des_Moines".
+JA_UNIT_PREFIX, JA_PART_SEPARATOR, UNIT_JOINER = "地:", "|", "_"
+
+
+def unit_parts(norm: str) -> list[str]:
+    """The words inside a unit, features of their own beside the unit's: "地:渋谷|駅" also has 渋谷 and 駅,
+    "Des_Moines" des and moines, "#north_little_rock" north, little and rock. So a unit never seen whole still
+    carries what its words taught the models, and deleting the unit deletes them all. A plain word has none."""
+    if norm.startswith(JA_UNIT_PREFIX):
+        return [part for part in norm[len(JA_UNIT_PREFIX):].split(JA_PART_SEPARATOR) if part]
+    if norm[:1] == "#" and len(norm) > 1:
+        return [part for part in norm[1:].split(UNIT_JOINER) if part]
+    if norm[:1].isupper():
+        return [word.lower() for word in norm.split(UNIT_JOINER) if word]
+    return []
+
+
 def ngrams(norms: Sequence[str]) -> list[str]:
-    """The features of a token sequence: its unigrams and the bigrams of adjacent tokens."""
-    return [*norms, *(a + BIGRAM_SEPARATOR + b for a, b in pairwise(norms))]
+    """The features of a token sequence: its unigrams, the parts of its units, and the bigrams of adjacent
+    tokens."""
+    return [*norms, *(part for norm in norms for part in unit_parts(norm)),
+            *(a + BIGRAM_SEPARATOR + b for a, b in pairwise(norms))]
 
 
 def bigram(a: str, b: str) -> str:

@@ -31,7 +31,7 @@ from itertools import chain, combinations, pairwise
 
 import numpy as np
 
-from anonymizer.location.classifier import bigram
+from anonymizer.location.classifier import bigram, ngrams, unit_parts
 
 TIE_TOLERANCE = 1e-9
 _CHUNK = 8192  # children scored at a time
@@ -141,7 +141,11 @@ class _Post:
         for i in range(n - 1, -1, -1):
             run[i] = run[i + 1] + 1 if i in allowed_set else 0
         gaps = [(i, j) for i in range(n - 2) for j in range(i + 2, min(n - 1, i + 1 + min(run[i + 1], max_run)) + 1)]
-        features = [*norms, *(bigram(a, b) for a, b in pairwise(norms)), *(bigram(norms[i], norms[j]) for i, j in gaps)]
+        # A unit's parts (unit_parts) are features that go with it, like its unigram.
+        parts = [unit_parts(norm) for norm in norms]
+        owner = np.repeat(np.arange(n), [len(p) for p in parts]).astype(np.int64)
+        features = [*norms, *(bigram(a, b) for a, b in pairwise(norms)), *(bigram(norms[i], norms[j]) for i, j in gaps),
+                    *(part for unit in parts for part in unit)]
         # One local id per distinct feature string; rows of the models' weights side by side.
         local: dict[str, int] = {}
         occurrence = np.array([local.setdefault(f, len(local)) for f in features], dtype=np.int64)
@@ -155,9 +159,11 @@ class _Post:
             table[hit, self.offsets[k]: self.offsets[k + 1]] = scorer.weights[index[hit]]
         none = len(distinct)  # an extra row of zeros stands for "no feature" and for unknown features
         occurrence = np.where(known[occurrence], occurrence, none)
-        unigram, adjacent, gap_ids = occurrence[:n], occurrence[n: 2 * n - 1], occurrence[2 * n - 1:]
+        n_gaps = len(gaps)
+        unigram, adjacent = occurrence[:n], occurrence[n: 2 * n - 1]
+        gap_ids, part_ids = occurrence[2 * n - 1: 2 * n - 1 + n_gaps], occurrence[2 * n - 1 + n_gaps:]
 
-        present = np.concatenate([unigram, adjacent])
+        present = np.concatenate([unigram, adjacent, part_ids])
         count = np.bincount(present, minlength=none + 1)[:none]
         gap_count = np.bincount(gap_ids, minlength=none + 1)[:none]
         shared = (count >= 2) | ((count >= 1) & (gap_count >= 1)) | (gap_count >= 2)
@@ -186,8 +192,10 @@ class _Post:
         after = np.minimum(positions + 1, n)
         # Adding j as a run of its own: its unigram and both bigrams go, the gap bigram (j-1, j+1) comes.
         self._single_gap = np.concatenate([[none], self._gap[positions[1:] - 1, after[1:]]])
-        self.new_run = (update[self._single_gap] - update[self._unigram] - update[self._left]
-                        - update[self._right])
+        unit = update[self._unigram].copy()
+        if len(part_ids):
+            np.add.at(unit, owner, update[part_ids])
+        self.new_run = update[self._single_gap] - unit - update[self._left] - update[self._right]
         # The part of extension() that depends on j alone.
         self._extend_j = update[self._left] - update[self._single_gap]
         # The empty deletion: the post's own scores, and the shared features' occurrence counts.
@@ -238,7 +246,7 @@ class _Post:
         """Exact ratio and scores of one deletion set, in float64 from its feature set (shortlist and beam)."""
         gone = set(deleted)
         kept = [t for i, t in enumerate(self.norms) if i not in gone]
-        features = {*kept, *(bigram(a, b) for a, b in pairwise(kept))}
+        features = set(ngrams(kept))
         z = self.intercept.copy()
         for k, scorer in enumerate(self.scorers):
             rows = sorted(i for i in map(scorer.vocabulary.get, features) if i is not None)

@@ -31,7 +31,7 @@ from anonymizer.location.classifier import BIGRAM_SEPARATOR
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.gazetteer import Gazetteer, Place, place_weights
 from anonymizer.location.grid import Grid, haversine_km
-from anonymizer.location.units import JA_PLACE_PREFIX, UNIT_JOINER
+from anonymizer.location.units import JA_PART_SEPARATOR, JA_PLACE_PREFIX, UNIT_JOINER
 
 PLACE_SCORER = "places"
 _FLOOR = 1e-6
@@ -85,7 +85,7 @@ class PlaceResolver:
                 body = body.rsplit(".", 1)[0]  # "desmoinesregister.com" -> no TLD
             return self._inside(body.replace(UNIT_JOINER, ""))
         if norm.startswith(JA_PLACE_PREFIX):
-            return self._address(norm[len(JA_PLACE_PREFIX):])[0]
+            return self._address(_ja_name(norm))[0]
         if norm[0].isupper():
             if len(norm) == 2 and norm.isupper():
                 return tuple(self.gazetteer.resolve_abbreviation(norm))
@@ -126,7 +126,7 @@ class PlaceResolver:
         places = self.places_of(norm)
         if not places:
             return None
-        if norm.startswith(JA_PLACE_PREFIX) and self._address(norm[len(JA_PLACE_PREFIX):])[1]:
+        if norm.startswith(JA_PLACE_PREFIX) and self._address(_ja_name(norm))[1]:
             pinned = self._pinpoint(places[0])
             if pinned is not None:
                 return Resolution(places, False, pinned)
@@ -182,6 +182,11 @@ class PlaceResolver:
             found.discard(None)
             cells = self._area_cells[area.id] = np.array(sorted(found), dtype=np.int64)
         return cells
+
+
+def _ja_name(norm: str) -> str:
+    """"地:横浜|市|港北|区" -> 横浜市港北区."""
+    return norm[len(JA_PLACE_PREFIX):].replace(JA_PART_SEPARATOR, "")
 
 
 class _Rows:

@@ -37,6 +37,7 @@ _NOISE_RE = re.compile(
 # MeCab only skips ASCII space, tab, LF and VT; NBSP, U+3000, CR etc. would come back as tokens, so every
 # whitespace character becomes a plain space (same length, offsets unchanged). NUL would end MeCab's C string
 # and lone surrogates cannot be encoded to UTF-8.
+_ENTITY_RE = re.compile(r"&(?:[A-Za-z]{2,8}|#\d{1,6}|#x[0-9A-Fa-f]{1,6});")
 _SANITIZE_RE = re.compile(r"[^\S ]|[\x00\ud800-\udfff]")
 _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
@@ -189,6 +190,12 @@ class Tokenizer:
 
         spans = noise_spans(text, TokenizerSettings(self.settings.language, True, True, True))
         kept = [noise_token(text, start, end, kind) for start, end, kind in spans if not self.settings.removes(kind)]
+        # An HTML entity ("&amp;") is one symbol: split, a deletion of "amp" would leave "&;".
+        taken = [(start, end) for start, end, _ in spans]
+        entities = [m for m in _ENTITY_RE.finditer(text) if not any(a <= m.start() < b for a, b in taken)]
+        if entities:
+            kept += [Token(m.group(), m.start(), m.end(), m.group().lower(), False) for m in entities]
+            spans = sorted([*spans, *((m.start(), m.end(), "entity") for m in entities)])
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:

@@ -14,9 +14,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from anonymizer.location.classifier import JA_PART_SEPARATOR, JA_UNIT_PREFIX, UNIT_JOINER
 from anonymizer.location.tokenize import Token, norm_of
 
-JA_PLACE_PREFIX = "地:"
+# A unit's norm carries its parts (classifier.unit_parts reads them back): "地:品川|区", "Des_Moines".
+JA_PLACE_PREFIX = JA_UNIT_PREFIX
+__all__ = ["JA_PART_SEPARATOR", "JA_PLACE_PREFIX", "UNIT_JOINER"]
 # Japanese: suffixes that make the noun before them (or a run of place names) an address, a station or a line.
 JA_PLACE_SUFFIXES = frozenset(
     "区 市 町 村 都 道 府 県 郡 駅 丁目 番地 番 号 通り 通 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "
@@ -77,7 +80,6 @@ def _is_common_word(word: str) -> bool:
     return _common_words()[word.lower()] >= COMMON_WORD_FREQUENCY
 
 
-UNIT_JOINER = "_"  # norms never hold whitespace: "a b" is the classifier's bigram of a and b
 
 
 def _title(surface: str) -> str:
@@ -187,6 +189,7 @@ def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]],
         start, end = tokens[i].start, tokens[j - 1].end
         piece = text[start:end]
         # The prefix keeps a place unit's feature apart from the same characters as a common word (海岸, 中央).
-        out.append(Token(piece, start, end, JA_PLACE_PREFIX + norm_of(piece, False), True, "place"))
+        parts = JA_PART_SEPARATOR.join(norm_of(t.text, False) for t in tokens[i:j])
+        out.append(Token(piece, start, end, JA_PLACE_PREFIX + parts, True, "place"))
         i = j
     return out

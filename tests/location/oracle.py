@@ -4,7 +4,7 @@ and scored in one batch with the models' own predict_proba, and the documented t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations, pairwise
+from itertools import combinations
 
 import numpy as np
 
@@ -34,12 +34,12 @@ def top_probability(classifier) -> Callable[[list[list[str]]], np.ndarray]:
 
 def linear_top(scorer) -> Callable[[list[list[str]]], np.ndarray]:
     """The top softmax probability of a LinearScorer (the gazetteer scorer), from each doc's uni+bigram set."""
-    from anonymizer.location.classifier import bigram
+    from anonymizer.location.classifier import ngrams
 
     def score(docs: list[list[str]]) -> np.ndarray:
         out = np.empty(len(docs))
         for k, doc in enumerate(docs):
-            features = {*doc, *(bigram(a, b) for a, b in pairwise(doc))}
+            features = set(ngrams(doc))
             z = np.asarray(scorer.intercept, dtype=np.float64).copy()
             for feature in features:
                 index = scorer.vocabulary.get(feature)

@@ -1,13 +1,17 @@
-"""The location capability's job: train a location model from an uploaded corpus."""
+"""The location capability's jobs: train a location model from an uploaded corpus; evaluate how well the
+de-identifier protects the posts of a default model's corpus against independent attackers."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.conf import settings
 from rest_framework import serializers
 
-from anonymizer.location.corpus import ColumnMap
+from anonymizer.location.corpus import ColumnMap, load_corpus
+from anonymizer.location.defaults import DEFAULT_MODELS
 from anonymizer.location.grid import Grid
+from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job
 from anonymizer.platform.errors import UserFacingError
@@ -75,3 +79,52 @@ def run_train_location_model(job: Job, run: JobRun) -> dict:
 register(JobKind(name=KIND, label="Train a location model", run=run_train_location_model,
                  params_serializer=TrainLocationModelParams, inputs=1,
                  summary_template="jobs/summary/train_location_model.html"))
+
+
+# -- protection against independent attackers, on a default model's corpus ----------------------------------------
+PROTECTION_KIND = "evaluate_location_protection"
+GAZETTEER = "geo/gazetteer/places.json.gz"
+
+
+class EvaluateLocationProtectionParams(serializers.Serializer):
+    spec = serializers.ChoiceField(choices=[spec.name for spec in DEFAULT_MODELS],
+                                   help_text="Which default model's corpus to split and de-identify.")
+    max_posts = serializers.IntegerField(min_value=10, max_value=2000, default=300,
+                                         help_text="Test posts to de-identify and attack.")
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    replacement = serializers.ChoiceField(choices=list(REPLACEMENTS), default="delete",
+                                          help_text="What a deleted place becomes in the released text.")
+
+    def validate_replacement(self, value: str) -> str:
+        try:
+            replacement_options(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+
+def run_evaluate_location_protection(job: Job, run: JobRun) -> dict:
+    params = job.params
+    spec = next(spec for spec in DEFAULT_MODELS if spec.name == params["spec"])
+    path = settings.DATA_DIR / spec.corpus
+    if not path.exists():
+        raise UserFacingError(f"The corpus of {spec.name} ({spec.corpus}) is missing on this server.")
+    run.progress(0, 100, f"reading {spec.corpus}")
+    posts, report = load_corpus(path, columns=spec.columns, grid=spec.grid,
+                                where={k: set(v) for k, v in spec.where.items()} or None)
+    try:
+        result = evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings,
+                                     seed=params["seed"], max_test_posts=params["max_posts"],
+                                     gazetteer_path=settings.DATA_DIR / GAZETTEER, progress=run.progress,
+                                     **replacement_options(params["replacement"]))
+    except ValueError as exc:  # e.g. too few posts for three parts
+        raise UserFacingError(str(exc)) from exc
+    corpus = report.as_dict()
+    return {**result, "spec": spec.name, "title": spec.title,
+            "corpus": {key: corpus[key] for key in ("rows_read", "accepted", "rejected_total")},
+            "report": protection_table(result)}
+
+
+register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection against independent attackers",
+                 run=run_evaluate_location_protection, params_serializer=EvaluateLocationProtectionParams, inputs=0,
+                 summary_template="jobs/summary/evaluate_location_protection.html"))

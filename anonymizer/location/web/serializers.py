@@ -76,7 +76,9 @@ class InspectBatchRequestSerializer(InspectOptionsSerializer):
 # Response shapes, for the OpenAPI schema (the views return plain dicts of this shape).
 class _ThresholdSerializer(serializers.Serializer):
     value = serializers.FloatField()
-    kind = serializers.ChoiceField(choices=["paper", "relative", "calibrated"])
+    kind = serializers.ChoiceField(choices=["attacker", "calibrated", "relative", "paper"],
+                                   help_text="attacker: calibrated against independent attackers; calibrated: on "
+                                             "hand de-identified posts; relative or paper: the paper's rule.")
     explanation = serializers.CharField()
 
 

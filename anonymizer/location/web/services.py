@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from rest_framework import serializers
 
+from anonymizer.location.calibration import train_calibrated_model
 from anonymizer.location.corpus import ColumnMap, CorpusReport, Post, open_corpus, read_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
 from anonymizer.location.deidentify import TooFewDeletable
@@ -86,8 +87,9 @@ def train_from_file(fileobj: BinaryIO, request: TrainingRequest, *, owner: Abstr
 
 
 def train_default_model(spec: ModelSpec, posts: Sequence[Post]) -> LocationModel:
-    """A default model trained from its corpus's posts, as the spec says."""
-    return train_location_model(posts, name=spec.name, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)
+    """A default model trained from its corpus's posts, as the spec says, its threshold calibrated against an
+    independent attacker on the held-out posts."""
+    return train_calibrated_model(posts, name=spec.name, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)
 
 
 def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpec] = DEFAULT_MODELS,

@@ -1,5 +1,5 @@
-"""Does de-identification protect? Train a defender and an independent attacker on disjoint posts of a
-default model's corpus and compare the attacker on the original and the de-identified test posts."""
+"""Does de-identification protect? Train a defender and independent attackers on disjoint posts of a default
+model's corpus and compare the attackers on the original and the de-identified test posts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
-from anonymizer.location.protection import evaluate_protection, protection_table
+from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
+
+GAZETTEER = "geo/gazetteer/places.json.gz"
 
 
 class Command(BaseCommand):
@@ -20,6 +22,9 @@ class Command(BaseCommand):
         parser.add_argument("--spec", choices=[spec.name for spec in DEFAULT_MODELS], required=True)
         parser.add_argument("--max-posts", type=int, default=1000, help="test posts to de-identify")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--examples", type=int, default=20, help="examples of each kind to show")
+        parser.add_argument("--replacement", choices=REPLACEMENTS, default="delete",
+                            help="what a deleted place becomes in the released text")
         parser.add_argument("--json", action="store_true", help="print the full result as JSON")
 
     def handle(self, *args, **options) -> None:
@@ -27,8 +32,23 @@ class Command(BaseCommand):
         path = settings.DATA_DIR / spec.corpus
         if not path.exists():
             raise CommandError(f"{path}: the corpus of {spec.name} is missing")
+        if options["max_posts"] < 1 or options["examples"] < 0:
+            raise CommandError("--max-posts must be at least 1 and --examples at least 0")
+        try:
+            defender_options = replacement_options(options["replacement"])
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         posts, _ = load_corpus(path, columns=spec.columns, grid=spec.grid,
                                where={k: set(v) for k, v in spec.where.items()} or None)
+        verbosity = options["verbosity"]
+
+        def progress(done: int, total: int, message: str) -> None:
+            if verbosity > 1:
+                self.stderr.write(f"[{done}/{total}] {message}")
+
         result = evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings,
-                                     seed=options["seed"], max_test_posts=options["max_posts"])
-        self.stdout.write(json.dumps(result, indent=1) if options["json"] else protection_table(result))
+                                     seed=options["seed"], max_test_posts=options["max_posts"],
+                                     gazetteer_path=settings.DATA_DIR / GAZETTEER, examples=options["examples"],
+                                     progress=progress, **defender_options)
+        self.stdout.write(json.dumps(result, indent=1, ensure_ascii=False) if options["json"]
+                          else protection_table(result))

@@ -14,6 +14,13 @@ from anonymizer.location.deidentify import Deidentifier, LinearScorer, link_scor
 from tests.location.oracle import linear_top, oracle_best, top_probability
 
 
+def objective(model) -> list:
+    """The oracle's view of everything ``model.deidentify`` must get under: the classifier and the gazetteer
+    scorer, each scored from the post's features directly."""
+    return [(top_probability(model.classifier), model.threshold.value),
+            *[(linear_top(scorer), scorer.threshold) for scorer in model.scorers()[1:]]]
+
+
 def allowed_of(tokens) -> list[int]:
     return [i for i, t in enumerate(tokens) if t.deletable]
 
@@ -81,9 +88,7 @@ def test_automatic_mode_gets_posts_under_the_threshold_or_says_why(trained):
             fewer = len(decision.deleted) - 1
             if fewer and math.comb(len(allowed_of(result.tokens)), fewer) <= 20_000:
                 norms = [t.norm for t in result.tokens]
-                _, best_ratio = oracle_best(norms, allowed_of(result.tokens), fewer,
-                                            [(top_probability(model.classifier), threshold),
-                                             *[(linear_top(s), s.threshold) for s in model.scorers()[1:]]])
+                _, best_ratio = oracle_best(norms, allowed_of(result.tokens), fewer, objective(model))
                 assert best_ratio >= 1
     assert needed > 0, "some held-out posts should need deletions"
 
@@ -115,7 +120,7 @@ def test_fixed_m_deletes_exactly_m_and_respects_words_to_keep(tokyo):
     assert all(t.text != protected for t in kept.deleted_tokens)
     assert all(tokens[i].text == protected for i in kept.kept)
     expected, _ = oracle_best([t.norm for t in tokens], [i for i in allowed_of(tokens) if i not in kept.kept], 3,
-                              [(top_probability(model.classifier), model.threshold.value)])
+                              objective(model))
     assert kept.decision.deleted == expected
 
 

@@ -242,6 +242,7 @@ def test_settings_round_trip_and_validation():
         "remove_hashtags": True,
         "remove_mentions": False,
         "lowercase": False,
+        "units": False,
     }
     assert TokenizerSettings.from_dict(settings.to_dict()) == settings
     assert TokenizerSettings.from_dict({"language": "en", "future_option": 1}) == TokenizerSettings("en")

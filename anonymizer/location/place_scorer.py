@@ -44,13 +44,13 @@ def place_spread_km(place: Place) -> float:
     Japanese ward a few km across whatever its population."""
     spread = max(0.7, float(np.sqrt(max(place.population, 0))) / 300.0)
     # A municipality of a million or more is a whole city (Yokohama, Kawasaki), not a ward.
-    return min(spread, 1.2) if place.kind == "municipality" and place.population < 1_000_000 else spread
+    return min(spread, 0.8) if place.kind == "municipality" and place.population < 1_000_000 else spread
 
 
 # An address split after each suffix: 横浜市|港北区|綱島駅, 品川区|上大崎3丁目, 東京都|世田谷区.
 _ADDRESS_PARTS = re.compile(r".+?(?:都|道|府|県|市|区|町|村|郡|駅|丁目|$)")
 # Parts that add nothing a reader could place (an exit of a station that was named already).
-_GENERIC_PARTS = frozenset("東口 西口 南口 北口 中央口 改札 前".split())
+_GENERIC_PARTS = frozenset("東口 西口 南口 北口 中央口 改札 前 駅".split())
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,16 @@ class PlaceResolver:
         finer = False
         for part in parts:
             places = tuple(self.gazetteer.resolve(part))
+            rest = False
+            if not places:
+                # 新宿四丁目, 大久保通り, 錦糸町駅前: the longest known start, and a spot inside it that follows.
+                for end in range(len(part) - 1, 1, -1):
+                    places = tuple(self.gazetteer.resolve(part[:end]))
+                    if places:
+                        rest = part[end:] not in _GENERIC_PARTS
+                        break
             if places and (not best or not all(p.is_area for p in places)):
-                best, finer = places, False
+                best, finer = places, rest
             elif best and part not in _GENERIC_PARTS:
                 finer = True
         return best, finer

@@ -167,9 +167,10 @@ class Tokenizer:
             self._spacy_tokenizer = spacy.blank("en").tokenizer
         self._lower = settings.lowercase and settings.language == "en"
         self._places = None
-        if settings.units and settings.language == "en":
+        if settings.units:
             from anonymizer.location.units import EnglishPlaces
 
+            # Latin place names appear in Japanese posts too ("(錦糸町駅 (Kinshicho Sta.))").
             self._places = EnglishPlaces()
 
     def tokenize(self, text: str) -> list[Token]:
@@ -207,7 +208,8 @@ class Tokenizer:
         elif self.settings.language == "ja":
             tags: list[tuple[str, str, str]] = []
             words = self._tokenize_ja(text, masked, tags)
-            words = units.merge_japanese_places(words, tags, text)
+            words = units.merge_japanese_places(words, tags, text, self._places.known_japanese)
+            words = self._places.mark(words, text)
         else:
             words = self._from_spacy(text, self._spacy_tokenizer(masked) if doc is None else doc)
             words = self._places.mark(units.merge_contractions(words, text), text)

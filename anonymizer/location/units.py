@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
@@ -110,6 +110,13 @@ class EnglishPlaces:
                 self._known.clear()
         return found
 
+    def known_japanese(self, name: str) -> bool:
+        """Whether a Japanese proper noun (two characters or more) is a place the gazetteer knows."""
+        found = self._known.get(name)
+        if found is None:
+            found = self._known[name] = len(name) >= 2 and bool(self.gazetteer.resolve(name))
+        return found
+
     def mark(self, tokens: list[Token], text: str) -> list[Token]:
         out: list[Token] = []
         i = 0
@@ -148,13 +155,24 @@ class EnglishPlaces:
         return None
 
 
-def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]], text: str) -> list[Token]:
+# After a proper noun, these make it a person (中野さん), not a place.
+JA_HONORIFICS = frozenset("さん 君 くん 様 さま 氏 ちゃん 先生 選手".split())
+
+
+def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]], text: str,
+                          known: Callable[[str], bool] = lambda name: False) -> list[Token]:
     """Runs of place names, address suffixes and address numbers become one unit: 品川|区|上大崎|３|丁目 ->
-    品川区上大崎３丁目, 横浜|市|港北|区|綱島|駅 -> 横浜市港北区綱島駅. ``tags[i]`` is token i's (pos1, pos2, pos3)."""
+    品川区上大崎３丁目, 横浜|市|港北|区|綱島|駅 -> 横浜市港北区綱島駅. ``tags[i]`` is token i's (pos1, pos2, pos3).
+    A place name is a 固有名詞-地名, or any proper noun the gazetteer ``known``s that is not followed by an
+    honorific (大森 and 中野 are tagged as surnames; a reader of 大森通過 reads a place)."""
     n = len(tokens)
 
     def place_name(i: int) -> bool:
-        return tags[i][1] == "固有名詞" and tags[i][2] == "地名"
+        if tags[i][1] != "固有名詞":
+            return False
+        if tags[i][2] == "地名":
+            return True
+        return (i + 1 >= n or tokens[i + 1].text not in JA_HONORIFICS) and known(tokens[i].text)
 
     def suffix(i: int) -> bool:
         return tokens[i].text in JA_PLACE_SUFFIXES

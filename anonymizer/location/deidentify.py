@@ -19,7 +19,10 @@ in the post, or that a gap can create although they are already present, are not
 binary); their occurrence counts are carried along with the scores and their weights applied at the end, so
 every score is exact (float64), without re-vectorizing any text.
 
-Beyond ``max_candidates`` per level a beam search takes over; its answers say they are not proven optimal.
+Beyond ``max_candidates`` per level a beam search takes over; for posts of more than ``beam_above`` deletable
+units, and from the start for more than ``rank_above``, a bounded ranking does instead (units of one norm
+ranked together by what deleting them does, the fewest of the best-ranked found by bisection). Their answers
+say they are not proven optimal.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from itertools import chain, combinations, pairwise
 
 import numpy as np
 
-from anonymizer.location.classifier import bigram, ngrams, unit_parts
+from anonymizer.location.classifier import bigram, unit_parts
 
 TIE_TOLERANCE = 1e-9
 _CHUNK = 8192  # children scored at a time
@@ -142,7 +145,8 @@ class _Post:
             run[i] = run[i + 1] + 1 if i in allowed_set else 0
         gaps = [(i, j) for i in range(n - 2) for j in range(i + 2, min(n - 1, i + 1 + min(run[i + 1], max_run)) + 1)]
         # A unit's parts (unit_parts) are features that go with it, like its unigram.
-        parts = [unit_parts(norm) for norm in norms]
+        parts = self._parts = [unit_parts(norm) for norm in norms]
+        self._rows: list[dict[str, int]] = [{} for _ in scorers]
         owner = np.repeat(np.arange(n), [len(p) for p in parts]).astype(np.int64)
         features = [*norms, *(bigram(a, b) for a, b in pairwise(norms)), *(bigram(norms[i], norms[j]) for i, j in gaps),
                     *(part for unit in parts for part in unit)]
@@ -215,9 +219,16 @@ class _Post:
         picks = np.fromiter(chain.from_iterable(combinations(range(len(self.allowed)), m)), dtype=np.int64,
                             count=count * m)
         positions = self.allowed[picks.reshape(count, m)]
+        states, start = self.states_of(positions)
+        return _Level(states, positions[:, -1], start, positions)
+
+    def states_of(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Search states of deletion sets (rows of sorted positions, one size), each built from the empty
+        deletion in m steps, and the start of each set's last run. Exact for runs up to ``max_run`` long; a
+        longer run misses its gap bigram (the beam ranks with these and re-scores its picks exactly)."""
         states = self.root + self.new_run[positions[:, 0]]
         start = positions[:, 0].copy()
-        for k in range(1, m):
+        for k in range(1, positions.shape[1]):
             js = positions[:, k]
             states += self.new_run[js]
             extends = js == positions[:, k - 1] + 1
@@ -225,7 +236,7 @@ class _Post:
             if len(rows):
                 states[rows] += self.extension(start[rows], js[rows])
             start = np.where(extends, start, js)
-        return _Level(states, positions[:, -1], start, positions)
+        return states, start
 
     def approximate_ratios(self, states: np.ndarray) -> np.ndarray:
         """Float32 ratios (largest score / threshold over the models) of search states, for ranking."""
@@ -245,12 +256,25 @@ class _Post:
     def exact(self, deleted: Sequence[int]) -> tuple[float, np.ndarray]:
         """Exact ratio and scores of one deletion set, in float64 from its feature set (shortlist and beam)."""
         gone = set(deleted)
-        kept = [t for i, t in enumerate(self.norms) if i not in gone]
-        features = set(ngrams(kept))
+        kept = [i for i in range(self.n) if i not in gone]
+        norms, parts = self.norms, self._parts
+        features = {norms[i] for i in kept}
+        for i in kept:
+            features.update(parts[i])
+        features.update(bigram(norms[a], norms[b]) for a, b in pairwise(kept))
         z = self.intercept.copy()
         for k, scorer in enumerate(self.scorers):
-            rows = sorted(i for i in map(scorer.vocabulary.get, features) if i is not None)
+            # Looked up once per post and feature: the gazetteer scorer's vocabulary is not a plain dict.
+            cache = self._rows[k]
+            rows = []
+            for feature in features:
+                row = cache.get(feature, -2)
+                if row == -2:
+                    row = cache[feature] = scorer.vocabulary.get(feature, -1)
+                if row >= 0:
+                    rows.append(row)
             if rows:
+                rows.sort()
                 z[self.offsets[k]: self.offsets[k + 1]] += scorer.weights[rows].sum(axis=0, dtype=np.float64)
         ratio, scores = self.ratios_of_scores(z[None, :])
         return float(ratio[0]), scores[0]
@@ -291,22 +315,32 @@ class _Best:
         self.floor = math.inf  # the lowest exact ratio seen
         self.tied: list[tuple[tuple[int, ...], float, np.ndarray]] = []  # candidates within the tolerance
         self.count = 0
+        self.seen: set[bytes] = set()
 
     def offer(self, approx: np.ndarray, positions: Callable[[int], Sequence[int]],
-              exact: Callable[[Sequence[int]], tuple[float, np.ndarray]]) -> None:
+              exact: Callable[[Sequence[int]], tuple[float, np.ndarray]], states: np.ndarray | None = None) -> None:
         """``approx``: float32 ratios of a block of candidates; ``positions(k)``: candidate k's deleted
-        positions; ``exact(positions)``: its exact ratio and scores. Only near-best candidates are built."""
+        positions; ``exact(positions)``: its exact ratio and scores. Only near-best candidates are built.
+        With ``states``, a candidate whose search state equals one offered before (the same features left: a
+        post that repeats itself) is not scored again: candidates come in lexicographic order, so the earlier
+        one wins the tie anyway."""
         self.count += len(approx)
         low = float(approx.min())
         if low > self.approx_floor * (1 + _SHORTLIST_MARGIN):
             return
         self.approx_floor = min(self.approx_floor, low)
         for k in np.flatnonzero(approx <= self.approx_floor * (1 + _SHORTLIST_MARGIN)):
+            if states is not None:
+                key = states[k].tobytes()
+                if key in self.seen:
+                    continue
+                self.seen.add(key)
             candidate = tuple(int(p) for p in positions(int(k)))
             ratio, scores = exact(candidate)
             if ratio <= self.floor + TIE_TOLERANCE:
-                self.floor = min(self.floor, ratio)
-                self.tied = [t for t in self.tied if t[1] <= self.floor + TIE_TOLERANCE]
+                if ratio < self.floor:  # a new floor: drop the ties it leaves behind (only then: posts that
+                    self.floor = ratio  # repeat themselves tie by the thousand)
+                    self.tied = [t for t in self.tied if t[1] <= ratio + TIE_TOLERANCE]
                 self.tied.append((candidate, ratio, scores))
 
     def deletion(self, scorers: Sequence[LinearScorer], exhaustive: bool) -> Deletion:
@@ -320,13 +354,14 @@ class Deidentifier:
     here, applied per post by ``deidentify``)."""
 
     def __init__(self, scorers: Sequence[LinearScorer], *, max_candidates: int = 2_000_000,
-                 beam_width: int = 64) -> None:
+                 beam_width: int = 64, beam_above: int = 40, rank_above: int = 120) -> None:
         if not scorers:
             raise ValueError("at least one scorer is needed")
         if len({s.name for s in scorers}) != len(scorers):
             raise ValueError("scorer names must be unique")
         self.scorers = list(scorers)
-        self.max_candidates, self.beam_width = max_candidates, beam_width
+        self.max_candidates, self.beam_width, self.beam_above = max_candidates, beam_width, beam_above
+        self.rank_above = rank_above  # so many deletable units: the bounded ranking from the start
 
     def scores(self, norms: Sequence[str]) -> dict[str, float]:
         post = _Post(norms, [], self.scorers, max_run=0)
@@ -372,7 +407,8 @@ class Deidentifier:
         assert best is not None
         under = best.ratio < 1
         # Automatic mode stops at the first size that works, so every smaller size was searched and failed.
-        minimal = m is None and under and all(step["exhaustive"] for step in searched[:-1])
+        minimal = (m is None and under and len(searched) == len(best.positions)
+                   and all(step["exhaustive"] for step in searched[:-1]))
         reason = ""
         if not under:
             names = ", ".join(f"{name} {score:.3f} (threshold {thresholds[name]:.3f})"
@@ -407,6 +443,9 @@ class Deidentifier:
         a = len(post.allowed)
         # The level before m = 1: one empty deletion; last = -2 so that no position "extends" its run.
         parents = _Level(post.root[None, :], np.array([-2]), np.array([0]), np.zeros((1, 0), dtype=np.int64))
+        if a > self.rank_above and (evaluate_all or math.comb(a, last_m) > self.max_candidates):
+            yield from self._ranked(post, 1, last_m, evaluate_all)
+            return
         for m in range(1, last_m + 1):
             count = math.comb(a, m)
             evaluate = evaluate_all or m == last_m
@@ -422,7 +461,8 @@ class Deidentifier:
                 parents = post.direct_level(m)
                 best = _Best()
                 if evaluate:
-                    best.offer(post.approximate_ratios(parents.states), parents.positions.__getitem__, post.exact)
+                    best.offer(post.approximate_ratios(parents.states), parents.positions.__getitem__, post.exact,
+                               parents.states)
             else:
                 if parents.positions.shape[1] != m - 1:  # the previous level was skipped: build it
                     parents = post.direct_level(m - 1)
@@ -455,7 +495,8 @@ class Deidentifier:
                 states[extends] += post.extension(parents.start[parent[extends]], js[extends])
             if evaluate and len(js):
                 best.offer(post.approximate_ratios(states),
-                           lambda k, parent=parent, js=js: (*parents.positions[parent[k]], js[k]), post.exact)
+                           lambda k, parent=parent, js=js: (*parents.positions[parent[k]], js[k]), post.exact,
+                           states)
             if keep:
                 starts = js.copy()
                 starts[extends] = parents.start[parent[extends]]
@@ -463,8 +504,45 @@ class Deidentifier:
             lo = hi
         return best, (_Level.concat(kept) if keep else None)
 
+    def _ranked(self, post: _Post, first_m: int, last_m: int, evaluate_all: bool):
+        """For posts with more than ``beam_above`` deletable units: rank the units by what deleting each alone
+        does, and delete the k best-ranked, with k found by bisection (exact scores). Bounded time (a few
+        dozen exact scorings), not optimal, and labelled so."""
+        # Units of the same norm go together: with a binary bag, deleting one of thirty "Des Moines" does nothing.
+        groups: dict[str, list[int]] = {}
+        for position in post.allowed.tolist():
+            groups.setdefault(post.norms[position], []).append(position)
+        ranked = sorted(groups.values(), key=lambda group: (post.exact(group)[0], group[0]))
+        order = [position for group in ranked for position in group]
+
+        def deletion(k: int) -> Deletion:
+            positions = tuple(sorted(order[:k]))
+            ratio, scores = post.exact(positions)
+            return Deletion(positions, ratio, {s.name: float(scores[i]) for i, s in enumerate(self.scorers)},
+                            False, 1)
+
+        if not evaluate_all:
+            yield deletion(last_m)
+            return
+        low, high = max(first_m, 1) - 1, last_m  # deleting `high` gets under or nothing does
+        found = deletion(high)
+        if found.ratio >= 1:
+            yield found
+            return
+        while high - low > 1:
+            middle = (low + high) // 2
+            trial = deletion(middle)
+            if trial.ratio < 1:
+                high, found = middle, trial
+            else:
+                low = middle
+        yield found
+
     def _beam(self, post: _Post, first_m: int, last_m: int, parents, evaluate_all: bool):
         """Beam search from level first_m on: keep the beam_width best sets, extend each by one position."""
+        if len(post.allowed) > self.beam_above:
+            yield from self._ranked(post, first_m, last_m, evaluate_all)
+            return
         if parents is not None:
             ratios = post.approximate_ratios(parents.states)
             order = np.lexsort((np.arange(len(ratios)), ratios))[: self.beam_width]
@@ -477,10 +555,17 @@ class Deidentifier:
                                  if j not in kept})
             if not candidates:
                 return
-            ratios = np.array([post.exact(c)[0] for c in candidates])
+            # Every child is ranked from incremental states (vectorized); only the most promising are scored
+            # exactly from their feature sets, and the beam is chosen among those by exact ratio.
+            positions = np.array(candidates, dtype=np.int64)
+            approx = np.concatenate([post.approximate_ratios(post.states_of(positions[lo: lo + _CHUNK])[0])
+                                     for lo in range(0, len(positions), _CHUNK)])
+            picked = [candidates[k] for k in np.lexsort((np.arange(len(approx)), approx))[: 2 * self.beam_width]]
+            ratios = np.array([post.exact(c)[0] for c in picked])
             best = _Best()
-            best.offer(ratios, candidates.__getitem__, post.exact)
-            beam = [candidates[k] for k in np.lexsort((np.arange(len(ratios)), ratios))[: self.beam_width]]
+            best.offer(ratios, picked.__getitem__, post.exact)
+            best.count = len(candidates)
+            beam = [picked[k] for k in np.lexsort((np.arange(len(ratios)), ratios))[: self.beam_width]]
             deletion = best.deletion(self.scorers, exhaustive=False)
             if evaluate_all or m == last_m:
                 yield deletion

@@ -2,7 +2,7 @@
 
 A classifier trained on a few thousand posts knows few places; a reader or a geocoder knows them all. This
 scorer is the defender's stand-in for them: every place unit of a post (a place mention, a hashtag, an @mention
-or a URL that names a place) is resolved with the gazetteer, or with what the training corpus taught about
+or a URL that names a place) is resolved with the gazetteer, or else with what the training corpus taught about
 that unit, into p(cell | mention); mentions combine as naive Bayes over the grid,
 
     p(cell | mentions) ∝ prior(cell) · Π p(cell | mention) / prior(cell),
@@ -63,7 +63,7 @@ class Resolution:
 
 
 class PlaceResolver:
-    """Turns a unit's norm into p(cell | unit), from the corpus-taught places first, then the gazetteer."""
+    """Turns a unit's norm into p(cell | unit), from the gazetteer, else from what the corpus taught."""
 
     def __init__(self, grid: Grid, prior: np.ndarray, learned: Mapping[str, Mapping[int, int]] | None = None,
                  gazetteer: Gazetteer | None = None) -> None:
@@ -109,11 +109,23 @@ class PlaceResolver:
                     if places:
                         rest = part[end:] not in _GENERIC_PARTS
                         break
+            if not places and len(part) >= 3:
+                # 東中野, 二子玉川: a place name we do not know around one we do; read it as a spot near that one (a
+                # wrong guess only makes the unit look more revealing, so it is deleted rather than kept).
+                places, rest = self._known_inside(part), True
             if places and (not best or not all(p.is_area for p in places)):
                 best, finer = places, rest
             elif best and part not in _GENERIC_PARTS:
                 finer = True
         return best, finer
+
+    def _known_inside(self, name: str) -> tuple[Place, ...]:
+        for length in range(len(name) - 1, 1, -1):
+            for start in range(len(name) - length + 1):
+                places = tuple(self.gazetteer.resolve(name[start:start + length]))
+                if places and not all(p.is_area for p in places):
+                    return places
+        return ()
 
     def _inside(self, text: str) -> tuple[Place, ...]:
         found = self.gazetteer.find(text)
@@ -125,15 +137,17 @@ class PlaceResolver:
 
     # -- where a unit puts the post ------------------------------------------------------------------------
     def resolve(self, norm: str) -> Resolution | None:
-        counts = self.learned.get(norm)
-        if counts:
+        # The gazetteer first: a reader reads "品川" as 品川 wherever the posts that named it were written. What
+        # the corpus taught is for the units the gazetteer cannot place.
+        places = self.places_of(norm)
+        if not places:
+            counts = self.learned.get(norm)
+            if not counts:
+                return None
             distribution = self.prior.copy()  # one pseudo-post of prior
             for cell, count in counts.items():
                 distribution[int(cell)] += count
             return Resolution((), True, distribution / distribution.sum())
-        places = self.places_of(norm)
-        if not places:
-            return None
         if norm.startswith(JA_PLACE_PREFIX) and self._address(_ja_name(norm))[1]:
             pinned = self._pinpoint(places[0])
             if pinned is not None:

@@ -81,7 +81,8 @@ def test_every_released_text_re_scores_as_reported(trained):
     "😀😀😀 🎉",
     "http://t.co/abc @someone #tbt",
     "x" * 2000,
-    "Des Moines 東京 品川区 Lincoln, NE 🌽 " * 3,
+    "Des Moines 東京 品川区 Lincoln, NE 🌽 " * 20,  # long: the bounded ranking, not the exhaustive search
+    "Stuck in traffic in Des Moines again " * 30,
     "",
     "   \n\t ",
 ])
@@ -98,6 +99,14 @@ def test_a_keep_word_that_makes_the_goal_impossible_is_said_plainly(midwest):
     assert "Des Moines" in result.text_after
     assert not result.decision.under_threshold
     assert "Kept as you asked" in result.decision.reason and "places" in result.decision.reason
+    assert_released_under(midwest.model, result)
+
+
+def test_a_long_post_loses_its_places_not_everything(midwest):
+    """Thirty copies of one place are one group to the bounded ranking: the place goes, the words stay."""
+    result = midwest.model.deidentify("Stuck in traffic in Des Moines again " * 30)
+    assert result.decision.under_threshold and not result.decision.optimal
+    assert "Moines" not in result.text_after and result.text_after.count("traffic") == 30
     assert_released_under(midwest.model, result)
 
 

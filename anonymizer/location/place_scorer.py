@@ -141,7 +141,9 @@ class PlaceResolver:
         # the corpus taught is for the units the gazetteer cannot place.
         places = self.places_of(norm)
         if not places:
-            counts = self.learned.get(norm)
+            # Only for place units: a "#job" or "url:t.co" seen everywhere would be evidence against every
+            # place named beside it (naive Bayes trusts it as independent); the classifier has those features.
+            counts = self.learned.get(norm) if norm.startswith(JA_PLACE_PREFIX) or norm[:1].isupper() else None
             if not counts:
                 return None
             distribution = self.prior.copy()  # one pseudo-post of prior

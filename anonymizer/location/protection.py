@@ -185,7 +185,7 @@ def evaluate_protection(posts: Sequence[Post], *, grid: Grid, tokenizer_settings
     report(60, 100, f"de-identifying {len(test):,} test posts")
     released: list[str] = []
     deleted_tokens: list[list[str]] = []
-    tokens_total = tokens_deleted = changed = 0
+    tokens_total = tokens_deleted = changed = replaced = 0
     not_under: list[int] = []
     begin = time.perf_counter()
     for k, post in enumerate(test):
@@ -196,7 +196,8 @@ def evaluate_protection(posts: Sequence[Post], *, grid: Grid, tokenizer_settings
         tokens_total += len(result.tokens)
         tokens_deleted += len(gone)
         changed += bool(gone)
-        if not getattr(result, "released_under", result.decision.under_threshold):
+        replaced += bool(getattr(result, "replacements", None))  # a mask or a coarser place written instead
+        if not result.decision.under_threshold:
             not_under.append(k)
         if k % 25 == 0:
             report(60 + int(25 * k / len(test)), 100, f"de-identifying: {k:,} of {len(test):,} posts")
@@ -278,6 +279,7 @@ def evaluate_protection(posts: Sequence[Post], *, grid: Grid, tokenizer_settings
                       "morphemes": tokens_total, "morphemes_deleted_count": tokens_deleted,
                       "mean_deleted_per_changed_post": tokens_deleted / max(changed, 1),
                       "posts_not_under_threshold": len(not_under),
+                      "posts_with_replacements": replaced,
                       "seconds_per_post": deidentify_seconds / n},
         "attackers": attacks,
         "defender": defender_scores,
@@ -348,7 +350,9 @@ def protection_table(result: dict) -> str:
     lines += ["", "### Deletions", "",
               f"Posts changed: {_share(d['posts_changed'])}; morphemes deleted: {_share(d['morphemes_deleted'])} "
               f"({d['mean_deleted_per_changed_post']:.2f} per changed post); released posts not under the threshold: "
-              f"{d['posts_not_under_threshold']}; {1000 * d['seconds_per_post']:.1f} ms per post."]
+              f"{d['posts_not_under_threshold']}; {1000 * d['seconds_per_post']:.1f} ms per post."
+              + (f" Posts in which a mask or a coarser place was written instead of a deleted place: "
+                 f"{d['posts_with_replacements']}." if d.get("posts_with_replacements") else "")]
     for kind, title in EXAMPLE_KINDS.items():
         rows = result["examples"].get(kind, [])
         lines += ["", f"### {title} ({len(rows)})", ""]

@@ -36,15 +36,20 @@ def linear_top(scorer) -> Callable[[list[list[str]]], np.ndarray]:
     """The top softmax probability of a LinearScorer (the gazetteer scorer), from each doc's uni+bigram set."""
     from anonymizer.location.classifier import ngrams
 
+    rows: dict[str, int | None] = {}
+
     def score(docs: list[list[str]]) -> np.ndarray:
         out = np.empty(len(docs))
         for k, doc in enumerate(docs):
-            features = set(ngrams(doc))
+            found = []
+            for feature in set(ngrams(doc)):
+                if feature not in rows:
+                    rows[feature] = scorer.vocabulary.get(feature)
+                if rows[feature] is not None:
+                    found.append(rows[feature])
             z = np.asarray(scorer.intercept, dtype=np.float64).copy()
-            for feature in features:
-                index = scorer.vocabulary.get(feature)
-                if index is not None:
-                    z = z + scorer.weights[index]
+            if found:
+                z = z + scorer.weights[sorted(found)].sum(axis=0)
             z = np.exp(z - z.max())
             out[k] = (z / z.sum()).max()
         return out

@@ -19,11 +19,10 @@ from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
-from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
 from anonymizer.location.evaluate import split_train_test
 from anonymizer.location.model import LocationModel
-from tests.helpers import ROOT, token_client
+from tests.helpers import ROOT, default_corpus, token_client
 from tests.model_cache import cached_training
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
@@ -173,8 +172,7 @@ class Trained:
 
     def __init__(self, spec: ModelSpec) -> None:
         self.spec = spec
-        self.posts, self.report = load_corpus(DATA / spec.corpus, columns=spec.columns, grid=spec.grid,
-                                              where={k: set(v) for k, v in spec.where.items()} or None)
+        self.posts, self.report = default_corpus(spec.name)
         self.model: LocationModel = cached_training(spec, self.posts, DATA)
         _, test, _ = split_train_test(len(self.posts), users=[p.user for p in self.posts])
         self.held_out = [self.posts[i] for i in test]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import os
 import shutil
@@ -23,6 +24,17 @@ from webapp.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@functools.cache
+def default_corpus(spec_name: str):
+    """(posts, report) of a default location model's corpus in data/ (by its spec's name), read once."""
+    from anonymizer.location.corpus import load_corpus
+    from anonymizer.location.defaults import DEFAULT_MODELS
+
+    spec = next(spec for spec in DEFAULT_MODELS if spec.name == spec_name)
+    return load_corpus(ROOT / "data" / spec.corpus, columns=spec.columns, grid=spec.grid,
+                       where={k: set(v) for k, v in spec.where.items()} or None)
 
 
 def shared_data(relative: str) -> Path:

@@ -284,7 +284,7 @@ class LocationModel:
         reason = "" if under else self._why_not_under(scores, thresholds, tokens, deleted, keep, m)
         final = replace(decision, deleted=tuple(sorted(deleted)), scores_after=scores, under_threshold=under,
                         optimal=decision.optimal and rounds == 1, minimal=decision.minimal and rounds == 1,
-                        reason=reason or decision.reason if not under else "")
+                        reason=reason)
         probabilities = self.cell_probabilities([norms, [t.norm for t in released_tokens]])
         return DeidentifiedPost(text, tokens, final, release.text, probabilities[0], probabilities[1], keep,
                                 replacements, rounds)

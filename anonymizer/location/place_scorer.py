@@ -27,11 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from anonymizer.location.classifier import BIGRAM_SEPARATOR
+from anonymizer.location.classifier import BIGRAM_SEPARATOR, JA_PART_SEPARATOR, UNIT_JOINER
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.gazetteer import Gazetteer, Place, place_weights
 from anonymizer.location.grid import Grid, haversine_km
-from anonymizer.location.units import JA_PART_SEPARATOR, JA_PLACE_PREFIX, UNIT_JOINER
+from anonymizer.location.units import JA_PLACE_PREFIX
 
 PLACE_SCORER = "places"
 _FLOOR = 1e-6

@@ -19,7 +19,6 @@ from anonymizer.location.tokenize import Token, norm_of
 
 # A unit's norm carries its parts (classifier.unit_parts reads them back): "地:品川|区", "Des_Moines".
 JA_PLACE_PREFIX = JA_UNIT_PREFIX
-__all__ = ["JA_PART_SEPARATOR", "JA_PLACE_PREFIX", "UNIT_JOINER"]
 # Japanese: suffixes that make the noun before them (or a run of place names) an address, a station or a line.
 JA_PLACE_SUFFIXES = frozenset(
     "区 市 町 村 都 道 府 県 郡 駅 丁目 番地 番 号 通り 通 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "

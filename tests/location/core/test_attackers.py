@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import gzip
 import json
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -20,21 +19,16 @@ from anonymizer.location.attackers import (
     GazetteerAttacker,
     words_and_bigrams,
 )
-from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
 from anonymizer.location.grid import Grid
 from anonymizer.location.protection import three_way_split
-from tests.helpers import ROOT
+from tests.helpers import default_corpus
 
 SPECS = {"tokyo": TOKYO, "midwest": US_MIDWEST}
 
 
-@cache
 def corpus(name: str):
-    spec = SPECS[name]
-    posts, _ = load_corpus(ROOT / "data" / spec.corpus, columns=spec.columns, grid=spec.grid,
-                           where={k: set(v) for k, v in spec.where.items()} or None)
-    return posts
+    return default_corpus(SPECS[name].name)[0]
 
 
 def held_out(name: str, max_train: int = 3000):

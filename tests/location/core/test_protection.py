@@ -4,7 +4,6 @@ consistent shares, examples to read, and the threshold calibrated against an ind
 from __future__ import annotations
 
 import json
-from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,7 +12,7 @@ from django.core.management import call_command
 
 from anonymizer.location.attackers import CharNgramAttacker
 from anonymizer.location.calibration import calibrate_against_attacker, default_candidates
-from anonymizer.location.corpus import Post, load_corpus
+from anonymizer.location.corpus import Post
 from anonymizer.location.defaults import TOKYO, US_MIDWEST
 from anonymizer.location.model import train_location_model
 from anonymizer.location.protection import (
@@ -24,17 +23,13 @@ from anonymizer.location.protection import (
     replacement_options,
     three_way_split,
 )
-from tests.helpers import ROOT
+from tests.helpers import default_corpus
 
 SPECS = {"tokyo": TOKYO, "midwest": US_MIDWEST}
 
 
-@cache
 def corpus(name: str):
-    spec = SPECS[name]
-    posts, _ = load_corpus(ROOT / "data" / spec.corpus, columns=spec.columns, grid=spec.grid,
-                           where={k: set(v) for k, v in spec.where.items()} or None)
-    return posts
+    return default_corpus(SPECS[name].name)[0]
 
 
 def test_three_way_split_is_disjoint_and_user_disjoint_when_users_are_known():

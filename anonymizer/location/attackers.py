@@ -155,15 +155,16 @@ class GazetteerPlace:
     names: tuple[str, ...]
     lat: float
     lon: float
-    kind: str  # city | municipality | state | prefecture | country
+    kind: str  # city | municipality | station | state | prefecture | line | country
     population: int
     country: str
     admin1: str
     abbreviations: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()  # a station's railway lines (ids of "line" records)
 
     @property
     def is_area(self) -> bool:
-        return self.kind in ("state", "prefecture")
+        return self.kind in ("state", "prefecture", "line")
 
 
 def read_gazetteer(path: Path | str) -> tuple[GazetteerPlace, ...]:
@@ -190,7 +191,8 @@ def places_from_records(records: Iterable[dict]) -> list[GazetteerPlace]:
                            lat=float(r["lat"]), lon=float(r["lon"]), kind=str(r["kind"]),
                            population=int(r.get("population") or 0), country=str(r.get("country") or ""),
                            admin1=str(r.get("admin1") or ""),
-                           abbreviations=tuple(map(str, r.get("abbreviations") or ()))) for r in records]
+                           abbreviations=tuple(map(str, r.get("abbreviations") or ())),
+                           lines=tuple(map(str, r.get("lines") or ()))) for r in records]
 
 
 def _fold(text: str) -> str:
@@ -223,7 +225,7 @@ williams wilson
 # Japanese words that are also place names but mostly mean something else in a post.
 COMMON_WORDS_JA = frozenset({"中央", "国立", "本町", "大和", "日本", "海岸"})
 _KANJI = re.compile(r"[\u3005\u3400-\u4dbf\u4e00-\u9fff]")
-_KIND_FACTOR = {"city": 1.0, "municipality": 1.0, "state": 0.5, "prefecture": 0.5}
+_KIND_FACTOR = {"city": 1.0, "municipality": 1.0, "station": 1.0, "state": 0.5, "prefecture": 0.5, "line": 0.5}
 _SPECIAL = re.compile(r"(?P<url>(?:https?://|www\.)\S+)|(?P<tag>[#＃@＠](?P<body>[^\W_][\w]*))", re.IGNORECASE)
 _TEXT_WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+")
 _WORD_GAP = re.compile(r"[ .\-'’]{1,3}")
@@ -251,9 +253,10 @@ class GazetteerAttacker(_CellModel):
     A name counts when most of the places it can mean (by population, countries and cities abroad included,
     places inside the grid weighted ``locality`` times: people name what is near) lie inside the grid: "Paris"
     means Paris, France far more often than Paris, Texas; "St. Louis" is Missouri's rather than Senegal's.
-    Each counted name spreads over the cells of its places inside the grid by population (a state or prefecture
-    over its member cities, at half weight); a city named with its state ("Springfield, IL") keeps that state's
-    candidates. Posts with no counted name get the prior, the cell shares of the training posts.
+    Each counted name spreads over the cells of its places inside the grid by population (a state, prefecture or
+    railway line over its member cities or stations, at half weight); a city named with its state
+    ("Springfield, IL") keeps that state's candidates. Posts with no counted name get the prior, the cell shares
+    of the training posts.
     """
 
     def __init__(self, n_cells: int, *, grid: Grid, path: Path | str | None = None,
@@ -281,6 +284,8 @@ class GazetteerAttacker(_CellModel):
         for i, place in enumerate(places):
             if not place.is_area and place.kind != "country":
                 members[place.admin1].append(i)
+                for line in place.lines:
+                    members[line].append(i)
         for i, place in enumerate(places):
             own = float(max(place.population, 1000))
             if place.kind == "country":  # never a place inside a city grid: it only tells what is abroad

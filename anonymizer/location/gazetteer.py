@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data/geo/gazetteer/places.json.gz"
-AREA_KINDS = frozenset({"state", "prefecture", "country"})
+# A line (山手線, "西武線" for all of an operator's lines) is an area too: it covers its stations' cells.
+AREA_KINDS = frozenset({"state", "prefecture", "country", "line"})
 
 # Characters a name key leaves out; find() leaves them out of the searched text too, keeping the offsets.
 _SKIPPED = re.compile(r"[\s\-.'’‐‑]+")
@@ -88,7 +89,7 @@ class Place:
 
     @property
     def is_area(self) -> bool:
-        """States, prefectures and countries cover many grid cells; a city is a point."""
+        """States, prefectures, countries and railway lines cover many grid cells; a city or station is a point."""
         return self.kind in AREA_KINDS
 
 
@@ -132,6 +133,8 @@ class Gazetteer:
             admin1 = r.get("admin1")
             if admin1 and r["kind"] not in AREA_KINDS:
                 self._members.setdefault(admin1, []).append(i)
+            for line in r.get("lines", ()):  # a station is a member of every line that serves it
+                self._members.setdefault(line, []).append(i)
         by_key: dict[str, list[int]] = {}
         get = by_key.get
         for i, key in zip(owners, _name_keys(flat), strict=True):
@@ -259,7 +262,8 @@ class Gazetteer:
         return found
 
     def members(self, area_id: str) -> list[Place]:
-        """The cities and municipalities in a state or prefecture, most populous first."""
+        """The cities, municipalities and stations in a state or prefecture, or the stations of a line, most
+        populous first."""
         return self._places_at(self._members.get(area_id, ()))
 
     def area_of(self, place: Place) -> Place | None:

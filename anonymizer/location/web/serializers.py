@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from anonymizer.location.model import REPLACEMENTS
+from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.tokenize import TOKEN_KINDS
 from anonymizer.temporal.removal import DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
 
@@ -35,6 +35,10 @@ class InspectOptionsSerializer(serializers.Serializer):
         choices=list(REPLACEMENTS), default="delete",
         help_text="What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
                   "prefecture, where that keeps every scorer under its threshold; else it is deleted).")
+    places = serializers.ChoiceField(
+        choices=list(PLACE_POLICIES), default="all",
+        help_text="Automatic mode: all (every place name the gazetteer puts inside the grid goes, then the fewest "
+                  "other units) or needed (only what the thresholds need: the paper's rule).")
 
     def validate(self, data: dict) -> dict:
         if data["mode"] == "fixed":
@@ -149,6 +153,8 @@ class _DecisionSerializer(serializers.Serializer):
                                          help_text="Every scorer on the released text, re-tokenized.")
     thresholds = serializers.DictField(child=serializers.FloatField())
     replacement = serializers.ChoiceField(choices=list(REPLACEMENTS))
+    places = serializers.ChoiceField(choices=list(PLACE_POLICIES),
+                                     help_text="Which place names went: all in the grid, or those needed.")
     rounds = serializers.IntegerField(help_text="Searches run until the released text scored under every threshold.")
 
 

@@ -152,7 +152,8 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
     for text, edit in zip(texts, edits, strict=True):
         try:
             result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
-                                  extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"))
+                                  extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"),
+                                  places=options.get("places", "all"))
         except TooFewDeletable as exc:
             results.append(exc)
             continue

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
+from anonymizer.location.model import PLACE_POLICIES
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 
 GAZETTEER = "geo/gazetteer/places.json.gz"
@@ -25,6 +26,8 @@ class Command(BaseCommand):
         parser.add_argument("--examples", type=int, default=20, help="examples of each kind to show")
         parser.add_argument("--replacement", choices=REPLACEMENTS, default="delete",
                             help="what a deleted place becomes in the released text")
+        parser.add_argument("--places", choices=PLACE_POLICIES, default="all",
+                            help="all: every place name in the grid goes; needed: only those the thresholds need")
         parser.add_argument("--json", action="store_true", help="print the full result as JSON")
 
     def handle(self, *args, **options) -> None:
@@ -35,7 +38,7 @@ class Command(BaseCommand):
         if options["max_posts"] < 1 or options["examples"] < 0:
             raise CommandError("--max-posts must be at least 1 and --examples at least 0")
         try:
-            defender_options = replacement_options(options["replacement"])
+            defender_options = {**replacement_options(options["replacement"]), "places": options["places"]}
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         posts, _ = load_corpus(path, columns=spec.columns, grid=spec.grid,

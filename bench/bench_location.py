@@ -163,17 +163,25 @@ def bench_training(spec: ModelSpec, size: int | None) -> None:
           f"accuracy {accuracy:.3f}")
 
 
-def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = range(5)) -> None:
+def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = range(5),
+                            replacement: str = "delete") -> None:
     """The protection figures pooled over several splits: one split's test part is a few hundred posts, and with
     a majority baseline right for 5-8% of them a handful of posts moves a ratio by 0.2. Pooled: every split's
     right guesses added up, for each attacker and for the baseline, before dividing."""
     right: dict[str, list[float]] = {}
     base = base5 = named_before = named_after = n = 0.0
+    units = units_deleted = changed = not_under = replaced = 0
     for seed in seeds:
         result = evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings, seed=seed,
-                                     max_test_posts=1000, examples=0)
+                                     max_test_posts=1000, examples=0, replacement=replacement)
         posts_n = result["posts"]["test"]
         n += posts_n
+        deletions = result["deletions"]
+        units += deletions["morphemes"]
+        units_deleted += deletions["morphemes_deleted_count"]
+        changed += round(deletions["posts_changed"] * posts_n)
+        not_under += deletions["posts_not_under_threshold"]
+        replaced += deletions["posts_with_replacements"]
         base += result["baseline"]["accuracy"] * posts_n
         base5 += result["baseline"]["top5_accuracy"] * posts_n
         for name, attack in result["attackers"].items():
@@ -184,13 +192,17 @@ def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = r
         if result["place_mentions"]["available"]:
             named_before += result["place_mentions"]["original_posts"]
             named_after += result["place_mentions"]["released_posts"]
-    print(f"\n{spec.name}: pooled over {len(seeds)} splits (seeds {seeds.start}-{seeds.stop - 1}), {int(n):,} test "
-          f"posts; majority baseline right for {int(base)}, its top-5 for {int(base5)}")
+    print(f"\n{spec.name}, replacement={replacement}: pooled over {len(seeds)} splits (seeds {seeds.start}-"
+          f"{seeds.stop - 1}), {int(n):,} test posts; majority baseline right for {int(base)}, its top-5 for "
+          f"{int(base5)}")
     for name, (acc0, top0, acc1, top1) in right.items():
         print(f"  {name:14s} accuracy {acc0 / base:.2f}x -> {acc1 / base:.2f}x   top-5 {top0 / base5:.2f}x -> "
               f"{top1 / base5:.2f}x   (right: {int(acc0)} -> {int(acc1)})")
     print(f"  released posts naming a place inside the grid: {named_after / n:.1%} ({int(named_after)}); "
           f"originals {named_before / n:.1%}")
+    print(f"  units deleted {units_deleted / units:.1%} ({units_deleted:,} of {units:,}); posts changed "
+          f"{changed / n:.1%}; released posts not under every threshold: {not_under}"
+          + (f"; posts that keep a mask or a coarser place: {replaced}" if replacement != "delete" else ""))
 
 
 def main() -> int:
@@ -210,6 +222,7 @@ def main() -> int:
         print(protection_table(evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings,
                                                    max_test_posts=1000, examples=5)))
         bench_protection_pooled(spec, posts)
+        bench_protection_pooled(spec, posts, replacement="generalize")
     print()
     bench_training(US_MIDWEST, None)
     if not quick:

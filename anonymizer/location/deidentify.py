@@ -45,6 +45,10 @@ _MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (ro
 # combinations when it has up to this many candidates; otherwise it is built from the previous level, one
 # update per candidate instead of m.
 _DIRECT_LIMIT = 4096
+# A shortlist longer than this is first ranked by float64 search states (rounding below _ROUNDING), and only
+# the candidates that can still tie are scored from their feature sets.
+_REFINE_ABOVE = 8
+_ROUNDING = 1e-10
 
 
 class TooFewDeletable(ValueError):
@@ -178,12 +182,13 @@ class _Post:
         self.z_full = self.intercept + table[count > 0].sum(axis=0)
         self.dim = width + len(self.shared_ids)
 
-        # update[f]: the state change when one occurrence of feature f appears (row `none` is all zeros).
-        update = np.zeros((none + 1, self.dim), dtype=np.float32)
+        # update[f]: the state change when one occurrence of feature f appears (row `none` is all zeros). Built in
+        # float64 (for refining a shortlist, see refined_ratios); the search itself runs on float32 copies.
+        update = np.zeros((none + 1, self.dim), dtype=np.float64)
         additive = np.flatnonzero(~shared)
         update[additive, :width] = table[additive]
         update[self.shared_ids, width + np.arange(len(self.shared_ids))] = 1.0
-        self._update = update
+        self._update64 = update
         self._unigram = unigram
         self._right = np.append(adjacent, none)  # slot (i, i+1); none after the last token
         self._left = np.concatenate([[none], adjacent])  # slot (i-1, i); none before the first token
@@ -199,19 +204,30 @@ class _Post:
         unit = update[self._unigram].copy()
         if len(part_ids):
             np.add.at(unit, owner, update[part_ids])
-        self.new_run = update[self._single_gap] - unit - update[self._left] - update[self._right]
+        self._new_run64 = update[self._single_gap] - unit - update[self._left] - update[self._right]
         # The part of extension() that depends on j alone.
-        self._extend_j = update[self._left] - update[self._single_gap]
+        self._extend_j64 = update[self._left] - update[self._single_gap]
         # The empty deletion: the post's own scores, and the shared features' occurrence counts.
-        self.root = np.concatenate([self.z_full, self.shared_count]).astype(np.float32)
+        self._root64 = np.concatenate([self.z_full, self.shared_count])
+        self._update, self.new_run = update.astype(np.float32), self._new_run64.astype(np.float32)
+        self._extend_j, self.root = self._extend_j64.astype(np.float32), self._root64.astype(np.float32)
+        # A model none of whose features occur in the post (the gazetteer scorer on a post naming no place)
+        # scores every candidate the same: ranked once, not per candidate.
+        self.varies = [bool(update[:, lo:hi].any() or self.shared_rows[:, lo:hi].any())
+                       for lo, hi in pairwise(self.offsets.tolist())]
+        root_z = self.root[None, :width]
+        self.constant_ratio = max((float(link_scores(root_z[:, lo:hi].copy(), scorer.link)[0]) / scorer.threshold
+                                   for (lo, hi), scorer, varies in zip(pairwise(self.offsets.tolist()), scorers,
+                                                                       self.varies, strict=True) if not varies),
+                                  default=0.0)
 
-    def extension(self, starts: np.ndarray, js: np.ndarray) -> np.ndarray:
+    def extension(self, starts: np.ndarray, js: np.ndarray, precise: bool = False) -> np.ndarray:
         """Correction to ``new_run[js]`` when j extends a run that starts at ``starts`` and ends at j - 1:
         the left bigram was already gone, and the run's gap bigram moves from (start-1, j) to (start-1, j+1)."""
         before = starts - 1  # -1 for a run at the start of the post: the edge row, no gap bigram
         after = np.minimum(js + 1, self.n)
-        return (self._extend_j[js] + self._update[self._gap[before, after]]
-                - self._update[self._gap[before, js]])
+        extend_j, update = (self._extend_j64, self._update64) if precise else (self._extend_j, self._update)
+        return extend_j[js] + update[self._gap[before, after]] - update[self._gap[before, js]]
 
     def direct_level(self, m: int) -> _Level:
         """Every way to delete m allowed tokens, scored from the empty deletion in m steps."""
@@ -222,21 +238,32 @@ class _Post:
         states, start = self.states_of(positions)
         return _Level(states, positions[:, -1], start, positions)
 
-    def states_of(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def states_of(self, positions: np.ndarray, precise: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Search states of deletion sets (rows of sorted positions, one size), each built from the empty
-        deletion in m steps, and the start of each set's last run. Exact for runs up to ``max_run`` long; a
-        longer run misses its gap bigram (the beam ranks with these and re-scores its picks exactly)."""
-        states = self.root + self.new_run[positions[:, 0]]
+        deletion in m steps, and the start of each set's last run (float64 when ``precise``). Exact for runs up
+        to ``max_run`` long; a longer run misses its gap bigram (the beam ranks with these and re-scores its
+        picks exactly)."""
+        root, new_run = (self._root64, self._new_run64) if precise else (self.root, self.new_run)
+        states = root + new_run[positions[:, 0]]
         start = positions[:, 0].copy()
         for k in range(1, positions.shape[1]):
             js = positions[:, k]
-            states += self.new_run[js]
+            states += new_run[js]
             extends = js == positions[:, k - 1] + 1
             rows = np.flatnonzero(extends)
             if len(rows):
-                states[rows] += self.extension(start[rows], js[rows])
+                states[rows] += self.extension(start[rows], js[rows], precise)
             start = np.where(extends, start, js)
         return states, start
+
+    def refined_ratios(self, positions: np.ndarray) -> np.ndarray:
+        """Ratios of deletion sets of one size from float64 search states: the exact ratios but for rounding
+        (about 1e-13), for sets whose runs are at most ``max_run`` long (every set of an exhaustive level)."""
+        states, _ = self.states_of(positions, precise=True)
+        z = states[:, : self.width]
+        if len(self.shared_ids):
+            z = z + ((states[:, self.width:] > 0.5) - self.shared_present) @ self.shared_rows
+        return self.ratios_of_scores(z)[0]
 
     def approximate_ratios(self, states: np.ndarray) -> np.ndarray:
         """Float32 ratios (largest score / threshold over the models) of search states, for ranking."""
@@ -249,9 +276,13 @@ class _Post:
                 z[touched] += change[touched] @ self.shared_rows.astype(np.float32)
         ratio = None
         for k, scorer in enumerate(self.scorers):
+            if not self.varies[k]:
+                continue
             score = link_scores(z[:, self.offsets[k]: self.offsets[k + 1]], scorer.link) / np.float32(scorer.threshold)
             ratio = score if ratio is None else np.maximum(ratio, score)
-        return ratio
+        if ratio is None:
+            return np.full(len(states), self.constant_ratio, dtype=np.float32)
+        return np.maximum(ratio, np.float32(self.constant_ratio)) if self.constant_ratio else ratio
 
     def exact(self, deleted: Sequence[int]) -> tuple[float, np.ndarray]:
         """Exact ratio and scores of one deletion set, in float64 from its feature set (shortlist and beam)."""
@@ -306,45 +337,80 @@ class _Level:
 class _Best:
     """The best candidate of a level under the tie rule, fed block by block.
 
-    Blocks are ranked with float32 ratios; only candidates within ``_SHORTLIST_MARGIN`` of the best ratio so
-    far are scored exactly (float64, from their feature sets), and the tie rule is applied to exact ratios.
+    Blocks are ranked with float32 ratios. Candidates within ``_SHORTLIST_MARGIN`` of the lowest ratio so far
+    are put aside; once the level is done, only those within the margin of the level's lowest ratio are scored
+    exactly (float64, from their feature sets), and the tie rule is applied to exact ratios. (Scoring them as
+    they come would also score everything near each block's own best, thousands of posts' worth on a long post.)
     """
 
     def __init__(self) -> None:
         self.approx_floor = math.inf
-        self.floor = math.inf  # the lowest exact ratio seen
-        self.tied: list[tuple[tuple[int, ...], float, np.ndarray]] = []  # candidates within the tolerance
+        self.pending: list[tuple[float, tuple[int, ...]]] = []  # (approximate ratio, positions)
+        self.exact: Callable[[Sequence[int]], tuple[float, np.ndarray]] | None = None
         self.count = 0
         self.seen: set[bytes] = set()
+
+    def _cut(self) -> float:
+        return self.approx_floor * (1 + _SHORTLIST_MARGIN)
 
     def offer(self, approx: np.ndarray, positions: Callable[[int], Sequence[int]],
               exact: Callable[[Sequence[int]], tuple[float, np.ndarray]], states: np.ndarray | None = None) -> None:
         """``approx``: float32 ratios of a block of candidates; ``positions(k)``: candidate k's deleted
-        positions; ``exact(positions)``: its exact ratio and scores. Only near-best candidates are built.
+        positions; ``exact(positions)``: its exact ratio and scores. Only near-best candidates are kept.
         With ``states``, a candidate whose search state equals one offered before (the same features left: a
-        post that repeats itself) is not scored again: candidates come in lexicographic order, so the earlier
+        post that repeats itself) is not kept again: candidates come in lexicographic order, so the earlier
         one wins the tie anyway."""
         self.count += len(approx)
+        self.exact = exact
         low = float(approx.min())
-        if low > self.approx_floor * (1 + _SHORTLIST_MARGIN):
+        if low > self._cut():
             return
-        self.approx_floor = min(self.approx_floor, low)
-        for k in np.flatnonzero(approx <= self.approx_floor * (1 + _SHORTLIST_MARGIN)):
+        if low < self.approx_floor:
+            self.approx_floor = low
+            if len(self.pending) > 4096:  # a lower floor leaves most of what was put aside behind
+                cut = self._cut()
+                self.pending = [p for p in self.pending if p[0] <= cut]
+        for k in np.flatnonzero(approx <= self._cut()):
             if states is not None:
                 key = states[k].tobytes()
                 if key in self.seen:
                     continue
                 self.seen.add(key)
-            candidate = tuple(int(p) for p in positions(int(k)))
-            ratio, scores = exact(candidate)
-            if ratio <= self.floor + TIE_TOLERANCE:
-                if ratio < self.floor:  # a new floor: drop the ties it leaves behind (only then: posts that
-                    self.floor = ratio  # repeat themselves tie by the thousand)
-                    self.tied = [t for t in self.tied if t[1] <= ratio + TIE_TOLERANCE]
-                self.tied.append((candidate, ratio, scores))
+            self.pending.append((float(approx[k]), tuple(int(p) for p in positions(int(k)))))
 
-    def deletion(self, scorers: Sequence[LinearScorer], exhaustive: bool) -> Deletion:
-        positions, ratio, scores = min(self.tied, key=lambda t: t[0])
+    def deletion(self, scorers: Sequence[LinearScorer], exhaustive: bool,
+                 refine: Callable[[np.ndarray], np.ndarray] | None = None) -> Deletion:
+        """The tie rule's pick among the candidates put aside, on exact ratios. ``refine`` (exhaustive levels:
+        every candidate's runs within the post's max_run) gives float64 ratios of many candidates at once, off
+        the exact ones by rounding only (< ``_ROUNDING``). With it a long shortlist (thousands of candidates
+        that tie on one model's score, as when the post's places are gone and the gazetteer scorer's prior
+        decides) needs exact scores only for the few candidates whose place in the tie rule rounding could
+        change."""
+        cut = self._cut()
+        shortlist = [candidate for approx, candidate in self.pending if approx <= cut]
+        exact_of: dict[tuple[int, ...], tuple[float, np.ndarray]] = {}
+
+        def exact(candidate: tuple[int, ...]) -> tuple[float, np.ndarray]:
+            if candidate not in exact_of:
+                exact_of[candidate] = self.exact(candidate)
+            return exact_of[candidate]
+
+        if refine is not None and len(shortlist) > _REFINE_ABOVE:
+            refined = refine(np.array(shortlist, dtype=np.int64))
+            low = float(refined.min())
+            # The exact lowest ratio is among the candidates within twice the rounding of the refined lowest;
+            # those that tie exactly (one model's score the same for all) need one exact score per value.
+            near = np.flatnonzero(refined <= low + 2 * _ROUNDING)
+            _, first = np.unique(refined[near], return_index=True)
+            floor = min(exact(shortlist[int(k)])[0] for k in near[first[:64]])
+            tied = [c for c, r in zip(shortlist, refined.tolist(), strict=True)
+                    if r <= floor + TIE_TOLERANCE - _ROUNDING
+                    or (r <= floor + TIE_TOLERANCE + _ROUNDING and exact(c)[0] <= floor + TIE_TOLERANCE)]
+        else:
+            floor = min(exact(c)[0] for c in shortlist)
+            tied = [c for c in shortlist if exact(c)[0] <= floor + TIE_TOLERANCE]
+        positions = min(tied)
+        ratio, scores = exact(positions)
         return Deletion(positions, ratio, {s.name: float(scores[k]) for k, s in enumerate(scorers)},
                         exhaustive, self.count)
 
@@ -468,7 +534,7 @@ class Deidentifier:
                     parents = post.direct_level(m - 1)
                 best, parents = self._level(post, parents, evaluate, keep)
             if evaluate:
-                deletion = best.deletion(self.scorers, exhaustive=True)
+                deletion = best.deletion(self.scorers, exhaustive=True, refine=post.refined_ratios)
                 yield deletion
                 if evaluate_all and deletion.ratio < 1:
                     return

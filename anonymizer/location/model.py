@@ -299,10 +299,14 @@ class LocationModel:
 
     def _places_in_grid(self, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
         """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
-        a reader needs a map, not our training posts, to read those)."""
+        a reader needs a map, not our training posts, to read those), and every venue or landmark: a reader
+        with a search engine finds those wherever no gazetteer does."""
         out = []
         for i in sorted(allowed):
             if tokens[i].kind == "word":  # place mentions, hashtags, @mentions and URLs are units of their own
+                continue
+            if tokens[i].kind == "venue":
+                out.append(i)
                 continue
             resolution = self.place_resolver.resolve(tokens[i].norm)
             if resolution is not None and not resolution.learned:

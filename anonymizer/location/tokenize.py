@@ -45,7 +45,7 @@ _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U000
 _BATCH = 1000
 
 
-TOKEN_KINDS = ("word", "place", "hashtag", "mention", "url")
+TOKEN_KINDS = ("word", "place", "venue", "hashtag", "mention", "url")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,16 +207,20 @@ class Tokenizer:
             words = []
         elif self.settings.language == "ja":
             tags: list[tuple[str, str, str]] = []
-            words = self._tokenize_ja(text, masked, tags)
-            words = units.merge_japanese_places(words, tags, text, self._places.known_japanese,
+            morphemes = self._tokenize_ja(text, masked, tags)
+            words = units.merge_japanese_places(morphemes, tags, text, self._places.known_japanese,
                                                 self._places.known_station)
+            words = units.merge_japanese_facilities(words, {t.start: tag for t, tag in zip(morphemes, tags,
+                                                                                         strict=True)}, text)
             words = self._places.mark(words, text)
         else:
             words = self._from_spacy(text, self._spacy_tokenizer(masked) if doc is None else doc)
-            words = units.merge_contractions(self._places.mark(words, text), text)
-        if not noise:
-            return words
-        return sorted([*words, *noise], key=lambda t: t.start)
+            words = units.mark_english_facilities(units.merge_contractions(self._places.mark(words, text), text),
+                                                  text)
+        if noise:
+            words = sorted([*words, *noise], key=lambda t: t.start)
+        return units.merge_venues(words, text, units.venue_spans(text, self.settings.language),
+                                  self.settings.language)
 
     def tokenize_many(self, texts: Iterable[str]) -> Iterator[list[Token]]:
         """Tokens of each post, lazily, in input order."""

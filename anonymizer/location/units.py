@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from anonymizer.location.classifier import JA_PART_SEPARATOR, JA_UNIT_PREFIX, UNIT_JOINER
+from anonymizer.location.classifier import JA_PART_SEPARATOR, JA_UNIT_PREFIX, UNIT_JOINER, unit_parts
 from anonymizer.location.tokenize import Token, norm_of
 
 # A unit's norm carries its parts (classifier.unit_parts reads them back): "地:品川|区", "Des_Moines".
@@ -32,6 +32,7 @@ COMMON_WORD_FREQUENCY = 3000
 _CONTRACTION_RE = re.compile(r"^(?:n['\u2019]t|['\u2019](?:s|re|ll|ve|m|d|t))$", re.IGNORECASE)
 _HASHTAG_WORDS_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
 _URL_HOST_RE = re.compile(r"^(?:https?://)?(?:www\.)?([^/?#\s]+)", re.IGNORECASE)
+_ALNUM_RE = re.compile(r"[^\W_]")
 
 
 def hashtag_norm(tag: str) -> str:
@@ -170,6 +171,192 @@ class EnglishPlaces:
                 start, end = span[0].start, span[-1].end
                 return length, Token(text[start:end], start, end, _title(text[start:end]), True, "place")
         return None
+
+
+# -- venues and landmarks -----------------------------------------------------------------------------------------
+# A venue or landmark is where the post was written as plainly as a city is, and a reader with a search engine
+# finds it even where no gazetteer lists it: such a unit has kind "venue" and, in automatic mode with
+# places="all", is always deleted (see LocationModel.deidentify).
+#
+# Check-in services write the venue in a fixed shape: Foursquare "I'm at VENUE in CITY, ST https://…",
+# Instagram "… @ VENUE https://t.co/…", and the Japanese corpus's Foursquare posts "… (錦糸町駅 (Kinshicho Sta.))
+# [pic]:" (a bracket at the very end, after a space).
+_LINKS_TO_END = r"\s*(?:(?:https?://|www\.)\S+\s*)*$"
+# Foursquare always ends with its link; "I'm at the meeting where …" without one is a person's sentence.
+_FOURSQUARE_RE = re.compile(
+    r"\bI['’]m at (?P<venue>\S.*?)(?: \((?P<paren>[^()\n]+)\))?(?: in (?P<where>[A-Z][^\n]*?))?"
+    r"(?: w/ [^\n]*?)?(?:\s+(?:https?://|www\.)\S+)+\s*$")
+_INSTAGRAM_RE = re.compile(r"(?:^|\s)@ (?P<venue>[A-Z0-9][^@\n]{1,80}?)\s*(?:https?://\S+\s*)+$")
+_TRAILING_BRACKET_RE = re.compile(
+    r"(?<=\s)(?P<venue>[(（](?:[^()（）\n]|[(（][^()（）\n]*[)）])+[)）])(?=\s*(?:\[pic\]|\[photo\])?\s*[:：]?"
+    + _LINKS_TO_END + ")")
+# A venue names something: two letters in a row of kanji, katakana or Latin script (not a kaomoji, "(笑)" or a
+# hiragana aside "(なんてね)"), and no emoji ("@ Jesus 😭").
+_VENUE_LETTERS_RE = re.compile(r"[A-Za-z\u00c0-\u024f\u30a1-\u30fa\u30fc\u3005\u4e00-\u9fff]{2}")
+# English facility names: Title-case words before one of these ("East Towne Mall", "Tims Ford State Park").
+EN_FACILITY_HEADS = frozenset("""
+Academy Airport Amphitheater Amphitheatre Aquarium Arboretum Arena Ballpark Basilica Brewery Campground Campus
+Capitol Casino Cathedral Cemetery Center Centre Church Coliseum College Colosseum Courthouse Elevator Fairgrounds
+Field Gardens Hospital Library Mall Marina Museum Observatory Park Pavilion Plaza Raceway Speedway Square Stadium
+Temple Theater Theatre University Zoo
+""".split())
+# Title-case words that start a sentence or a phrase far more often than they name a venue's first word.
+EN_FACILITY_STOPWORDS = frozenset("""
+A An And At By For From Go Going Here I In Is It Its Just My Of On Our Out Posted The This To We What When Where
+Who With Your Happy Great Good New Old Big Little Best Last Next Our Watch Welcome Visit Love Come See Check Join
+""".split())
+# Japanese: a run of nouns with a proper noun in it, ending in one of these, is a landmark (東京タワー, 新宿御苑,
+# 羽田空港, 古賀政男音楽博物館, 六本木ヒルズ, 明治神宮).
+JA_FACILITY_ENDINGS = (
+    "博物館", "美術館", "記念館", "会館", "図書館", "体育館", "水族館", "動物園", "植物園", "遊園地", "公会堂", "劇場",
+    "ホール", "タワー", "ドーム", "ヒルズ", "御苑", "神社", "神宮", "大社", "寺", "院", "教会", "大学", "病院", "空港",
+    "スタジアム", "競技場", "球場", "アリーナ", "ランド", "シー", "サイト", "城", "庁", "霊園", "モール",
+    "センター", "プラザ", "アウトレット", "ガーデン", "パーク", "公園")
+
+
+def venue_spans(text: str, language: str) -> list[tuple[int, int]]:
+    """Character spans of check-in venues: Foursquare's "I'm at …", Instagram's "@ …" before the link, and
+    (Japanese posts) a bracketed venue at the very end."""
+    found: list[tuple[int, int]] = []
+    for pattern in (_FOURSQUARE_RE, _INSTAGRAM_RE, *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        start, end = match.span("venue")
+        if match.re is _FOURSQUARE_RE and match.group("paren"):
+            end = match.end("paren") + 1  # "I'm at Venue (Des Moines, IA)": the bracket is the venue's
+        venue = text[start:end]
+        if _VENUE_LETTERS_RE.search(venue) and not any(unicodedata.category(c) == "So" for c in venue):
+            found.append((start, end))
+    found.sort()
+    out: list[tuple[int, int]] = []
+    for start, end in found:  # overlapping shapes ("I'm at … @ …"): one span
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _venue_norm(tokens: Sequence[Token], language: str) -> str:
+    """A venue unit's feature form, carrying its words as parts (unit_parts): "Tims_Ford_State_Park",
+    "地:錦糸町|駅|kinshicho|sta"."""
+    words: list[str] = []
+    for token in tokens:
+        parts = unit_parts(token.norm) if token.kind != "word" else []
+        pieces = parts or [token.norm]
+        words.extend(p for p in pieces if _ALNUM_RE.search(p) and p[:1] not in "@#" and not p.startswith("url:"))
+    if not words:
+        words = [t.norm for t in tokens]
+    if language == "ja":
+        return JA_PLACE_PREFIX + JA_PART_SEPARATOR.join(w.lower() if w.isascii() else w for w in words)
+    return UNIT_JOINER.join(w[:1].upper() + w[1:].lower() for w in words)
+
+
+def merge_venues(tokens: list[Token], text: str, spans: Sequence[tuple[int, int]], language: str) -> list[Token]:
+    """The tokens inside each venue span become one "venue" unit (a span that cuts a token grows to hold it)."""
+    if not spans:
+        return tokens
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    for span_start, span_end in spans:
+        while i < n and tokens[i].end <= span_start:
+            out.append(tokens[i])
+            i += 1
+        j = i
+        while j < n and tokens[j].start < span_end:
+            j += 1
+        inside = tokens[i:j]
+        if not inside:
+            continue
+        # Nothing but places and punctuation ("@ Dubuque, Iowa"): they stay places, a coarser one can replace them.
+        # No word at all ("I'm at @user in …"): the mention stays a mention.
+        if all(t.kind == "place" or not _ALNUM_RE.search(t.text) for t in inside) or not any(
+                t.kind in ("word", "venue") for t in inside):
+            out.extend(inside)
+        else:
+            start, end = inside[0].start, inside[-1].end
+            out.append(Token(text[start:end], start, end, _venue_norm(inside, language), True, "venue"))
+        i = j
+    out.extend(tokens[i:])
+    return out
+
+
+def _title_word(word: str) -> bool:
+    return len(word) >= 2 and word[0].isupper() and any(c.islower() for c in word[1:]) and word.replace(
+        "'", "").replace("’", "").replace(".", "").replace("-", "").isalpha()
+
+
+def mark_english_facilities(tokens: list[Token], text: str) -> list[Token]:
+    """Title-case words before a facility word become one "venue" unit ("Jordan Creek Town Center", "Des Moines
+    Art Center"): a reader looks a named park, mall or stadium up as easily as a town."""
+    out: list[Token] = []
+    for token in tokens:
+        # The head may end a gazetteer place ("Gray's Lake Park": "Lake Park" is a town in Iowa).
+        if token.kind in ("word", "place") and token.text.split()[-1] in EN_FACILITY_HEADS and out:
+            k = len(out)
+            while k > 0:
+                previous = out[k - 1]
+                gap = text[previous.end:(out[k].start if k < len(out) else token.start)]
+                if gap != " " or previous.kind not in ("word", "place"):
+                    break
+                if previous.kind == "word" and not _title_word(previous.text) and previous.text not in ("St.", "&"):
+                    break
+                k -= 1
+            # The venue's own words start after any sentence-opening or phrase word ("Visit Gray's Lake Park").
+            while k < len(out) and out[k].kind == "word" and out[k].text in EN_FACILITY_STOPWORDS | {"St.", "&"}:
+                k += 1
+            if k < len(out):
+                inside = [*out[k:], token]
+                start = inside[0].start
+                del out[k:]
+                out.append(Token(text[start:token.end], start, token.end, _venue_norm(inside, "en"), True, "venue"))
+                continue
+        out.append(token)
+    return out
+
+
+def merge_japanese_facilities(tokens: list[Token], tags: Mapping[int, tuple[str, str, str]], text: str
+                              ) -> list[Token]:
+    """Run after the places are merged. A run of nouns with a proper noun (or a place unit) in it that ends in a
+    facility word becomes one "venue" unit: 東京|タワー, 羽田|空港, 古賀|政男|音楽|博物|館. Runs without a proper
+    noun (首相官邸, 武道館) stay words. ``tags`` maps a morpheme's start offset to its (pos1, pos2, pos3)."""
+    n = len(tokens)
+
+    def tag(k: int) -> tuple[str, str, str]:
+        return ("名詞", "固有名詞", "地名") if tokens[k].kind == "place" else tags.get(tokens[k].start, ("", "", ""))
+
+    def noun(k: int) -> bool:
+        return tokens[k].kind in ("word", "place") and tag(k)[0] in ("名詞", "接尾辞") and tag(k)[1] != "数詞"
+
+    def facility_end(i: int, e: int) -> bool:  # tokens i..e-1 end in a facility word, on a morpheme boundary
+        last = tokens[e - 1].text
+        return last in JA_FACILITY_ENDINGS or (e - 2 >= i and tokens[e - 2].text + last in JA_FACILITY_ENDINGS)
+
+    out: list[Token] = []
+    i = 0
+    while i < n:
+        if not noun(i):
+            out.append(tokens[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < n and noun(j) and tokens[j].start == tokens[j - 1].end:
+            j += 1
+        # The longest stretch from the run's first proper noun that ends in a facility word.
+        proper = [k for k in range(i, j) if tag(k)[1] == "固有名詞"]
+        for e in range(j, i + 1, -1):
+            first = next((k for k in proper if k < e - 1), None)
+            if first is not None and facility_end(first, e) and tokens[e - 1].kind == "word":
+                out.extend(tokens[i:first])
+                begin, end = tokens[first].start, tokens[e - 1].end
+                out.append(Token(text[begin:end], begin, end, _venue_norm(tokens[first:e], "ja"), True, "venue"))
+                out.extend(tokens[e:j])
+                break
+        else:
+            out.extend(tokens[i:j])
+        i = j
+    return out
 
 
 # UniDic splits some station and line names into ordinary morphemes (後楽|園, 表|参道, 田園|都市|線): runs of up

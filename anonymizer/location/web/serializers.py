@@ -130,7 +130,8 @@ class _TokenSerializer(serializers.Serializer):
     deletable = serializers.BooleanField()
     deleted = serializers.BooleanField()
     kept = serializers.BooleanField()
-    kind = serializers.ChoiceField(choices=list(TOKEN_KINDS), help_text="word, place, hashtag, mention or url")
+    kind = serializers.ChoiceField(choices=list(TOKEN_KINDS),
+                                   help_text="word, place, venue (a named venue or landmark), hashtag, mention or url")
     replaced_by = serializers.CharField(required=False, help_text="What was written instead (mask, generalize).")
 
 

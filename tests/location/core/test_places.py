@@ -152,3 +152,56 @@ def test_every_place_in_the_grid_goes_unless_only_the_needed_ones_are_asked_for(
     assert "Oklahoma" not in result.text_after and "'s" not in result.text_after
     with pytest.raises(ValueError, match="places must be one of"):
         tokyo.model.deidentify(text, places="some")
+
+
+@pytest.mark.parametrize(("text", "venue"), [
+    # Real posts of both corpora that a reader could place after de-identification before venues were units.
+    ("I'm at East Towne Mall in Madison, WI https://t.co/oDptSnkIxe", "East Towne Mall"),
+    ("Just posted a photo @ Tims Ford State Park https://t.co/JynlyWNw3V", "Tims Ford State Park"),
+    ("I'm at High Noon Saloon - @user in Madison, WI https://t.co/kyBJImWAlr", "High Noon Saloon - @user"),
+    ("Can't wait for the Jordan Creek Town Center fireworks tonight", "Jordan Creek Town Center"),
+])
+def test_english_venues_and_landmarks_are_units_that_go(midwest, text, venue):
+    """A venue is where the post was written as plainly as a town, and a reader with a search engine finds it
+    where no gazetteer lists it: one unit, always deleted by default (places="all")."""
+    model = midwest.model
+    assert venue in [t.text for t in model.tokenize(text) if t.kind == "venue"]
+    result = model.deidentify(text)
+    assert venue not in result.text_after and "Madison" not in result.text_after
+    assert result.decision.under_threshold
+    assert_released_under(model, result)
+    masked = model.deidentify(text, replacement="mask")
+    assert "[place]" in masked.text_after and venue not in masked.text_after
+
+
+@pytest.mark.parametrize(("text", "venue"), [
+    ("バス乗り場に人が溢れてる。歩いて帰るしか無さそうです。 (錦糸町駅 (Kinshicho Sta.)) [pic]:",
+     "(錦糸町駅 (Kinshicho Sta.))"),
+    ("こんなところに！？ (古賀政男音楽博物館)", "(古賀政男音楽博物館)"),  # a Foursquare check-in: the venue at the end
+    ("東京タワーが曲がってる！", "東京タワー"),
+    ("羽田空港で足止め。今日は帰れそうにない", "羽田空港"),  # 羽田 is tagged a surname
+    ("新宿中央公園に避難しています", "新宿中央公園"),
+])
+def test_japanese_venues_and_landmarks_are_units_that_go(tokyo, text, venue):
+    model = tokyo.model
+    assert venue in [t.text for t in model.tokenize(text) if t.kind == "venue"]
+    result = model.deidentify(text)
+    assert venue not in result.text_after and "Kinshicho" not in result.text_after
+    assert result.decision.under_threshold
+    assert_released_under(model, result)
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("ja", "楽しかった (笑)"),                 # an aside in brackets, not a check-in
+    ("ja", "ありがと (T_T)"),
+    ("ja", "ほんとにね (なんてね)"),
+    ("ja", "首相官邸で会見するらしい"),          # a facility without a proper noun stays words
+    ("ja", "京王タクシーで帰る"),                # タクシー ends in シー but is no シー
+    ("en", "I'm at the EMU Board of Regents meeting where they'll vote on a tuition increase."),  # no link
+    ("en", "THE PARK IS CLOSED TODAY"),
+    ("en", "Great Park! So much fun"),
+    ("en", "@ me next time https://t.co/abc123"),  # "@ me": lower case, a person's words
+])
+def test_what_is_not_a_venue_stays_words(tokyo, midwest, language, text):
+    model = tokyo.model if language == "ja" else midwest.model
+    assert [t.text for t in model.tokenize(text) if t.kind == "venue"] == []

@@ -155,7 +155,7 @@ class GazetteerPlace:
     names: tuple[str, ...]
     lat: float
     lon: float
-    kind: str  # city | municipality | station | state | prefecture | line | country
+    kind: str  # city | municipality | neighbourhood | station | state | prefecture | line | region | country
     population: int
     country: str
     admin1: str
@@ -225,7 +225,8 @@ williams wilson
 # Japanese words that are also place names but mostly mean something else in a post.
 COMMON_WORDS_JA = frozenset({"中央", "国立", "本町", "大和", "日本", "海岸"})
 _KANJI = re.compile(r"[\u3005\u3400-\u4dbf\u4e00-\u9fff]")
-_KIND_FACTOR = {"city": 1.0, "municipality": 1.0, "station": 1.0, "state": 0.5, "prefecture": 0.5, "line": 0.5}
+_KIND_FACTOR = {"city": 1.0, "municipality": 1.0, "neighbourhood": 1.0, "station": 1.0, "state": 0.5,
+                "prefecture": 0.5, "line": 0.5, "region": 0.5}
 _SPECIAL = re.compile(r"(?P<url>(?:https?://|www\.)\S+)|(?P<tag>[#＃@＠](?P<body>[^\W_][\w]*))", re.IGNORECASE)
 _TEXT_WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+")
 _WORD_GAP = re.compile(r"[ .\-'’]{1,3}")

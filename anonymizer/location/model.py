@@ -299,13 +299,19 @@ class LocationModel:
 
     def _places_in_grid(self, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
         """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
-        a reader needs a map, not our training posts, to read those), and every venue or landmark: a reader
-        with a search engine finds those wherever no gazetteer does."""
+        a reader needs a map, not our training posts, to read those), every place name the gazetteer does not
+        know, and every venue or landmark: a reader with a search engine finds those wherever no gazetteer
+        does."""
         out = []
         for i in sorted(allowed):
             if tokens[i].kind == "word":  # place mentions, hashtags, @mentions and URLs are units of their own
                 continue
             if tokens[i].kind == "venue":
+                out.append(i)
+                continue
+            # A place name the gazetteer cannot place at all (成城, 宮前区菅生: a neighbourhood, a ward of a
+            # designated city) is still read as a place; one it places elsewhere (京都) says nothing here.
+            if tokens[i].kind == "place" and not self.place_resolver.places_of(tokens[i].norm):
                 out.append(i)
                 continue
             resolution = self.place_resolver.resolve(tokens[i].norm)

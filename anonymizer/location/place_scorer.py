@@ -31,6 +31,7 @@ from anonymizer.location.classifier import BIGRAM_SEPARATOR, JA_PART_SEPARATOR, 
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.gazetteer import Gazetteer, Place, place_weights
 from anonymizer.location.grid import Grid, haversine_km
+from anonymizer.location.tokenize import COORDINATES_PREFIX
 from anonymizer.location.units import JA_PLACE_PREFIX
 
 PLACE_SCORER = "places"
@@ -79,6 +80,9 @@ class PlaceResolver:
         """The gazetteer places a unit names (the most specific match for a compound), most likely first."""
         if BIGRAM_SEPARATOR in norm or not norm:
             return ()
+        if norm.startswith(COORDINATES_PREFIX):  # "geo:35.7256,139.5887": a point, the post's own place
+            lat, _, lon = norm[len(COORDINATES_PREFIX):].partition(",")
+            return (Place(norm, norm, float(lat), float(lon), "coordinates", 0, "", ""),)
         if norm[0] in "#@" or norm.startswith("url:"):
             body = norm[4:] if norm.startswith("url:") else norm[1:]
             if norm.startswith("url:"):
@@ -113,6 +117,13 @@ class PlaceResolver:
                 # 東中野, 二子玉川: a place name we do not know around one we do; read it as a spot near that one (a
                 # wrong guess only makes the unit look more revealing, so it is deleted rather than kept).
                 places, rest = self._known_inside(part), True
+            if places and best:
+                # 中央区|新川: the 新川 inside 中央区, not a station of that name 100 km away. A finer part whose
+                # places all lie elsewhere is a spot inside the coarser one that we cannot locate.
+                places = tuple(p for p in places if _within(p, best))
+                if not places:
+                    finer = finer or part not in _GENERIC_PARTS
+                    continue
             if places and (not best or not all(p.is_area for p in places)):
                 best, finer = places, rest
             elif best and part not in _GENERIC_PARTS:
@@ -221,6 +232,24 @@ class PlaceResolver:
             found.discard(None)
             cells = self._area_cells[area.id] = np.array(sorted(found), dtype=np.int64)
         return cells
+
+
+# How far a finer part of an address may lie from the coarser part it follows (a municipality's point is its
+# office; a big city reaches further).
+_ADDRESS_REACH_KM = 15.0
+
+
+def _within(place: Place, coarser: tuple[Place, ...]) -> bool:
+    """Whether ``place`` can be a part of one of the ``coarser`` places of an address: inside an area (by its
+    state or prefecture), or near a point."""
+    for outer in coarser:
+        if outer.is_area:
+            if place.admin1 == outer.id or place.id == outer.id:
+                return True
+        elif haversine_km(place.lat, place.lon, outer.lat, outer.lon) <= max(_ADDRESS_REACH_KM,
+                                                                             3 * place_spread_km(outer)):
+            return True
+    return False
 
 
 def _ja_name(norm: str) -> str:

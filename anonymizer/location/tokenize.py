@@ -39,6 +39,9 @@ _NOISE_RE = re.compile(
 # and lone surrogates cannot be encoded to UTF-8.
 _ENTITY_RE = re.compile(r"&(?:[A-Za-z]{2,8}|#\d{1,6}|#x[0-9A-Fa-f]{1,6});")
 _SANITIZE_RE = re.compile(r"[^\S ]|[\x00\ud800-\udfff]")
+# A latitude and a longitude written out ("35.725632，139.588658", "41.59, -93.62"): the post's place itself.
+_COORDINATES_RE = re.compile(r"(?<![\d.])(-?\d{1,2}\.\d{2,})\s?[,，、/ ]\s?(-?\d{1,3}\.\d{2,})(?![\d.])")
+COORDINATES_PREFIX = "geo:"
 _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
 _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
@@ -197,6 +200,14 @@ class Tokenizer:
         if entities:
             kept += [Token(m.group(), m.start(), m.end(), m.group().lower(), False) for m in entities]
             spans = sorted([*spans, *((m.start(), m.end(), "entity") for m in entities)])
+            taken = [(start, end) for start, end, _ in spans]
+        coordinates = [m for m in _COORDINATES_RE.finditer(text) if abs(float(m.group(1))) <= 90
+                       and abs(float(m.group(2))) <= 180 and not any(a <= m.start() < b for a, b in taken)]
+        if coordinates:
+            kept += [Token(m.group(), m.start(), m.end(),
+                           f"{COORDINATES_PREFIX}{float(m.group(1)):.4f},{float(m.group(2)):.4f}", True, "place")
+                     for m in coordinates]
+            spans = sorted([*spans, *((m.start(), m.end(), "coordinates") for m in coordinates)])
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:
@@ -218,7 +229,7 @@ class Tokenizer:
             words = units.mark_english_facilities(units.merge_contractions(self._places.mark(words, text), text),
                                                   text)
         if noise:
-            words = sorted([*words, *noise], key=lambda t: t.start)
+            words = units.hashtag_venues(sorted([*words, *noise], key=lambda t: t.start))
         return units.merge_venues(words, text, units.venue_spans(text, self.settings.language),
                                   self.settings.language)
 

@@ -29,6 +29,8 @@ JA_STRONG_SUFFIXES = frozenset("区 市 町 村 郡 駅 丁目 線 東口 西口
 JA_NUMBER_COUNTERS = frozenset("丁目 番地 番 号".split())
 # English words too common to be read as a place when capitalised alone ("Mobile", "Normal", "Independence").
 COMMON_WORD_FREQUENCY = 3000
+# A run-together handle is read as naming a place it starts with only for a city this big, or a state.
+RUN_TOGETHER_POPULATION = 100_000
 _CONTRACTION_RE = re.compile(r"^(?:n['\u2019]t|['\u2019](?:s|re|ll|ve|m|d|t))$", re.IGNORECASE)
 _HASHTAG_WORDS_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
 _URL_HOST_RE = re.compile(r"^(?:https?://)?(?:www\.)?([^/?#\s]+)", re.IGNORECASE)
@@ -118,6 +120,20 @@ class EnglishPlaces:
                 self._known.clear()
         return found
 
+    def run_together(self, word: str) -> str | None:
+        """The big place a run-together handle starts with ("omahakungfuacademy" -> "omaha", "desmoinesfood"
+        -> "des moines"): a reader sees it. Only words of 9 or more lower-case letters that are not words of
+        the dictionary, and places of at least RUN_TOGETHER_POPULATION people or states."""
+        if len(word) < 9 or not word.isascii() or not word.isalpha() or not word.islower() \
+                or _common_words()[word] > 0:
+            return None
+        for length in range(min(len(word) - 3, 16), 4 - 1, -1):
+            head = word[:length]
+            for place in self.gazetteer.resolve(head):
+                if place.kind == "state" or (place.kind == "city" and place.population >= RUN_TOGETHER_POPULATION):
+                    return place.name
+        return None
+
     def known_japanese(self, name: str) -> bool:
         """Whether a Japanese proper noun (two characters or more) is a place the gazetteer knows."""
         found = self._known.get(name)
@@ -153,6 +169,8 @@ class EnglishPlaces:
             elif (token.kind == "word" and len(word) == 2 and word.isupper() and out and out[-1].text == ","
                   and self.gazetteer.resolve_abbreviation(word)):
                 out.append(Token(word, token.start, token.end, word, True, "place"))
+            elif token.kind == "word" and (place := self.run_together(word)) is not None:
+                out.append(Token(word, token.start, token.end, _title(place), True, "place"))
             else:
                 out.append(token)
             i += 1
@@ -195,20 +213,24 @@ _TRAILING_BRACKET_RE = re.compile(
 _VENUE_LETTERS_RE = re.compile(r"[A-Za-z\u00c0-\u024f\u30a1-\u30fa\u30fc\u3005\u4e00-\u9fff]{2}")
 # English facility names: Title-case words before one of these ("East Towne Mall", "Tims Ford State Park").
 EN_FACILITY_HEADS = frozenset("""
-Academy Airport Amphitheater Amphitheatre Aquarium Arboretum Arena Ballpark Basilica Brewery Campground Campus
+AFB Academy Airport Amphitheater Amphitheatre Aquarium Arboretum Arena Ballpark Basilica Brewery Campground Campus
 Capitol Casino Cathedral Cemetery Center Centre Church Coliseum College Colosseum Courthouse Elevator Fairgrounds
-Field Gardens Hospital Library Mall Marina Museum Observatory Park Pavilion Plaza Raceway Speedway Square Stadium
+Field Gardens Hospital Library Mall Marina Museum Observatory Park Pavilion Plaza Raceway Ranch Speedway Square
+Stadium
 Temple Theater Theatre University Zoo
 """.split())
 # Title-case words that start a sentence or a phrase far more often than they name a venue's first word.
 EN_FACILITY_STOPWORDS = frozenset("""
 A An And At By For From Go Going Here I In Is It Its Just My Of On Our Out Posted The This To We What When Where
 Who With Your Happy Great Good New Old Big Little Best Last Next Our Watch Welcome Visit Love Come See Check Join
+Visiting Leaving Heading Headed Watching Getting Walking Driving Enjoying Celebrating Back Finally Today Tonight
+Day Night Morning Evening Weekend
 """.split())
 # Japanese: a run of nouns with a proper noun in it, ending in one of these, is a landmark (東京タワー, 新宿御苑,
 # 羽田空港, 古賀政男音楽博物館, 六本木ヒルズ, 明治神宮).
 JA_FACILITY_ENDINGS = (
-    "博物館", "美術館", "記念館", "会館", "図書館", "体育館", "水族館", "動物園", "植物園", "遊園地", "公会堂", "劇場",
+    "博物館", "美術館", "記念館", "会館", "図書館", "庭園", "離宮", "体育館", "水族館", "動物園", "植物園", "遊園地",
+    "公会堂", "劇場",
     "ホール", "タワー", "ドーム", "ヒルズ", "御苑", "神社", "神宮", "大社", "寺", "院", "教会", "大学", "病院", "空港",
     "スタジアム", "競技場", "球場", "アリーナ", "ランド", "シー", "サイト", "城", "庁", "霊園", "モール",
     "センター", "プラザ", "アウトレット", "ガーデン", "パーク", "公園")
@@ -285,6 +307,18 @@ def merge_venues(tokens: list[Token], text: str, spans: Sequence[tuple[int, int]
 def _title_word(word: str) -> bool:
     return len(word) >= 2 and word[0].isupper() and any(c.islower() for c in word[1:]) and word.replace(
         "'", "").replace("’", "").replace(".", "").replace("-", "").isalpha()
+
+
+def hashtag_venues(tokens: list[Token]) -> list[Token]:
+    """A hashtag that names a facility ("#SouthforkRanch", "#OffuttAFB", "#JordanCreekTownCenter") is a venue."""
+    out = []
+    for token in tokens:
+        if token.kind == "hashtag":
+            words = _HASHTAG_WORDS_RE.findall(unicodedata.normalize("NFKC", token.text[1:]))
+            if len(words) >= 2 and words[-1] in EN_FACILITY_HEADS and words[0] not in EN_FACILITY_STOPWORDS:
+                token = Token(token.text, token.start, token.end, token.norm, True, "venue")
+        out.append(token)
+    return out
 
 
 def mark_english_facilities(tokens: list[Token], text: str) -> list[Token]:

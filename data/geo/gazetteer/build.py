@@ -293,8 +293,11 @@ def build() -> dict:
                                 country["population"], iso, ""))
 
     stations, lines = japanese_stations(jp_places)
+    wards, towns = japanese_wards_and_towns(jp_places)
+    rest_of_japan = japan_outside_the_region(jpgeo)
 
-    all_places = us_states + jp_prefs + countries + us_places + jp_places + stations + lines + world
+    all_places = (us_states + jp_prefs + countries + us_places + jp_places + wards + towns + stations + lines
+                  + rest_of_japan + world)
     primary = {squash(n) for p in all_places for n in (p["name"], ascii_name(p["name"]))}
     area_names = {squash(n) for p in us_states + jp_prefs + countries for n in p["names"]}
     dropped = drop_misleading_alternates(us_places, primary, area_names)
@@ -303,6 +306,8 @@ def build() -> dict:
 
     counts = {"us_cities": len(us_places), "us_states": len(us_states), "jp_places": len(jp_places),
               "jp_prefectures": len(jp_prefs), "jp_stations": len(stations), "jp_lines": len(lines),
+              "jp_designated_city_wards": len(wards), "jp_towns": len(towns),
+              "jp_elsewhere": len(rest_of_japan),
               "world_cities": len(world), "countries": len(countries),
               "us_alternates_dropped_as_other_places": dropped}
     print(json.dumps(counts, indent=1), file=sys.stderr)
@@ -403,6 +408,116 @@ def japanese_stations(municipalities: list[dict]) -> tuple[list[dict], list[dict
         lon = sum(line["lon"] for line in member_lines) / len(member_lines)
         lines.append(record(f"operator:{operator}", f"{operator}線", [], lat, lon, "line", 0, "JP", ""))
     return stations, lines
+
+
+_PREFECTURE_PREFIX = re.compile(r"^(?:東京都|北海道|(?:京都|大阪)府|.{2,3}県)")
+_TOWN = re.compile(r"^([^\d０-９\-－ー（(・ 　,，]+?)(?:[一二三四五六七八九十]+丁目|[\d０-９]|[（(]|$)")
+# Town names that are, written bare, a region or an ordinary word far more often than the town around a station.
+ORDINARY_WORD_TOWNS = frozenset("""
+東北 関東 関西 東海 北陸 九州 四国 中部 近畿 中国 北海道 日本 本町 中央 栄町 旭町 緑町 幸町 大字 字 番地 地先 無番地
+""".split())
+
+
+def _town_names(town: str) -> list[str]:
+    """The names a station address's town part gives: "成城" -> [成城]; "板橋字薮田" -> [板橋, 薮田] (字: a part of
+    the town); "富浜町鳥沢" -> [富浜町, 鳥沢] (a town and a place in it); ordinary words and 1-character names left
+    out."""
+    pieces = [piece for part in town.split("字") for piece in re.split(r"(?<=.町)(?=.)", part)]
+    return [_small_ke(p) for p in pieces if len(p) >= 2 and p not in ORDINARY_WORD_TOWNS
+            and p not in ORDINARY_WORD_STATIONS and japanese_name(p)]
+
+
+def japanese_wards_and_towns(municipalities: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Wards of the designated cities and the towns around stations, from the stations' addresses.
+
+    Neither GeoNames nor jpgeocode has the wards of Yokohama, Kawasaki, Saitama, Chiba or Sagamihara (港北区,
+    宮前区), nor most neighbourhoods (成城, 上大崎); ekidata's station records carry an address ("川崎市宮前区
+    宮崎２丁目", "世田谷区成城６丁目"). A ward or town is placed at the mean of its stations (a town is named by
+    its stations' addresses only, so it is a point near them; a ward spreads as a municipality does).
+    """
+    raw_stations, raw_lines = _station_fixtures()
+    open_lines = {line["line_cd"] for line in raw_lines if line["e_status"] == 0}
+    known = sorted({m["name"] for m in municipalities if m["admin1"].startswith("jp:")}, key=len, reverse=True)
+    admin_of = {m["name"]: m["admin1"] for m in municipalities if m["admin1"].startswith("jp:")}
+    wards: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    towns: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    for s in sorted(raw_stations, key=lambda s: s["station_cd"]):
+        if s["e_status"] != 0 or s["line_cd"] not in open_lines or not in_box(s["lat"], s["lon"], JP_BOX):
+            continue
+        address = unicodedata.normalize("NFKC", _PREFECTURE_PREFIX.sub("", s["add"] or "").strip())
+        city = next((m for m in known if address.startswith(m)), None)
+        if city is None:
+            continue
+        rest = address[len(city):]
+        ward = re.match(r"^(\S{1,4}?区)", rest) if city.endswith("市") else None
+        if ward:
+            wards[(city, ward.group(1))].append((s["lat"], s["lon"]))
+            rest = rest[ward.end():]
+        town = _TOWN.match(re.sub(r"^大字", "", rest))
+        municipality = city + (ward.group(1) if ward else "")
+        for name in _town_names(town.group(1) if town else ""):
+            towns[(municipality, name)].append((s["lat"], s["lon"]))
+    ward_places = []
+    for (city, ward), points in sorted(wards.items()):
+        lat, lon = weighted_centroid([(a, b, 1.0) for a, b in points])
+        bare = ward[:-1]
+        names = [f"{city}{ward}", ward] + ([bare] if len(bare) >= 2 and bare not in ORDINARY_WORD_TOWNS else [])
+        ward_places.append(record(f"ward:{city}{ward}", f"{city}{ward}", names, lat, lon, "municipality", 0, "JP",
+                                  admin_of[city]))
+    town_places = []
+    for (municipality, town), points in sorted(towns.items()):
+        if (municipality.split("市")[0], town) in wards:  # a ward's own name read as a town
+            continue
+        lat, lon = weighted_centroid([(a, b, 1.0) for a, b in points])
+        city = next(m for m in known if municipality.startswith(m))
+        names = [town, _KE_BETWEEN_KANJI.sub("ケ", town)]
+        town_places.append(record(f"town:{municipality},{town}", town, names, lat, lon, "neighbourhood", 0, "JP",
+                                  admin_of[city]))
+    return ward_places, town_places
+
+
+# Regions a post names as often as a prefecture (東北方面の皆さん): a point at the mean of their prefectures'
+# municipalities, weighted as one very populous place, so that it spreads wide (関東 over much of a Tokyo grid).
+REGIONS = {
+    "東北": ("青森県", "岩手県", "宮城県", "秋田県", "山形県", "福島県"),
+    "関東": ("東京都", "神奈川県", "埼玉県", "千葉県", "茨城県", "栃木県", "群馬県"),
+    "北陸": ("新潟県", "富山県", "石川県", "福井県"),
+    "東海": ("静岡県", "愛知県", "岐阜県", "三重県"),
+    "関西": ("大阪府", "京都府", "兵庫県", "奈良県", "和歌山県", "滋賀県"),
+    "近畿": ("大阪府", "京都府", "兵庫県", "奈良県", "和歌山県", "滋賀県", "三重県"),
+    "中国地方": ("鳥取県", "島根県", "岡山県", "広島県", "山口県"),
+    "四国": ("徳島県", "香川県", "愛媛県", "高知県"),
+    "九州": ("福岡県", "佐賀県", "長崎県", "熊本県", "大分県", "宮崎県", "鹿児島県"),
+}
+REGION_POPULATION = 10_000_000
+
+
+def japan_outside_the_region(jpgeo: dict[str, dict]) -> list[dict]:
+    """Japanese names of places outside the 8 prefectures, so that a post naming them (宮城, 福島, 京都, 仙台,
+    東北) reads as naming a place elsewhere rather than an unknown place: jpgeocode's municipalities of the
+    other 39 prefectures (no population), those prefectures (point: the mean of their municipalities), and the
+    regions of REGIONS."""
+    by_pref: dict[str, list[tuple[str, dict]]] = defaultdict(list)
+    for key, pos in sorted(jpgeo.items()):
+        pref, muni = key.split(",", 1)
+        by_pref[pref].append((muni, pos))
+    out = []
+    for pref, munis in sorted(by_pref.items()):
+        if pref not in PREF_BY_NAME:
+            for muni, pos in munis:
+                names = [muni] + ([muni[:-1]] if muni.endswith(MUNICIPAL_SUFFIXES) and len(muni) - 1 >= 2 else [])
+                out.append(record(f"jpg:{pref},{muni}", muni, names, pos["lat"], pos["lng"], "municipality", 0, "JP",
+                                  f"jp:{pref}"))
+            lat, lon = weighted_centroid([(pos["lat"], pos["lng"], 1.0) for _, pos in munis])
+            short = pref[:-1] if pref[-1] in "県府" and len(pref) >= 3 else ""
+            out.append(record(f"jp:{pref}", pref, [short] if short else [], lat, lon, "prefecture", len(munis),
+                              "JP", ""))
+    for region, prefs in REGIONS.items():
+        lat, lon = weighted_centroid([(pos["lat"], pos["lng"], 1.0) for pref in prefs for _, pos in by_pref[pref]])
+        # 中国地方 only in full: 中国 alone is China.
+        names = [region] + ([region + "地方"] if not region.endswith("地方") else [])
+        out.append(record(f"region:{region}", region, names, lat, lon, "region", REGION_POPULATION, "JP", ""))
+    return out
 
 
 def merge_japanese(entries: list[tuple[dict, bool]]) -> list[dict]:

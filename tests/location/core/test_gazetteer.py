@@ -56,7 +56,10 @@ def test_every_region_is_there(gaz):
     kinds = {(p.country, p.kind) for p in places}
     assert {("US", "city"), ("US", "state"), ("JP", "prefecture"), ("JP", "municipality")} <= kinds
     assert sum(p.kind == "state" for p in places) == 51  # 50 states + DC
-    assert sum(p.kind == "prefecture" for p in places) == 8
+    assert sum(p.kind == "prefecture" for p in places) == 47  # 8 around Tokyo with their places, 39 named only
+    assert {p.name for p in places if p.kind == "region"} >= {"東北", "関東", "関西", "九州"}
+    # Places elsewhere in Japan are known by their Japanese names, so a post naming them names a place elsewhere.
+    assert [p.admin1 for p in gaz.resolve("仙台市")] == ["jp:宮城県"] and gaz.resolve("宮城")[0].kind == "prefecture"
     assert sum(p.kind == "country" for p in places) > 200
     assert gaz.get("country:US").name == "United States"
     assert gaz.get("no:such") is None
@@ -187,15 +190,16 @@ def test_find_offsets_cover_skipped_characters(gaz):
 def test_find_in_japanese_compounds(gaz):
     text = "横浜市港北区綱島駅"
     matches = gaz.find(text)
-    assert text[matches[0][0] : matches[0][1]] == "横浜市" and matches[0][2][0].name == "横浜市"
-    # No source knows Yokohama's wards (港北区), so the tail of 港北区 is read as Tokyo's 北区: a false candidate
-    # the de-identifier has to weigh. Update this when the data learns the wards. 綱島駅 is a station.
-    assert [(text[a:b], places[0].admin1) for a, b, places in matches[1:]] == [("北区", "jp:東京都"),
-                                                                               ("綱島駅", "jp:神奈川県")]
+    # Yokohama's wards come from the stations' addresses (GeoNames and jpgeocode have none): 港北区 is no longer
+    # read as Tokyo's 北区. 綱島駅 is a station.
+    assert [(text[a:b], places[0].admin1) for a, b, places in matches] == [("横浜市港北区", "jp:神奈川県"),
+                                                                           ("綱島駅", "jp:神奈川県")]
+    assert near(matches[0][2][0], 35.52, 139.63, km=4)
     text = "品川区上大崎３丁目"
     (start, end, places), (start2, end2, inside) = gaz.find(text)
     assert text[start:end] == "品川区" and near(places[0], 35.6, 139.73, km=5)
-    assert text[start2:end2] == "大崎" and inside[0].kind == "station"  # a station's name inside 上大崎
+    # 上大崎 is a town (目黒駅's address), no longer read as the station 大崎 inside it.
+    assert text[start2:end2] == "上大崎" and inside[0].kind == "neighbourhood" and near(inside[0], 35.63, 139.72, 2)
     assert found(gaz, "東京都品川区") == [("東京都", ["東京都", "Tokyo"]), ("品川区", ["品川区"])]
 
 
@@ -297,3 +301,20 @@ def test_stations_and_lines_from_the_shipped_file():
     # Both spellings of the small ケ, and an ordinary word is only a station as 〜駅.
     assert gazetteer.resolve("市ヶ谷") and gazetteer.resolve("市ケ谷")
     assert not [p for p in gazetteer.resolve("公園") if p.kind == "station"] and gazetteer.resolve("公園駅")
+
+
+@pytest.mark.parametrize(("name", "lat", "lon"), [
+    ("成城", 35.64, 139.60),         # a town of Setagaya, known from 成城学園前駅's address
+    ("宮前区", 35.59, 139.58),       # a ward of Kawasaki
+    ("川崎市宮前区", 35.59, 139.58),
+    ("上大崎", 35.63, 139.72),      # 目黒駅 stands in 品川区上大崎
+])
+def test_wards_of_designated_cities_and_towns_come_from_station_addresses(gaz, name, lat, lon):
+    places = gaz.resolve(name)
+    assert places and near(places[0], lat, lon, km=3)
+    assert places[0].kind in ("municipality", "neighbourhood") and places[0].admin1.startswith("jp:")
+
+
+def test_ordinary_words_are_not_towns(gaz):
+    for word in ("東北", "中央", "本町", "日本"):
+        assert all(p.kind != "neighbourhood" for p in gaz.resolve(word)), word

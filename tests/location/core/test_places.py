@@ -205,3 +205,34 @@ def test_japanese_venues_and_landmarks_are_units_that_go(tokyo, text, venue):
 def test_what_is_not_a_venue_stays_words(tokyo, midwest, language, text):
     model = tokyo.model if language == "ja" else midwest.model
     assert [t.text for t in model.tokenize(text) if t.kind == "venue"] == []
+
+
+@pytest.mark.parametrize(("language", "text", "gone"), [
+    # Posts of a fresh reader sample in which a reader still found the place (before these were handled).
+    ("ja", "是非、新しい命を！ 35.725632，139.588658", "139.588658"),       # coordinates written out
+    ("ja", "９時２０分頃 宮前区菅生１丁目２０番付近で発生した", "宮前区"),  # a ward of Kawasaki
+    ("ja", "成城のSoftBank回線回復", "成城"),                              # a town of Setagaya
+    ("ja", "新川ﾂｲﾝﾋﾞﾙ地区(中央区新川) が避難場所です", "中央区新川"),        # 新川 of 中央区, not a 新川駅 in Gunma
+    ("en", "See our latest #OffuttAFB, #job and click to apply", "#OffuttAFB"),
+    ("en", "Visiting Southfork Ranch and the Ewing mansion #SouthforkRanch", "Southfork"),
+    ("en", "Pic of my SIFU omahakungfuacademy and another teacher", "omahakungfuacademy"),
+    ("en", "We are at 41.5868, -93.6250 right now", "41.5868"),
+])
+def test_places_a_reader_still_found_now_go(tokyo, midwest, language, text, gone):
+    model = tokyo.model if language == "ja" else midwest.model
+    result = model.deidentify(text)
+    assert gone not in result.text_after and result.decision.under_threshold
+    assert resolvable_in_grid(model, result.text_after) == []
+    assert_released_under(model, result)
+
+
+def test_places_elsewhere_are_not_forced_out(tokyo):
+    """Japan outside the Tokyo region is in the gazetteer by name (宮城, 京都, 東北): a place elsewhere goes only
+    when the thresholds need it (宮城 does: the classifier learnt it), as with places="needed"; coordinates
+    outside the grid likewise."""
+    model = tokyo.model
+    for text in ("地震は、宮城か。ワンセグ素敵。", "東北方面の皆さんは大丈夫だろうか", "京都に帰っていった",
+                 "ここは 34.6937, 135.5023 です"):
+        assert [t.kind for t in model.tokenize(text) if t.kind != "word"] == ["place"]
+        assert model.deidentify(text).text_after == model.deidentify(text, places="needed").text_after, text
+    assert "京都" in model.deidentify("京都に帰っていった").text_after

@@ -143,12 +143,16 @@ class EnglishPlaces:
 
     def known_station(self, name: str) -> bool:
         """Whether a word UniDic reads as a common noun is a station's or railway line's name (新橋, 目白, 両国,
-        田園都市線). The gazetteer leaves out the names that are ordinary words first (公園, 日の出, 王子):
-        those count only as 〜駅."""
+        田園都市線), or a town's of three characters or more (上小田中). The gazetteer leaves out the names that
+        are ordinary words first (公園, 日の出, 王子): those count only as 〜駅."""
         found = self._stations.get(name)
         if found is None:
-            found = len(name) >= 2 and any(p.kind in ("station", "line") for p in self.gazetteer.resolve(name))
+            found = len(name) >= 2 and any(p.kind in ("station", "line")
+                                           or (p.kind == "neighbourhood" and len(name) >= 3)
+                                           for p in self.gazetteer.resolve(name))
             self._stations[name] = found
+            if len(self._stations) > 200_000:
+                self._stations.clear()
         return found
 
     def mark(self, tokens: list[Token], text: str) -> list[Token]:
@@ -400,7 +404,10 @@ JA_STATION_RUN = 4
 
 def _merge_station_runs(tokens: list[Token], tags: list[tuple[str, str, str]], text: str,
                         known_station: Callable[[str], bool]) -> tuple[list[Token], list[tuple[str, str, str]]]:
-    """Adjacent morphemes that together spell a station's or a line's name become one place-name morpheme."""
+    """Adjacent morphemes that together spell a station's or a line's name (or a town's, see known_station)
+    become one place-name morpheme. MeCab sometimes cuts inside the name (浜松|町着, 上|小田|中１): a morpheme
+    that a known name of three or more characters ends inside is split there first."""
+    tokens, tags = _split_at_known_names(tokens, tags, text, known_station)
     out: list[Token] = []
     out_tags: list[tuple[str, str, str]] = []
     i, n = 0, len(tokens)
@@ -422,6 +429,33 @@ def _merge_station_runs(tokens: list[Token], tags: list[tuple[str, str, str]], t
             out_tags.append(tags[i])
             i += 1
     return out, out_tags
+
+
+def _split_at_known_names(tokens: list[Token], tags: list[tuple[str, str, str]], text: str,
+                          known_station: Callable[[str], bool]) -> tuple[list[Token], list[tuple[str, str, str]]]:
+    tokens, tags = list(tokens), list(tags)
+    i = 0
+    while i < len(tokens) - 1:
+        if tokens[i].kind != "word" or tags[i][0] != "名詞":
+            i += 1
+            continue
+        start = tokens[i].start
+        for j in range(i + 1, min(i + JA_STATION_RUN, len(tokens))):
+            if tokens[j].kind != "word" or tokens[j].start != tokens[j - 1].end:
+                break
+            cut = next((p for p in range(tokens[j].end - 1, tokens[j].start, -1)
+                        if p - start >= 3 and known_station(text[start:p])), None)
+            if cut is not None:
+                whole = tokens[j]
+                head = Token(text[whole.start:cut], whole.start, cut, norm_of(text[whole.start:cut], False), True)
+                tail_text = text[cut:whole.end]
+                tail = Token(tail_text, cut, whole.end, norm_of(tail_text, False),
+                             _ALNUM_RE.search(tail_text) is not None)
+                tokens[j:j + 1] = [head, tail]
+                tags[j:j + 1] = [tags[j], tags[j]]
+                break
+        i += 1
+    return tokens, tags
 
 
 # After a proper noun, these make it a person (中野さん), not a place.

@@ -215,13 +215,17 @@ class PlaceResolver:
             out = np.zeros(self.grid.n_cells)
             out[cells] = self.prior[cells]
             return out / out.sum()
-        if self.grid.cell_of(place.lat, place.lon) is None:
-            return None
         # Distance from the place to each cell (0 inside it), then a Gaussian of the place's spread.
         lat = np.clip(place.lat, self._south, self._north)
         lon = np.clip(place.lon, self._west, self._east)
         distance = haversine_km(place.lat, place.lon, lat, lon)
-        out = np.exp(-0.5 * (distance / place_spread_km(place)) ** 2)
+        spread = place_spread_km(place)
+        # A place whose centre lies just outside the grid still reaches into it (横浜: its northern wards are
+        # inside a Tokyo grid, and a post from the grid that names it was written there); one further off is
+        # elsewhere.
+        if self.grid.cell_of(place.lat, place.lon) is None and distance.min() > _REACH_OUTSIDE * spread:
+            return None
+        out = np.exp(-0.5 * (distance / spread) ** 2)
         return out / out.sum()
 
     def _cells_of_area(self, area: Place) -> np.ndarray:
@@ -234,6 +238,8 @@ class PlaceResolver:
         return cells
 
 
+# A point place outside the grid counts as in it when the grid's nearest cell is within this many of its spreads.
+_REACH_OUTSIDE = 1.5
 # How far a finer part of an address may lie from the coarser part it follows (a municipality's point is its
 # office; a big city reaches further).
 _ADDRESS_REACH_KM = 15.0

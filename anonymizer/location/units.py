@@ -91,6 +91,22 @@ def _is_common_word(word: str) -> bool:
 
 
 
+_COMPASS = frozenset("N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW".split())
+
+
+def _after_bearing(previous: Sequence[Token]) -> bool:
+    """Whether the tokens so far end in a distance and bearing: "5 miles WNW of", "3 E", "12 mi SW of"."""
+    words = [t.text for t in previous[-4:]]
+    if words and words[-1] == "of":
+        words = words[:-1]
+    if len(words) < 2 or words[-1] not in _COMPASS:
+        return False
+    before = words[:-1]
+    if before and before[-1].lower() in ("mi", "miles", "mile", "km"):
+        before = before[:-1]
+    return bool(before) and before[-1].replace(".", "", 1).isdigit()
+
+
 def _title(surface: str) -> str:
     """"des moines" -> "Des_Moines": a capital marks an English place unit's feature."""
     words = unicodedata.normalize("NFKC", surface).split()
@@ -173,6 +189,10 @@ class EnglishPlaces:
             elif (token.kind == "word" and len(word) == 2 and word.isupper() and out and out[-1].text == ","
                   and self.gazetteer.resolve_abbreviation(word)):
                 out.append(Token(word, token.start, token.end, word, True, "place"))
+            elif token.kind == "word" and word.isupper() and len(word) >= 3 and _after_bearing(out) \
+                    and self.gazetteer.resolve(word):
+                # "5 miles WNW of BELLS", "3 E ARNOLD": a weather report's bearing names a place in capitals.
+                out.append(Token(word, token.start, token.end, _title(word), True, "place"))
             elif token.kind == "word" and (place := self.run_together(word)) is not None:
                 out.append(Token(word, token.start, token.end, _title(place), True, "place"))
             else:
@@ -220,7 +240,7 @@ EN_FACILITY_HEADS = frozenset("""
 AFB Academy Airport Amphitheater Amphitheatre Aquarium Arboretum Arena Ballpark Basilica Brewery Campground Campus
 Capitol Casino Cathedral Cemetery Center Centre Church Coliseum College Colosseum Courthouse Elevator Fairgrounds
 Field Gardens Hospital Library Mall Marina Museum Observatory Park Pavilion Plaza Raceway Ranch Speedway Square
-Stadium
+Stadium Lake Beach Falls River Island Creek Vineyard Vineyards Winery Resort Hotel Inn Lodge Club
 Temple Theater Theatre University Zoo
 """.split())
 # Title-case words that start a sentence or a phrase far more often than they name a venue's first word.
@@ -238,6 +258,10 @@ JA_FACILITY_ENDINGS = (
     "ホール", "タワー", "ドーム", "ヒルズ", "御苑", "神社", "神宮", "大社", "寺", "院", "教会", "大学", "病院", "空港",
     "スタジアム", "競技場", "球場", "アリーナ", "ランド", "シー", "サイト", "城", "庁", "霊園", "モール",
     "センター", "プラザ", "アウトレット", "ガーデン", "パーク", "公園")
+
+
+JA_KATAKANA_FACILITIES = tuple(e for e in JA_FACILITY_ENDINGS if all("\u30a0" <= c <= "\u30ff" for c in e))
+_KATAKANA_NAME_RE = re.compile(r"[\u30a1-\u30fa\u30fc]{6,}")
 
 
 def venue_spans(text: str, language: str) -> list[tuple[int, int]]:
@@ -313,13 +337,25 @@ def _title_word(word: str) -> bool:
         "'", "").replace("’", "").replace(".", "").replace("-", "").isalpha()
 
 
+# Lower-case hashtags written as one word ("#burtlake", "#starviewvineyards") are read by their ending.
+_LOWER_FACILITY_RE = re.compile(
+    "[a-z]{3,}(?:" + "|".join(sorted((h.lower() for h in EN_FACILITY_HEADS if len(h) >= 4), key=len, reverse=True))
+    + ")")
+_LOWER_NOT_A_NAME = ("the", "my", "our", "this", "love", "best", "at", "in", "on", "go", "day", "summer", "fun")
+
+
 def hashtag_venues(tokens: list[Token]) -> list[Token]:
-    """A hashtag that names a facility ("#SouthforkRanch", "#OffuttAFB", "#JordanCreekTownCenter") is a venue."""
+    """A hashtag that names a facility ("#SouthforkRanch", "#OffuttAFB", "#JordanCreekTownCenter", "#burtlake")
+    is a venue."""
     out = []
     for token in tokens:
         if token.kind == "hashtag":
-            words = _HASHTAG_WORDS_RE.findall(unicodedata.normalize("NFKC", token.text[1:]))
-            if len(words) >= 2 and words[-1] in EN_FACILITY_HEADS and words[0] not in EN_FACILITY_STOPWORDS:
+            body = unicodedata.normalize("NFKC", token.text[1:])
+            words = _HASHTAG_WORDS_RE.findall(body)
+            named = len(words) >= 2 and words[-1] in EN_FACILITY_HEADS and words[0] not in EN_FACILITY_STOPWORDS
+            if not named and body.islower() and _LOWER_FACILITY_RE.fullmatch(body):
+                named = not body.startswith(_LOWER_NOT_A_NAME) and _common_words()[body] == 0
+            if named:
                 token = Token(token.text, token.start, token.end, token.norm, True, "venue")
         out.append(token)
     return out
@@ -336,7 +372,7 @@ def mark_english_facilities(tokens: list[Token], text: str) -> list[Token]:
             while k > 0:
                 previous = out[k - 1]
                 gap = text[previous.end:(out[k].start if k < len(out) else token.start)]
-                if gap != " " or previous.kind not in ("word", "place"):
+                if gap != " " or previous.kind not in ("word", "place", "venue"):  # "Jordan Creek" + "Town Center"
                     break
                 if previous.kind == "word" and not _title_word(previous.text) and previous.text not in ("St.", "&"):
                     break
@@ -371,6 +407,11 @@ def merge_japanese_facilities(tokens: list[Token], tags: Mapping[int, tuple[str,
         last = tokens[e - 1].text
         return last in JA_FACILITY_ENDINGS or (e - 2 >= i and tokens[e - 2].text + last in JA_FACILITY_ENDINGS)
 
+    # One long katakana word MeCab does not know, ending in a facility word, is a name: アークヒルズフロントタワー.
+    tokens = [Token(t.text, t.start, t.end, _venue_norm([t], "ja"), True, "venue")
+              if t.kind == "word" and _KATAKANA_NAME_RE.fullmatch(t.text)
+              and any(t.text.endswith(e) and len(t.text) - len(e) >= 3 for e in JA_KATAKANA_FACILITIES) else t
+              for t in tokens]
     out: list[Token] = []
     i = 0
     while i < n:
@@ -458,6 +499,9 @@ def _split_at_known_names(tokens: list[Token], tags: list[tuple[str, str, str]],
     return tokens, tags
 
 
+# Written right after a word, these make it a place being passed, reached or stood at.
+JA_PLACE_CUES = frozenset("通過 着 到着 なう 付近 周辺 界隈 駅前 方面 下車 乗り換え".split())
+
 # After a proper noun, these make it a person (中野さん), not a place.
 JA_HONORIFICS = frozenset("さん 君 くん 様 さま 氏 ちゃん 先生 選手".split())
 
@@ -475,6 +519,9 @@ def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]],
 
     def place_name(i: int) -> bool:
         if tags[i][1] == "普通名詞":
+            if i + 1 < n and tokens[i + 1].text in JA_PLACE_CUES and tokens[i + 1].start == tokens[i].end:
+                # 大門通過, 公園なう: a station whose name is an ordinary word, written where a place goes.
+                return known_station(tokens[i].text + "駅") or known_station(tokens[i].text)
             return (i + 1 >= n or tokens[i + 1].text not in JA_HONORIFICS) and known_station(tokens[i].text)
         if tags[i][1] != "固有名詞":
             return False

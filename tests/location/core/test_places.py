@@ -220,6 +220,12 @@ def test_what_is_not_a_venue_stays_words(tokyo, midwest, language, text):
     ("en", "Visiting Southfork Ranch and the Ewing mansion #SouthforkRanch", "Southfork"),
     ("en", "Pic of my SIFU omahakungfuacademy and another teacher", "omahakungfuacademy"),
     ("en", "We are at 41.5868, -93.6250 right now", "41.5868"),
+    # A second fresh sample (seed 13), after the fixes above.
+    ("ja", "納品大丈夫？“新築アークヒルズフロントタワー。免震効果すごすぎ。”", "アークヒルズ"),  # one unknown word
+    ("ja", "大門通過＼(^o^)／", "大門"),          # an ordinary word that is a station, where a place goes
+    ("ja", "なんとか横浜市内", "横浜"),            # Yokohama's centre is south of the grid, its north inside
+    ("en", "#burtlake #miwx #rainbow @ Burt Lake https://t.co/Tbf8z743lT", "urt"),
+    ("en", "Spotr 5 miles WNW of BELLS, @ 21:22 UTC Hail", "BELLS"),
 ])
 def test_places_a_reader_still_found_now_go(tokyo, midwest, language, text, gone):
     model = tokyo.model if language == "ja" else midwest.model

@@ -89,7 +89,10 @@ class PlaceResolver:
                 body = body.rsplit(".", 1)[0]  # "desmoinesregister.com" -> no TLD
             return self._inside(body.replace(UNIT_JOINER, ""))
         if norm.startswith(JA_PLACE_PREFIX):
-            return self._address(_ja_name(norm))[0]
+            name = _ja_name(norm)
+            if name.endswith(_ROADS_NAMED_FOR_WHERE_THEY_GO):
+                return ()  # 川越街道 runs from Tokyo to Kawagoe: a road across the grid, not the city
+            return self._address(name)[0]
         if norm[0].isupper():
             if len(norm) == 2 and norm.isupper():
                 return tuple(self.gazetteer.resolve_abbreviation(norm))
@@ -238,6 +241,8 @@ class PlaceResolver:
         return cells
 
 
+# Roads named after the town they lead to, not the one they are in.
+_ROADS_NAMED_FOR_WHERE_THEY_GO = ("街道", "バイパス")
 # A point place outside the grid counts as in it when the grid's nearest cell is within this many of its spreads.
 _REACH_OUTSIDE = 1.5
 # How far a finer part of an address may lie from the coarser part it follows (a municipality's point is its

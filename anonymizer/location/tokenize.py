@@ -42,6 +42,10 @@ _SANITIZE_RE = re.compile(r"[^\S ]|[\x00\ud800-\udfff]")
 # A latitude and a longitude written out ("35.725632，139.588658", "41.59, -93.62"): the post's place itself.
 _COORDINATES_RE = re.compile(r"(?<![\d.])(-?\d{1,2}\.\d{2,})\s?[,，、/ ]\s?(-?\d{1,3}\.\d{2,})(?![\d.])")
 COORDINATES_PREFIX = "geo:"
+# Japanese road names MeCab cuts into ordinary words: ring roads (環七, 環状八号線), national routes (国道16号,
+# R246), 第一京浜. A road is read like a railway line: a band across the map.
+_JA_ROAD_RE = re.compile(r"環[状]?[一二三四五六七八1-8１-８](?:号線|号|通り)?|(?<![A-Za-z0-9])R ?[0-9]{1,3}(?![0-9])"
+                         r"|国道 ?[0-9０-９]{1,3}号線?|第[一二三]京浜")
 _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
 _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
@@ -208,6 +212,15 @@ class Tokenizer:
                            f"{COORDINATES_PREFIX}{float(m.group(1)):.4f},{float(m.group(2)):.4f}", True, "place")
                      for m in coordinates]
             spans = sorted([*spans, *((m.start(), m.end(), "coordinates") for m in coordinates)])
+            taken = [(start, end) for start, end, _ in spans]
+        if self.settings.language == "ja":
+            from anonymizer.location.units import JA_PLACE_PREFIX
+
+            roads = [m for m in _JA_ROAD_RE.finditer(text) if not any(a <= m.start() < b for a, b in taken)]
+            if roads:
+                kept += [Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + norm_of(m.group(), False), True,
+                               "place") for m in roads]
+                spans = sorted([*spans, *((m.start(), m.end(), "road") for m in roads)])
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:

@@ -21,8 +21,10 @@ from anonymizer.location.tokenize import Token, norm_of
 JA_PLACE_PREFIX = JA_UNIT_PREFIX
 # Japanese: suffixes that make the noun before them (or a run of place names) an address, a station or a line.
 JA_PLACE_SUFFIXES = frozenset(
-    "区 市 町 村 都 道 府 県 郡 駅 駅前 丁目 番地 番 号 通り 通 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "
+    "区 市 町 村 都 道 府 県 郡 駅 駅前 丁目 番地 番 号 通り 通 街道 線 口 東口 西口 南口 北口 中央口 改札 本線 沿線 "
     "インター IC 橋 坂 公園 前".split())
+# After a proper noun, these make it a road (明治通り, 川越街道).
+JA_ROAD_WORDS = frozenset("通り 通 大通り 街道 道路 バイパス".split())
 # Suffixes strong enough to make any noun before them a place ("綱島" is tagged a person's name; "綱島駅" is not).
 JA_STRONG_SUFFIXES = frozenset("区 市 町 村 郡 駅 丁目 線 東口 西口 南口 北口 中央口".split())
 # A number is part of an address only before one of these.
@@ -229,6 +231,8 @@ _FOURSQUARE_RE = re.compile(
     r"\bI['’]m at (?P<venue>\S.*?)(?: \((?P<paren>[^()\n]+)\))?(?: in (?P<where>[A-Z][^\n]*?))?"
     r"(?: w/ [^\n]*?)?(?:\s+(?:https?://|www\.)\S+)+\s*$")
 _INSTAGRAM_RE = re.compile(r"(?:^|\s)@ (?P<venue>[A-Z0-9][^@\n]{1,80}?)\s*(?:https?://\S+\s*)+$")
+# Untappd: "Drinking a Golden Frau by Thunderhead Brewing Company @ angelic nails — https://…"
+_UNTAPPD_RE = re.compile(r"\bDrinking an? .{1,120}? @ (?P<venue>[^@\n—]{2,80}?)\s*—")
 _TRAILING_BRACKET_RE = re.compile(
     r"(?<=\s)(?P<venue>[(（](?:[^()（）\n]|[(（][^()（）\n]*[)）])+[)）])(?=\s*(?:\[pic\]|\[photo\])?\s*[:：]?"
     + _LINKS_TO_END + ")")
@@ -256,6 +260,7 @@ JA_FACILITY_ENDINGS = (
     "博物館", "美術館", "記念館", "会館", "図書館", "庭園", "離宮", "体育館", "水族館", "動物園", "植物園", "遊園地",
     "公会堂", "劇場",
     "ホール", "タワー", "ドーム", "ヒルズ", "御苑", "神社", "神宮", "大社", "寺", "院", "教会", "大学", "病院", "空港",
+    "学校", "小学校", "中学校", "高校", "高等学校", "学園", "幼稚園", "保育園",
     "スタジアム", "競技場", "球場", "アリーナ", "ランド", "シー", "サイト", "城", "庁", "霊園", "モール",
     "センター", "プラザ", "アウトレット", "ガーデン", "パーク", "公園")
 
@@ -268,7 +273,8 @@ def venue_spans(text: str, language: str) -> list[tuple[int, int]]:
     """Character spans of check-in venues: Foursquare's "I'm at …", Instagram's "@ …" before the link, and
     (Japanese posts) a bracketed venue at the very end."""
     found: list[tuple[int, int]] = []
-    for pattern in (_FOURSQUARE_RE, _INSTAGRAM_RE, *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):
+    for pattern in (_FOURSQUARE_RE, _INSTAGRAM_RE, _UNTAPPD_RE,
+                    *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):
         match = pattern.search(text)
         if match is None:
             continue
@@ -400,8 +406,8 @@ def merge_japanese_facilities(tokens: list[Token], tags: Mapping[int, tuple[str,
     def tag(k: int) -> tuple[str, str, str]:
         return ("名詞", "固有名詞", "地名") if tokens[k].kind == "place" else tags.get(tokens[k].start, ("", "", ""))
 
-    def noun(k: int) -> bool:
-        return tokens[k].kind in ("word", "place") and tag(k)[0] in ("名詞", "接尾辞") and tag(k)[1] != "数詞"
+    def noun(k: int) -> bool:  # 松沢|小|学校: the prefix 小 belongs to the run
+        return tokens[k].kind in ("word", "place") and tag(k)[0] in ("名詞", "接尾辞", "接頭辞") and tag(k)[1] != "数詞"
 
     def facility_end(i: int, e: int) -> bool:  # tokens i..e-1 end in a facility word, on a morpheme boundary
         last = tokens[e - 1].text
@@ -533,9 +539,13 @@ def merge_japanese_places(tokens: list[Token], tags: list[tuple[str, str, str]],
         return tokens[i].text in JA_PLACE_SUFFIXES
 
     def starts_place(i: int) -> bool:
-        # A place name, or a noun right before a strong suffix (綱島 + 駅, 山手 + 線).
-        return place_name(i) or (tags[i][0] == "名詞" and tags[i][1] != "数詞" and i + 1 < n
-                                 and tokens[i + 1].text in JA_STRONG_SUFFIXES and tokens[i + 1].start == tokens[i].end)
+        # A place name, a noun right before a strong suffix (綱島 + 駅, 山手 + 線), or a proper noun before a
+        # road's word (明治 + 通り, 甲州 + 街道).
+        if i + 1 >= n or tokens[i + 1].start != tokens[i].end:
+            return place_name(i)
+        after = tokens[i + 1].text
+        return place_name(i) or (tags[i][0] == "名詞" and tags[i][1] != "数詞" and after in JA_STRONG_SUFFIXES) or (
+            tags[i][1] == "固有名詞" and after in JA_ROAD_WORDS)
 
     out: list[Token] = []
     i = 0

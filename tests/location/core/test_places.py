@@ -198,6 +198,8 @@ def test_japanese_venues_and_landmarks_are_units_that_go(tokyo, text, venue):
     ("ja", "ほんとにね (なんてね)"),
     ("ja", "首相官邸で会見するらしい"),          # a facility without a proper noun stays words
     ("ja", "京王タクシーで帰る"),                # タクシー ends in シー but is no シー
+    ("ja", "人通りが多い"),                       # 通り after a common noun is no road
+    ("ja", "その通りです"),
     ("en", "I'm at the EMU Board of Regents meeting where they'll vote on a tuition increase."),  # no link
     ("en", "THE PARK IS CLOSED TODAY"),
     ("en", "Great Park! So much fun"),
@@ -205,7 +207,7 @@ def test_japanese_venues_and_landmarks_are_units_that_go(tokyo, text, venue):
 ])
 def test_what_is_not_a_venue_stays_words(tokyo, midwest, language, text):
     model = tokyo.model if language == "ja" else midwest.model
-    assert [t.text for t in model.tokenize(text) if t.kind == "venue"] == []
+    assert [t.text for t in model.tokenize(text) if t.kind in ("venue", "place")] == []
 
 
 @pytest.mark.parametrize(("language", "text", "gone"), [
@@ -226,6 +228,14 @@ def test_what_is_not_a_venue_stays_words(tokyo, midwest, language, text):
     ("ja", "なんとか横浜市内", "横浜"),            # Yokohama's centre is south of the grid, its north inside
     ("en", "#burtlake #miwx #rainbow @ Burt Lake https://t.co/Tbf8z743lT", "urt"),
     ("en", "Spotr 5 miles WNW of BELLS, @ 21:22 UTC Hail", "BELLS"),
+    # A third (seed 14): roads go as railway lines do, a named school is a landmark, an Untappd venue.
+    ("ja", "明治通りは家路を急ぐ歩行者がいっぱい", "明治通り"),
+    ("ja", "あと150mで練馬とはお別れ。川越街道に曲がります。", "川越"),
+    ("ja", "やっと環七横断。", "環七"),
+    ("ja", "R246 歩道渋滞", "246"),
+    ("ja", "校舎の新しい松沢小学校の体育館でちょい。毛布も貸してくれる。", "松沢"),
+    ("en", "Another good beer - Drinking a Golden Frau by Thunderhead Brewing Company @ angelic nails — "
+           "https://t.co/uSkE0aB3w4", "angelic nails"),
 ])
 def test_places_a_reader_still_found_now_go(tokyo, midwest, language, text, gone):
     model = tokyo.model if language == "ja" else midwest.model

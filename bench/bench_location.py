@@ -169,6 +169,7 @@ def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = r
     a majority baseline right for 5-8% of them a handful of posts moves a ratio by 0.2. Pooled: every split's
     right guesses added up, for each attacker and for the baseline, before dividing."""
     right: dict[str, list[float]] = {}
+    per_split: dict[str, list[float]] = {}  # each split's own accuracy ratio after de-identification
     base = base5 = named_before = named_after = n = 0.0
     units = units_deleted = changed = not_under = replaced = 0
     for seed in seeds:
@@ -185,6 +186,7 @@ def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = r
         base += result["baseline"]["accuracy"] * posts_n
         base5 += result["baseline"]["top5_accuracy"] * posts_n
         for name, attack in result["attackers"].items():
+            per_split.setdefault(name, []).append(attack["released"]["accuracy_ratio"])
             totals = right.setdefault(name, [0.0, 0.0, 0.0, 0.0])
             for k, part in enumerate(("original", "released")):
                 totals[2 * k] += attack[part]["accuracy"] * posts_n
@@ -197,7 +199,8 @@ def bench_protection_pooled(spec: ModelSpec, posts: list[Post], seeds: range = r
           f"{int(base5)}")
     for name, (acc0, top0, acc1, top1) in right.items():
         print(f"  {name:14s} accuracy {acc0 / base:.2f}x -> {acc1 / base:.2f}x   top-5 {top0 / base5:.2f}x -> "
-              f"{top1 / base5:.2f}x   (right: {int(acc0)} -> {int(acc1)})")
+              f"{top1 / base5:.2f}x   (right: {int(acc0)} -> {int(acc1)}; each split after: "
+              f"{' '.join(f'{r:.2f}' for r in per_split[name])})")
     print(f"  released posts naming a place inside the grid: {named_after / n:.1%} ({int(named_after)}); "
           f"originals {named_before / n:.1%}")
     print(f"  units deleted {units_deleted / units:.1%} ({units_deleted:,} of {units:,}); posts changed "

@@ -226,10 +226,12 @@ class EnglishPlaces:
 # Instagram "… @ VENUE https://t.co/…", and the Japanese corpus's Foursquare posts "… (錦糸町駅 (Kinshicho Sta.))
 # [pic]:" (a bracket at the very end, after a space).
 _LINKS_TO_END = r"\s*(?:(?:https?://|www\.)\S+\s*)*$"
-# Foursquare always ends with its link; "I'm at the meeting where …" without one is a person's sentence.
-_FOURSQUARE_RE = re.compile(
-    r"\bI['’]m at (?P<venue>\S.*?)(?: \((?P<paren>[^()\n]+)\))?(?: in (?P<where>[A-Z][^\n]*?))?"
-    r"(?: w/ [^\n]*?)?(?:\s+(?:https?://|www\.)\S+)+\s*$")
+# Foursquare always ends with its link; "I'm at the meeting where …" without one is a person's sentence. Read
+# with string operations, not one pattern: a pattern with a lazy venue, an optional " in …" and " w/ …" takes
+# cubic time on a long post that repeats "I'm at A in B w/ C" (4 s on 1,856 characters).
+_FOURSQUARE_AT_RE = re.compile(r"\bI['’]m at ")
+_TRAILING_LINKS_RE = re.compile(r"(?:\s+(?:https?://|www\.)\S+)+\s*$")
+_IN_PLACE_RE = re.compile(r" in (?=[A-Z])")
 _INSTAGRAM_RE = re.compile(r"(?:^|\s)@ (?P<venue>[A-Z0-9][^@\n]{1,80}?)\s*(?:https?://\S+\s*)+$")
 # Untappd: "Drinking a Golden Frau by Thunderhead Brewing Company @ angelic nails — https://…"
 _UNTAPPD_RE = re.compile(r"\bDrinking an? .{1,120}? @ (?P<venue>[^@\n—]{2,80}?)\s*—")
@@ -269,18 +271,38 @@ JA_KATAKANA_FACILITIES = tuple(e for e in JA_FACILITY_ENDINGS if all("\u30a0" <=
 _KATAKANA_NAME_RE = re.compile(r"[\u30a1-\u30fa\u30fc]{6,}")
 
 
+def _foursquare_venue(text: str) -> tuple[int, int] | None:
+    """The venue of "I'm at VENUE [in WHERE] [w/ FRIENDS] LINK…" (the last "I'm at" before the closing links):
+    what follows "I'm at" up to " w/ " and to the last " in " before a capital ("Play in the Park in Ames, IA")."""
+    links = _TRAILING_LINKS_RE.search(text)
+    if links is None:
+        return None
+    at = next(reversed(list(_FOURSQUARE_AT_RE.finditer(text, 0, links.start()))), None)
+    if at is None:
+        return None
+    segment = text[at.end():links.start()]
+    if "\n" in segment:
+        return None
+    segment = segment.split(" w/ ", 1)[0]
+    where = next(reversed(list(_IN_PLACE_RE.finditer(segment))), None)
+    venue = segment[: where.start() if where is not None else len(segment)]
+    start = at.end() + (len(venue) - len(venue.lstrip()))
+    end = at.end() + len(venue.rstrip())
+    return (start, end) if end > start else None
+
+
 def venue_spans(text: str, language: str) -> list[tuple[int, int]]:
     """Character spans of check-in venues: Foursquare's "I'm at …", Instagram's "@ …" before the link, and
     (Japanese posts) a bracketed venue at the very end."""
     found: list[tuple[int, int]] = []
-    for pattern in (_FOURSQUARE_RE, _INSTAGRAM_RE, _UNTAPPD_RE,
-                    *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):
+    spans = [_foursquare_venue(text)]
+    for pattern in (_INSTAGRAM_RE, _UNTAPPD_RE, *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):
         match = pattern.search(text)
-        if match is None:
+        spans.append(match.span("venue") if match else None)
+    for span in spans:
+        if span is None:
             continue
-        start, end = match.span("venue")
-        if match.re is _FOURSQUARE_RE and match.group("paren"):
-            end = match.end("paren") + 1  # "I'm at Venue (Des Moines, IA)": the bracket is the venue's
+        start, end = span
         venue = text[start:end]
         if _VENUE_LETTERS_RE.search(venue) and not any(unicodedata.category(c) == "So" for c in venue):
             found.append((start, end))

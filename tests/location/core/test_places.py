@@ -3,6 +3,8 @@ released is re-tokenized and re-scored: the issue's examples on the default mode
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from anonymizer.location.gazetteer import Gazetteer
@@ -255,3 +257,16 @@ def test_places_elsewhere_are_not_forced_out(tokyo):
         assert [t.kind for t in model.tokenize(text) if t.kind != "word"] == ["place"]
         assert model.deidentify(text).text_after == model.deidentify(text, places="needed").text_after, text
     assert "京都" in model.deidentify("京都に帰っていった").text_after
+
+
+def test_a_long_post_of_check_in_shapes_is_read_in_linear_time():
+    """A post repeating "I'm at A (x) in B w/ C" made one check-in pattern backtrack for 4 s on 1,856
+    characters (cubic); now the shapes are read with string operations. Bounded far above the ~1 ms it takes."""
+    from anonymizer.location.units import venue_spans
+
+    for unit in ("I'm at A (x) in B w/ C ", "Drinking a X by Y @ Z ", " @ A", " (a(b) "):
+        text = (unit * 200)[:1990] + " https://t.co/x"
+        started = time.perf_counter()
+        venue_spans(text, "ja")
+        assert time.perf_counter() - started < 0.5, unit
+    assert venue_spans("I'm at Play in the Park in Ames, IA https://t.co/x", "en") == [(7, 23)]

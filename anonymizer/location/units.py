@@ -223,8 +223,8 @@ class EnglishPlaces:
 # places="all", is always deleted (see LocationModel.deidentify).
 #
 # Check-in services write the venue in a fixed shape: Foursquare "I'm at VENUE in CITY, ST https://…",
-# Instagram "… @ VENUE https://t.co/…", and the Japanese corpus's Foursquare posts "… (錦糸町駅 (Kinshicho Sta.))
-# [pic]:" (a bracket at the very end, after a space).
+# Instagram "… @ VENUE https://t.co/…", Untappd "… @ VENUE — https://…", and the Japanese corpus's Foursquare
+# posts "… (錦糸町駅 (Kinshicho Sta.)) [pic]:" (a bracket at the very end, after a space).
 _LINKS_TO_END = r"\s*(?:(?:https?://|www\.)\S+\s*)*$"
 # Foursquare always ends with its link; "I'm at the meeting where …" without one is a person's sentence. Read
 # with string operations, not one pattern: a pattern with a lazy venue, an optional " in …" and " w/ …" takes
@@ -252,7 +252,7 @@ Temple Theater Theatre University Zoo
 # Title-case words that start a sentence or a phrase far more often than they name a venue's first word.
 EN_FACILITY_STOPWORDS = frozenset("""
 A An And At By For From Go Going Here I In Is It Its Just My Of On Our Out Posted The This To We What When Where
-Who With Your Happy Great Good New Old Big Little Best Last Next Our Watch Welcome Visit Love Come See Check Join
+Who With Your Happy Great Good New Old Big Little Best Last Next Watch Welcome Visit Love Come See Check Join
 Visiting Leaving Heading Headed Watching Getting Walking Driving Enjoying Celebrating Back Finally Today Tonight
 Day Night Morning Evening Weekend
 """.split())
@@ -292,8 +292,8 @@ def _foursquare_venue(text: str) -> tuple[int, int] | None:
 
 
 def venue_spans(text: str, language: str) -> list[tuple[int, int]]:
-    """Character spans of check-in venues: Foursquare's "I'm at …", Instagram's "@ …" before the link, and
-    (Japanese posts) a bracketed venue at the very end."""
+    """Character spans of check-in venues: Foursquare's "I'm at …", Instagram's "@ …" before the link,
+    Untappd's "@ … —", and (Japanese posts) a bracketed venue at the very end."""
     found: list[tuple[int, int]] = []
     spans = [_foursquare_venue(text)]
     for pattern in (_INSTAGRAM_RE, _UNTAPPD_RE, *((_TRAILING_BRACKET_RE,) if language == "ja" else ())):

@@ -19,7 +19,7 @@ import os
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -156,6 +156,36 @@ def detect_language(text: str) -> str:
     return "ja" if cjk >= 0.3 * letters else "en"
 
 
+def _add_pieces(text: str, spans: list[tuple[int, int, str]], kept: list[Token], pattern: re.Pattern, kind: str,
+                token: Callable[[re.Match], Token | None]) -> list[tuple[int, int, str]]:
+    """The pattern's matches that start in no span yet and make a token become units (appended to ``kept``);
+    the spans with theirs added, sorted."""
+    taken = [(start, end) for start, end, _ in spans]
+    found = [(m, unit) for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in taken)
+             and (unit := token(m)) is not None]
+    if not found:
+        return spans
+    kept.extend(unit for _, unit in found)
+    return sorted([*spans, *((m.start(), m.end(), kind) for m, _ in found)])
+
+
+def _entity_token(m: re.Match) -> Token:
+    return Token(m.group(), m.start(), m.end(), m.group().lower(), False)
+
+
+def _coordinates_token(m: re.Match) -> Token | None:
+    lat, lon = float(m.group(1)), float(m.group(2))
+    if abs(lat) > 90 or abs(lon) > 180:
+        return None
+    return Token(m.group(), m.start(), m.end(), f"{COORDINATES_PREFIX}{lat:.4f},{lon:.4f}", True, "place")
+
+
+def _road_token(m: re.Match) -> Token:
+    from anonymizer.location.units import JA_PLACE_PREFIX
+
+    return Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + norm_of(m.group(), False), True, "place")
+
+
 class Tokenizer:
     """Reusable tokenizer for one TokenizerSettings; get one through get_tokenizer()."""
 
@@ -198,29 +228,12 @@ class Tokenizer:
 
         spans = noise_spans(text, TokenizerSettings(self.settings.language, True, True, True))
         kept = [noise_token(text, start, end, kind) for start, end, kind in spans if not self.settings.removes(kind)]
-        # An HTML entity ("&amp;") is one symbol: split, a deletion of "amp" would leave "&;".
-        taken = [(start, end) for start, end, _ in spans]
-        entities = [m for m in _ENTITY_RE.finditer(text) if not any(a <= m.start() < b for a, b in taken)]
-        if entities:
-            kept += [Token(m.group(), m.start(), m.end(), m.group().lower(), False) for m in entities]
-            spans = sorted([*spans, *((m.start(), m.end(), "entity") for m in entities)])
-            taken = [(start, end) for start, end, _ in spans]
-        coordinates = [m for m in _COORDINATES_RE.finditer(text) if abs(float(m.group(1))) <= 90
-                       and abs(float(m.group(2))) <= 180 and not any(a <= m.start() < b for a, b in taken)]
-        if coordinates:
-            kept += [Token(m.group(), m.start(), m.end(),
-                           f"{COORDINATES_PREFIX}{float(m.group(1)):.4f},{float(m.group(2)):.4f}", True, "place")
-                     for m in coordinates]
-            spans = sorted([*spans, *((m.start(), m.end(), "coordinates") for m in coordinates)])
-            taken = [(start, end) for start, end, _ in spans]
+        # Pieces the analyser must not cut, each one unit: an HTML entity ("&amp;" is one symbol: split,
+        # deleting "amp" would leave "&;"), coordinates written out, and (Japanese) a road's name.
+        spans = _add_pieces(text, spans, kept, _ENTITY_RE, "entity", _entity_token)
+        spans = _add_pieces(text, spans, kept, _COORDINATES_RE, "coordinates", _coordinates_token)
         if self.settings.language == "ja":
-            from anonymizer.location.units import JA_PLACE_PREFIX
-
-            roads = [m for m in _JA_ROAD_RE.finditer(text) if not any(a <= m.start() < b for a, b in taken)]
-            if roads:
-                kept += [Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + norm_of(m.group(), False), True,
-                               "place") for m in roads]
-                spans = sorted([*spans, *((m.start(), m.end(), "road") for m in roads)])
+            spans = _add_pieces(text, spans, kept, _JA_ROAD_RE, "road", _road_token)
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:

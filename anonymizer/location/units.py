@@ -256,6 +256,8 @@ Who With Your Happy Great Good New Old Big Little Best Last Next Watch Welcome V
 Visiting Leaving Heading Headed Watching Getting Walking Driving Enjoying Celebrating Back Finally Today Tonight
 Day Night Morning Evening Weekend
 """.split())
+# What a venue's own words do not start with: the stop-words, and "St." / "&" (kept only inside a name).
+_FACILITY_LEADING_WORDS = EN_FACILITY_STOPWORDS | {"St.", "&"}
 # Japanese: a run of nouns with a proper noun in it, ending in one of these, is a landmark (東京タワー, 新宿御苑,
 # 羽田空港, 古賀政男音楽博物館, 六本木ヒルズ, 明治神宮).
 JA_FACILITY_ENDINGS = (
@@ -406,7 +408,7 @@ def mark_english_facilities(tokens: list[Token], text: str) -> list[Token]:
                     break
                 k -= 1
             # The venue's own words start after any sentence-opening or phrase word ("Visit Gray's Lake Park").
-            while k < len(out) and out[k].kind == "word" and out[k].text in EN_FACILITY_STOPWORDS | {"St.", "&"}:
+            while k < len(out) and out[k].kind == "word" and out[k].text in _FACILITY_LEADING_WORDS:
                 k += 1
             if k < len(out):
                 inside = [*out[k:], token]

@@ -82,7 +82,8 @@ def database_url() -> str:
 class WorkerProcess:
     """A real `celery worker` process on the session's queue and the test database."""
 
-    def __init__(self, heartbeat: float, stale_after: float) -> None:
+    def __init__(self, heartbeat: float, stale_after: float, extra_env: dict[str, str] | None = None,
+                 include: str | None = None) -> None:
         self.name = f"test-{uuid.uuid4().hex[:8]}@localhost"
         env = {
             **os.environ,
@@ -93,10 +94,15 @@ class WorkerProcess:
             "JOB_HEARTBEAT_SECONDS": str(heartbeat),
             "JOB_STALE_AFTER_SECONDS": str(stale_after),
             "KANON_CACHE_PATH": str(settings.KANON_CACHE_PATH),
+            # The main process's sweep and the grace before it kills a pool process still on an ended job.
+            "JOB_SWEEP_SECONDS": "0.5",
+            "JOB_KILL_GRACE_SECONDS": "1",
+            **(extra_env or {}),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "webapp", "worker", "--pool", "prefork", "--concurrency", "1",
-             "--loglevel", "INFO", "--hostname", self.name, "--without-gossip", "--without-mingle"],
+             "--loglevel", "INFO", "--hostname", self.name, "--without-gossip", "--without-mingle",
+             *(["--include", include] if include else [])],
             cwd=ROOT, env=env, start_new_session=True,  # its own process group, so kill() takes the children too
         )
 
@@ -130,8 +136,10 @@ def start_worker(settings):
     settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_AFTER_SECONDS = 0.5, 3.0
     workers: list[WorkerProcess] = []
 
-    def start() -> WorkerProcess:
-        worker = WorkerProcess(settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_AFTER_SECONDS)
+    def start(include: str | None = None, **extra_env: str) -> WorkerProcess:
+        """``include``: a module the worker imports too (e.g. job kinds defined by a test); ``extra_env``: its
+        settings from the environment (JOB_TIME_LIMIT_SECONDS=...)."""
+        worker = WorkerProcess(settings.JOB_HEARTBEAT_SECONDS, settings.JOB_STALE_AFTER_SECONDS, extra_env, include)
         workers.append(worker)
         worker.wait_ready()
         return worker

@@ -135,6 +135,13 @@ def write_large_csv(path: Path, rows: int) -> Path:
 CHROMIUM = "/usr/bin/chromium"
 
 
+def wait_for_js(page, expression: str, timeout: float = 60.0) -> None:
+    """Poll a JavaScript expression until it is truthy. Playwright's wait_for_function evaluates its predicate
+    with eval() inside the page, which the app's Content-Security-Policy (no 'unsafe-eval') rightly refuses;
+    page.evaluate goes through the DevTools protocol instead, so the pages are tested under their real policy."""
+    wait_for(lambda: page.evaluate(expression), timeout, 0.05)
+
+
 def browser_page():
     """A page in Debian's chromium (offline flags); skips, or fails under REQUIRE_BROWSER, without it."""
     if not shutil.which(CHROMIUM):

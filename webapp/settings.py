@@ -6,7 +6,9 @@ loopback. Production sets SECRET_KEY, ALLOWED_HOSTS, HTTPS_ONLY=true and usually
 
 from __future__ import annotations
 
+import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -17,6 +19,9 @@ from webapp.env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
+# Every file a Kakurega process creates (database, uploads, results, models, the embedded Redis's append-only
+# file, which it inherits) is readable by its own user only: they hold API tokens, sessions and users' data.
+os.umask(0o077)
 # Runtime state (database, uploads, models, embedded Redis) lives here, never in the source tree.
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
 # Data shipped with the product (demo corpora with their provenance).
@@ -82,6 +87,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "anonymizer",
 ]
 
@@ -94,6 +100,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Sign-in, token, sign-up and admin-login POSTs: a per-address rate first, then django-axes' lockout.
+    "anonymizer.platform.throttles.AuthRateLimitMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "webapp.urls"
@@ -153,6 +163,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out sign-in before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "job-list"
 LOGOUT_REDIRECT_URL = "home"
@@ -174,6 +188,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_MB", 100, minimum=1) * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 FILE_UPLOAD_HANDLERS = [
     "anonymizer.platform.upload_limits.UploadSizeLimitHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
@@ -187,8 +202,13 @@ if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"Environment variable REDIS_URL={REDIS_URL!r} is invalid: expected redis://host:port/db.")
 
 # The cache (rate limits) lives in the same Redis, so every web process counts the same requests.
+# Every Redis round trip has a deadline: a Redis that hangs (stopped, overloaded, a dead link) makes a request
+# fail within seconds instead of holding a web worker until gunicorn kills it.
+REDIS_TIMEOUT_SECONDS = env_float("REDIS_TIMEOUT_SECONDS", 2.0, minimum=0.1)
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                      "KEY_PREFIX": "kakurega", "TIMEOUT": 300}}
+                      "KEY_PREFIX": "kakurega", "TIMEOUT": 300,
+                      "OPTIONS": {"socket_timeout": REDIS_TIMEOUT_SECONDS / 2,
+                                  "socket_connect_timeout": REDIS_TIMEOUT_SECONDS / 2}}}
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -202,7 +222,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Redis redelivers an unacknowledged message after this long; jobs are idempotent, so a redelivery
 # of a job that already ended is a no-op.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600, minimum=60)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 6 * 3600, minimum=60),
+                                   "socket_timeout": REDIS_TIMEOUT_SECONDS,
+                                   "socket_connect_timeout": REDIS_TIMEOUT_SECONDS}
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT_SECONDS
+# No job holds a worker forever: past the soft limit the job is stopped and failed with the reason; a job stuck
+# in code that ignores the soft limit (a C extension) has its pool process killed JOB_KILL_GRACE_SECONDS later.
+JOB_TIME_LIMIT_SECONDS = env_float("JOB_TIME_LIMIT_SECONDS", 4 * 3600.0, minimum=1.0)
+JOB_KILL_GRACE_SECONDS = env_float("JOB_KILL_GRACE_SECONDS", 10.0, minimum=0.5)
+CELERY_TASK_SOFT_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS
+CELERY_TASK_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS + JOB_KILL_GRACE_SECONDS
+if CELERY_TASK_TIME_LIMIT >= CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]:
+    raise ImproperlyConfigured(
+        "JOB_TIME_LIMIT_SECONDS must stay below CELERY_VISIBILITY_TIMEOUT, or Redis would hand a job that is still "
+        "running to a second worker."
+    )
 
 # A running job writes a heartbeat this often; one silent for JOB_STALE_AFTER_SECONDS lost its worker.
 JOB_HEARTBEAT_SECONDS = env_float("JOB_HEARTBEAT_SECONDS", 10.0, minimum=0.1)
@@ -213,6 +247,13 @@ if JOB_STALE_AFTER_SECONDS < 2 * JOB_HEARTBEAT_SECONDS:
         f"({JOB_HEARTBEAT_SECONDS}), or healthy jobs would be declared lost."
     )
 HEALTH_WORKER_TIMEOUT_SECONDS = env_float("HEALTH_WORKER_TIMEOUT_SECONDS", 1.5, minimum=0.1)
+# The database and broker checks of /healthz each answer within this long (a hung server reports as down).
+HEALTH_CHECK_SECONDS = env_float("HEALTH_CHECK_SECONDS", 1.5, minimum=0.1)
+# Each worker's main process sweeps this often: it kills a pool process still working on a job that was
+# cancelled or failed more than JOB_KILL_GRACE_SECONDS ago, fails jobs whose worker went silent, and publishes
+# again a job that has been queued JOB_REPUBLISH_AFTER_SECONDS with no message for it in the broker.
+JOB_SWEEP_SECONDS = env_float("JOB_SWEEP_SECONDS", 5.0, minimum=0.1)
+JOB_REPUBLISH_AFTER_SECONDS = env_float("JOB_REPUBLISH_AFTER_SECONDS", 120.0, minimum=1.0)
 
 # The inspect page and API: input limits and per-client rate limits ("N/second|minute|hour|day").
 INSPECT_MAX_CHARS = env_int("INSPECT_MAX_CHARS", 2000, minimum=1)
@@ -220,7 +261,13 @@ INSPECT_MAX_BATCH = env_int("INSPECT_MAX_BATCH", 100, minimum=1)
 INSPECT_MAX_M = env_int("INSPECT_MAX_M", 8, minimum=1)
 INSPECT_RATE_ANON = env_str("INSPECT_RATE_ANON", "60/minute")
 INSPECT_RATE_USER = env_str("INSPECT_RATE_USER", "600/minute")
-for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_USER", INSPECT_RATE_USER)):
+# Sign-in, API-token, sign-up and admin-login attempts per client address (every outcome counts), and the
+# lockout of one username from one address after LOGIN_FAILURE_LIMIT wrong passwords (django-axes).
+AUTH_RATE = env_str("AUTH_RATE", "30/hour")
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_USER", INSPECT_RATE_USER),
+                     ("AUTH_RATE", AUTH_RATE)):
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
         raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
@@ -233,10 +280,45 @@ KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "ter
 KANON_NER_PROCESSES = env_int("KANON_NER_PROCESSES", 1, minimum=1)
 # Time tagging with spaCy's DATE/TIME entities as well as the lexicon: more recall, about 40% of the speed.
 TEMPORAL_USE_NER = env_bool("TEMPORAL_USE_NER", True)
+# CSV exports: a cell starting with = + - @ (not a plain number) gets a ' in front, so spreadsheets show it as text.
+CSV_NEUTRALIZE_FORMULAS = env_bool("CSV_NEUTRALIZE_FORMULAS", True)
 
 # Background map tiles for the inspect maps, e.g. http://localhost:8080/{z}/{x}/{y}.png; empty = none (offline).
 MAP_TILE_URL = env_str("MAP_TILE_URL", "")
 MAP_TILE_ATTRIBUTION = env_str("MAP_TILE_ATTRIBUTION", "")
+
+# A client's address is REMOTE_ADDR unless Kakurega runs behind this many reverse proxies that each append the
+# address they saw to X-Forwarded-For; then it is that header's entry this many places from the right. The
+# default trusts no proxy: a header a client sends itself must not give it a new identity per request.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+# One username from one address: a stranger cannot lock a user out from elsewhere; guessing across many
+# usernames from one address is stopped by AUTH_RATE.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "anonymizer.platform.throttles.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "anonymizer.platform.throttles.lockout_response"
+AXES_VERBOSE = False
+
+# Content-Security-Policy (django-csp): only the app's own scripts, styles and images, plus the map tile
+# server when one is configured. The API docs pages relax style-src for their inline styles (webapp/urls.py).
+_TILE_ORIGIN = "/".join(MAP_TILE_URL.split("/")[:3]) if MAP_TILE_URL.startswith(("http://", "https://")) else ""
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", *([_TILE_ORIGIN] if _TILE_ORIGIN else [])],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -247,6 +329,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kakurega API",
@@ -272,4 +355,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # django-axes logs every successful sign-in at INFO; failures and lockouts (WARNING) are what matters.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

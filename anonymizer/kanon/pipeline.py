@@ -8,7 +8,6 @@ spaCy documents.
 
 from __future__ import annotations
 
-import csv
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from anonymizer.kanon.partition import partition
 from anonymizer.kanon.recode import recode_classes, recode_text
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.view import build_view, redundant_match
+from anonymizer.tabular import export
 
 Progress = Callable[[int, int, str], None]
 # Share of the progress bar per stage: reading, recognizing, partitioning, recoding and writing.
@@ -58,9 +58,10 @@ def recognize_rows(source: Path, table, config, recognize: Callable, progress: P
 
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,
-                  progress: Progress | None = None) -> dict:
+                  progress: Progress | None = None, neutralize_formulas: bool = True) -> dict:
     """Run rx-anon on ``source`` into ``output`` and return the report. ``recognize(texts) -> iterator of term
-    lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column."""
+    lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column.
+    ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``)."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with source.open("rb") as handle:
@@ -84,7 +85,8 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["partition"] = time.perf_counter() - step
 
     step = time.perf_counter()
-    _write(source, output, table, config, row_terms, recodings, person_class, view, _stage(progress, "write"))
+    _write(source, output, table, config, row_terms, recodings, person_class, view, _stage(progress, "write"),
+           neutralize_formulas)
     seconds["write"] = time.perf_counter() - step
     loss = information_loss(view, recodings, person_class, config)
 
@@ -110,14 +112,15 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     }
 
 
-def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, progress) -> None:
+def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, progress,
+           neutralize_formulas: bool = True) -> None:
     roles = {a.name: a for a in config.attributes}
     keep = [i for i, name in enumerate(table.header) if roles[name].role != "direct_identifier"]
     qi_columns = {table.header.index(a.name): a.name for a in config.quasi_identifiers if a.type != "text"}
     text_columns = {table.header.index(name): n for n, name in enumerate(config.text_columns)}
     partial = output.with_name(output.name + ".partial")
     with source.open("rb") as handle, partial.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out, delimiter=table.delimiter)
+        writer = export.writer(out, delimiter=table.delimiter, neutralize=neutralize_formulas)
         writer.writerow([table.header[i] for i in keep])
         for row, record in enumerate(iter_rows(handle)):
             recoding = recodings[person_class[view.row_person[row]]]

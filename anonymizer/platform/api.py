@@ -3,11 +3,14 @@ serialize; objects of other users answer 404."""
 
 from __future__ import annotations
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -15,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from anonymizer.models import Job
 from anonymizer.platform import selectors
 from anonymizer.platform import uploads as upload_services
 from anonymizer.platform.downloads import file_download
@@ -29,10 +33,25 @@ from anonymizer.platform.serializers import (
     JobSerializer,
     UploadSerializer,
 )
+from anonymizer.platform.throttles import lockout_response
 from anonymizer.platform.upload_limits import refused_upload_message
 from anonymizer.tabular import CsvFormatError
 
+# The answers besides success that every operation below can give (for the API schema, which clients and the
+# hostile-input suite check responses against).
+_INVALID = OpenApiResponse(description="Invalid input: the field at fault and why")
+_NOT_SIGNED_IN = OpenApiResponse(description="Not signed in, or the token is invalid")
+_NO_SUCH_PAGE = OpenApiResponse(description="No such page of the list")
+_NO_SUCH_UPLOAD = OpenApiResponse(description="No upload of yours has this id")
+_NO_SUCH_JOB = OpenApiResponse(description="No job of yours has this id (or it has no such result)")
+_NOT_A_FORM = OpenApiResponse(description="The body is not a form or multipart (Content-Type)")
+_NOT_JSON_OR_FORM = OpenApiResponse(description="The body is not JSON, a form or multipart (Content-Type)")
 
+
+@extend_schema_view(
+    list=extend_schema(responses={200: UploadSerializer(many=True), 403: _NOT_SIGNED_IN, 404: _NO_SUCH_PAGE}),
+    retrieve=extend_schema(responses={200: UploadSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_UPLOAD}),
+)
 class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
                     viewsets.GenericViewSet):
     """Your uploaded files. A CSV is checked before it is stored: a bad file answers 400 with row and column."""
@@ -43,6 +62,7 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
     def get_queryset(self):
         return selectors.uploads_of(self.request.user)
 
+    @extend_schema(responses={201: UploadSerializer, 400: _INVALID, 403: _NOT_SIGNED_IN, 415: _NOT_A_FORM})
     def create(self, request: Request) -> Response:
         refused = refused_upload_message(request._request)
         if refused:
@@ -57,7 +77,8 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
             return Response({"file": [exc.as_dict()]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(upload).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None, 409: OpenApiResponse(description="A queued or running job uses it")})
+    @extend_schema(responses={204: None, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_UPLOAD,
+                              409: OpenApiResponse(description="A queued or running job uses it")})
     def destroy(self, request: Request, pk=None) -> Response:
         try:
             upload_services.delete_upload(self.get_object())
@@ -65,7 +86,7 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.BINARY, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_UPLOAD})
     @action(detail=True, methods=["get"], url_path="download", url_name="download")
     def download(self, request: Request, pk=None) -> FileResponse:
         upload = self.get_object()
@@ -80,10 +101,12 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         return selectors.jobs_of(self.request.user)
 
     # Reads are when a lost worker's jobs are noticed, so no one ever sees them "running" forever.
+    @extend_schema(responses={200: JobListSerializer(many=True), 403: _NOT_SIGNED_IN, 404: _NO_SUCH_PAGE})
     def list(self, request: Request, *args, **kwargs) -> Response:
         runner.fail_stale_jobs()
         return super().list(request, *args, **kwargs)
 
+    @extend_schema(responses={200: JobSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB})
     def retrieve(self, request: Request, *args, **kwargs) -> Response:
         runner.fail_stale_jobs()
         return super().retrieve(request, *args, **kwargs)
@@ -95,7 +118,10 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
             return JobCreateSerializer
         return JobSerializer
 
-    @extend_schema(request=JobCreateSerializer, responses={201: JobSerializer})
+    @extend_schema(request=JobCreateSerializer, responses={
+        201: JobSerializer, 400: _INVALID, 403: _NOT_SIGNED_IN, 415: _NOT_JSON_OR_FORM,
+        503: OpenApiResponse(description="The task broker did not answer: the job was created as failed, with the "
+                                         "reason, and can be run again (detail, job)")})
     def create(self, request: Request) -> Response:
         serializer = JobCreateSerializer(data=request.data, context={"uploads": selectors.uploads_of(request.user)})
         serializer.is_valid(raise_exception=True)
@@ -104,9 +130,13 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         except ValidationError as exc:
             raise ValidationError({"params": exc.detail}) from exc
         job = selectors.jobs_of(request.user).get(id=job.id)
-        return Response(JobSerializer(job, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        data = JobSerializer(job, context={"request": request}).data
+        if job.status == Job.Status.FAILED:  # publishing failed: say so, rather than 201 for a job that never runs
+            return Response({"detail": job.error, "job": data}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return Response(data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None, 409: OpenApiResponse(description="The job is queued or running")})
+    @extend_schema(responses={204: None, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB,
+                              409: OpenApiResponse(description="The job is queued or running")})
     def destroy(self, request: Request, pk=None) -> Response:
         try:
             job_services.delete_job(self.get_object())
@@ -114,7 +144,8 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={200: JobSerializer, 409: OpenApiResponse(description="Job already ended")})
+    @extend_schema(request=None, responses={200: JobSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB,
+                                            409: OpenApiResponse(description="Job already ended")})
     @action(detail=True, methods=["post"])
     def cancel(self, request: Request, pk=None) -> Response:
         job = self.get_object()
@@ -123,7 +154,8 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         job.refresh_from_db()
         return Response(JobSerializer(job, context={"request": request}).data)
 
-    @extend_schema(request=None, responses={200: JobSerializer, 409: OpenApiResponse(description="Job not ended")})
+    @extend_schema(request=None, responses={200: JobSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB,
+                                            409: OpenApiResponse(description="Job not ended")})
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, pk=None) -> Response:
         job = self.get_object()
@@ -137,7 +169,8 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         job.refresh_from_db()
         return Response(JobSerializer(job, context={"request": request}).data)
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    # A result is served with its own content type (JSON, CSV, ...).
+    @extend_schema(responses={(200, "*/*"): OpenApiTypes.BINARY, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB})
     @action(detail=True, methods=["get"], url_path=r"results/(?P<result_id>\d+)/download",
             url_name="result-download")
     def result_download(self, request: Request, pk=None, result_id=None) -> FileResponse:
@@ -148,6 +181,30 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
 class JobKindListView(APIView):
     """The kinds of job this server runs, with their parameters."""
 
-    @extend_schema(responses=JobKindSerializer(many=True))
+    @extend_schema(responses={200: JobKindSerializer(many=True), 403: _NOT_SIGNED_IN})
     def get(self, request: Request) -> Response:
         return Response(JobKindSerializer(job_kinds(), many=True).data)
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """Exchange a username and password for your API token. Wrong passwords lock the username out from your
+    address as the sign-in form does (django-axes), and attempts per address are rate-limited (AUTH_RATE)."""
+
+    @extend_schema(auth=[{}], responses={
+        200: AuthTokenSerializer,
+        400: OpenApiResponse(description="Wrong username or password, or a field missing"),
+        415: _NOT_JSON_OR_FORM,
+        429: OpenApiResponse(description="Too many attempts from your address (AUTH_RATE), or this username locked "
+                                         "from it after wrong passwords; retry after the Retry-After header")})
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        credentials = {"username": str(request.data.get("username", ""))}
+        if AxesProxyHandler.is_locked(request._request, credentials):
+            return lockout_response(request._request)
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # This failure may be the one that reached the limit: say so now, not at the next attempt.
+            if AxesProxyHandler.is_locked(request._request, credentials):
+                return lockout_response(request._request)
+            raise
+

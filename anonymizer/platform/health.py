@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 from django.db import connection
 
 from webapp.celery import app as celery_app
 
+# Checks run in threads of their own so each has a deadline whatever its client library does (redis-py retries
+# a timed-out command; a hung server would otherwise hold /healthz for many socket timeouts).
+_CHECKS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="healthz")
 
-def _timed(check) -> dict:
-    started = time.perf_counter()
+
+def _run_closing_connection(check):
     try:
-        detail = check()
+        return check()
+    finally:
+        connection.close()  # the check thread's own database connection
+
+
+def _timed(check, deadline: float) -> dict:
+    started = time.perf_counter()
+    future = _CHECKS.submit(_run_closing_connection, check)
+    try:
+        detail = future.result(timeout=deadline)
         ok = True
+    except FutureTimeout:
+        detail, ok = f"no answer within {deadline:g} s", False
     except Exception as exc:  # any failure of a dependency is reported, never raised
         detail, ok = f"{type(exc).__name__}: {exc}", False
     return {"ok": ok, "detail": detail, "ms": round((time.perf_counter() - started) * 1000, 1)}
@@ -44,7 +60,10 @@ def _workers() -> list[str]:
 
 
 def check_health() -> dict:
-    checks = {"database": _timed(_database), "broker": _timed(_broker)}
+    """Database and broker, then the workers: answers within HEALTH_CHECK_SECONDS + the worker ping timeout."""
+    deadline = settings.HEALTH_CHECK_SECONDS
+    checks = {"database": _timed(_database, deadline), "broker": _timed(_broker, deadline)}
     # Without a broker, pinging workers would only wait for the timeout.
-    checks["workers"] = _timed(_workers) if checks["broker"]["ok"] else {"ok": False, "detail": "broker down", "ms": 0}
+    checks["workers"] = (_timed(_workers, settings.HEALTH_WORKER_TIMEOUT_SECONDS + 0.5) if checks["broker"]["ok"]
+                         else {"ok": False, "detail": "broker down", "ms": 0})
     return {"ok": all(check["ok"] for check in checks.values()), "checks": checks}

@@ -1,32 +1,132 @@
-"""Per-client rate limits, counted in the shared Redis cache so every web process sees the same counts."""
+"""Per-client rate limits, counted in the shared Redis cache so every web process sees the same counts, and the
+one definition of a client's address that they, the login lockout (django-axes) and the logs share."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
 from rest_framework.throttling import SimpleRateThrottle
 
 logger = logging.getLogger(__name__)
 
 
-class InspectThrottle(SimpleRateThrottle):
+def client_address(request: HttpRequest) -> str:
+    """The address the request came from: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT proxies the entry of
+    X-Forwarded-For that the outermost trusted proxy appended. A client can put anything in that header, so
+    only entries written by our own proxies count (the rightmost ones)."""
+    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    if not forwarded:
+        return remote
+    return forwarded[-min(proxies, len(forwarded))]
+
+
+class ClientRateThrottle(SimpleRateThrottle):
+    """A rate per signed-in user or per client address; the cache being down lets the request through (the
+    service stays up; /healthz shows the cause)."""
+
+    def get_rate(self) -> str:
+        raise NotImplementedError
+
+    def __init__(self) -> None:  # the rate may depend on the request: see allow_request
+        pass
+
+    def rate_for(self, request) -> str:
+        return self.get_rate()
+
+    def allow_request(self, request, view) -> bool:
+        self.rate = self.rate_for(request)
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        try:
+            return super().allow_request(request, view)
+        except Exception as exc:  # the cache (Redis) is down or hung
+            logger.warning("Rate limit %s not checked, the cache is unavailable: %s", self.scope, exc)
+            return True
+
+    def get_ident(self, request) -> str:
+        return client_address(getattr(request, "_request", request))
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        ident = f"user-{user.pk}" if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class InspectThrottle(ClientRateThrottle):
     """INSPECT_RATE_USER per signed-in user, INSPECT_RATE_ANON per address for everyone else."""
 
     scope = "inspect"
 
-    def __init__(self) -> None:  # the rate depends on the request, see allow_request
-        pass
+    def rate_for(self, request) -> str:
+        return settings.INSPECT_RATE_USER if request.user.is_authenticated else settings.INSPECT_RATE_ANON
 
-    def allow_request(self, request, view) -> bool:
-        self.rate = settings.INSPECT_RATE_USER if request.user.is_authenticated else settings.INSPECT_RATE_ANON
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        try:
-            return super().allow_request(request, view)
-        except Exception as exc:  # the cache (Redis) is down: serve rather than fail; /healthz shows the cause
-            logger.warning("Rate limit not checked, the cache is unavailable: %s", exc)
-            return True
+
+class AuthThrottle(ClientRateThrottle):
+    """AUTH_RATE attempts per client address at the sign-in, token, sign-up and admin-login forms, whoever
+    is signed in: guessing passwords across many usernames, or probing which usernames exist, is slow."""
+
+    scope = "auth"
+
+    def rate_for(self, request) -> str:
+        return settings.AUTH_RATE
 
     def get_cache_key(self, request, view) -> str:
-        ident = f"user-{request.user.pk}" if request.user.is_authenticated else self.get_ident(request)
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+# The URL names whose POSTs are credential checks or account creation.
+_AUTH_URL_NAMES = ("login", "api-obtain-token", "signup", "admin:login")
+
+
+class AuthRateLimitMiddleware:
+    """Answers 429 to a POST at a sign-in, token or sign-up endpoint once the address used up AUTH_RATE."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self._paths: frozenset[str] | None = None
+
+    def _auth_paths(self) -> frozenset[str]:
+        if self._paths is None:  # resolved lazily: the URLconf is not loaded when middleware is built
+            self._paths = frozenset(reverse(name) for name in _AUTH_URL_NAMES)
+        return self._paths
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and request.path in self._auth_paths():
+            throttle = AuthThrottle()
+            if not throttle.allow_request(request, None):
+                wait = throttle.wait()
+                minutes = max(1, round((wait or 60) / 60))
+                if request.path.startswith("/api/"):
+                    response = JsonResponse({"detail": f"Too many sign-in attempts from your address; try again in "
+                                                       f"{minutes} minute(s)."}, status=429)
+                else:
+                    body = render_to_string("registration/too_many_attempts.html", {"wait_minutes": minutes},
+                                            request=request)
+                    response = HttpResponse(body, status=429)
+                if wait:
+                    response["Retry-After"] = str(int(wait) + 1)
+                return response
+        return self.get_response(request)
+
+
+def lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """What django-axes answers a sign-in to a locked username from this address (AXES_LOCKOUT_CALLABLE)."""
+    minutes = settings.LOGIN_LOCKOUT_MINUTES
+    message = (f"Too many wrong passwords for this account from your address: signing in to it from here is locked "
+               f"for {minutes} minutes.")
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = HttpResponse(render_to_string("registration/locked_out.html", {"message": message},
+                                                 request=request), status=429)
+    response["Retry-After"] = str(minutes * 60)
+    return response
+

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from anonymizer.preferences.checkins import CheckIns, InputFormatError
+from anonymizer.tabular import export
 
 COLUMNS = ("user", "weekday", "hour", "category", "root", "venue", "checkins")
 
@@ -46,12 +47,13 @@ def aggregate_rows(checkins: CheckIns) -> list[tuple[str, int, int, str, str, st
     return sorted(rows, key=lambda r: (r[0], r[1], r[2], r[3], int(r[5][1:])))
 
 
-def write_aggregate(checkins: CheckIns, path: str | Path) -> int:
+def write_aggregate(checkins: CheckIns, path: str | Path, *, neutralize_formulas: bool = True) -> int:
     """Write the aggregate of ``checkins`` as a gzipped CSV (reproducible bytes: no time stamp in the gzip
-    header); returns the number of rows."""
+    header); returns the number of rows. ``neutralize_formulas``: a category a spreadsheet would run as a
+    formula is written quoted (``tabular.export``)."""
     rows = aggregate_rows(checkins)
     text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
+    writer = export.writer(text, lineterminator="\n", neutralize=neutralize_formulas)
     writer.writerow(COLUMNS)
     writer.writerows(rows)
     with Path(path).open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:

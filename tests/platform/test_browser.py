@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import PAPER_EXAMPLE_ROWS, browser_page, csv_bytes, write_large_csv
+from tests.helpers import PAPER_EXAMPLE_ROWS, browser_page, csv_bytes, wait_for_js, write_large_csv
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
@@ -41,7 +41,7 @@ def test_sign_up_profile_a_csv_watch_progress_and_download(page, live_server, st
     page.evaluate("window.__notReloaded = true")
 
     start_worker()
-    page.wait_for_function("document.getElementById('job-percent').textContent === '100%'")
+    wait_for_js(page, "document.getElementById('job-percent').textContent === '100%'")
     page.wait_for_selector("#job-results a")
     assert page.text_content("#job-status") == "succeeded"
     assert page.get_attribute("#job-progress", "value") == "100"
@@ -90,7 +90,7 @@ def test_k_anonymize_upload_configure_run_watch_progress_download_and_open_the_r
         new MutationObserver(() => window.__messages.push(message.textContent))
             .observe(message, {childList: true, characterData: true, subtree: true});
     }""")
-    page.wait_for_function("document.getElementById('job-percent').textContent === '100%'")
+    wait_for_js(page, "document.getElementById('job-percent').textContent === '100%'")
     page.wait_for_selector("#kanon-verdict")
     messages = page.evaluate("window.__messages")
     assert any(m.startswith("recognizing sensitive terms") for m in messages), messages

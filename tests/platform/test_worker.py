@@ -85,18 +85,24 @@ def test_cancelling_a_running_job_stops_it_and_the_worker_goes_on(api, start_wor
     assert final["status"] == "cancelled" and final["results"] == [] and final["result"] is None
 
 
-def test_healthz_reports_database_broker_and_workers(client, start_worker):
-    down = client.get(reverse("healthz"))
+def test_healthz_reports_database_broker_and_workers(admin_client, client, start_worker):
+    down = admin_client.get(reverse("healthz"))
     assert down.status_code == 503
     report = down.json()
     assert report["checks"]["database"]["ok"] and report["checks"]["broker"]["ok"]
     assert not report["checks"]["workers"]["ok"]
 
     worker = start_worker()
-    up = client.get(reverse("healthz"))
+    up = admin_client.get(reverse("healthz"))
     assert up.status_code == 200, up.json()
     assert worker.name in up.json()["checks"]["workers"]["detail"]
+    # Everyone else gets the status code and ok, not which hosts run workers.
+    anonymous = client.get(reverse("healthz"))
+    assert anonymous.status_code == 200 and anonymous.json() == {"ok": True}
+    assert worker.name.split("@")[0] not in anonymous.content.decode()
 
     with broker_at("redis://127.0.0.1:1/0"):
-        broken = client.get(reverse("healthz"))
+        broken = admin_client.get(reverse("healthz"))
+        broken_anonymous = client.get(reverse("healthz"))
     assert broken.status_code == 503 and not broken.json()["checks"]["broker"]["ok"]
+    assert broken_anonymous.status_code == 503 and broken_anonymous.json() == {"ok": False}

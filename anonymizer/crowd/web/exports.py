@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 
 from anonymizer.crowd.web import selectors
 from anonymizer.models import Campaign
+from anonymizer.tabular import export
 
 EXPORTS = {"judgments": selectors.judgment_rows, "aggregates": selectors.aggregate_rows}
 FORMATS = {"csv": "text/csv", "jsonl": "application/x-ndjson"}
@@ -20,7 +21,8 @@ def export_rows(rows: list[dict], fmt: str) -> str:
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     out = io.StringIO()
     if rows:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer = export.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n",
+                                   neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
         writer.writeheader()
         for row in rows:
             writer.writerow({k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in row.items()})

@@ -3,10 +3,10 @@ de-identification threshold, and the machine-inferable x human-inferable table (
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 
+from django.conf import settings
 from rest_framework import serializers
 
 from anonymizer.crowd.stats import cross_table
@@ -18,6 +18,7 @@ from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
+from anonymizer.tabular import export
 
 # The jobs a campaign's page starts on its answers.
 CAMPAIGN_JOBS = ("train_human_model", "calibrate_threshold", "machine_human_table")
@@ -101,7 +102,7 @@ def run_machine_human_table(job: Job, run: JobRun) -> dict:
     machine = {p: bool(probability >= location.threshold.value) for p, probability in zip(ids, top, strict=True)}
     table = cross_table(machine, human)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = export.writer(out, lineterminator="\n", neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
     writer.writerow(["post", "external_id", "top_probability", "machine_inferable", "human_inferable"])
     for p, probability in zip(ids, top, strict=True):
         writer.writerow([p, report["external_ids"].get(p, ""), f"{probability:.6f}", machine[p], human[p]])

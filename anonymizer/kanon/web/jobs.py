@@ -102,7 +102,8 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         def recognize(texts):
             return recognize_with_cache(texts, recognizer, cache)
 
-        report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress)
+        report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress,
+                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:

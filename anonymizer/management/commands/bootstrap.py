@@ -6,6 +6,7 @@ Idempotent and quick on the second run; later capabilities add their demo data a
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -29,4 +30,21 @@ class Command(BaseCommand):
         ensure_default_models(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
         # The default location-privacy-preference model, from the aggregated check-ins in data/preferences/.
         ensure_default_preference_model(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
+        restricted = restrict_permissions(settings.VAR_DIR)
+        if restricted:
+            self.stdout.write(f"bootstrap: {restricted} file(s) under {settings.VAR_DIR} made private to this user")
         self.stdout.write(f"bootstrap: ready in {time.perf_counter() - started:.1f} s")
+
+
+def restrict_permissions(directory: Path) -> int:
+    """Files 0600 and directories 0700 under ``directory``: what an older release (or a copy) left readable by
+    others — the database holds API tokens and sessions. New files get these modes from the process umask."""
+    changed = 0
+    for path in [directory, *directory.rglob("*")]:
+        if path.is_symlink():
+            continue
+        wanted = 0o700 if path.is_dir() else 0o600
+        if path.stat().st_mode & 0o777 != wanted:
+            path.chmod(wanted)
+            changed += not path.is_dir()
+    return changed

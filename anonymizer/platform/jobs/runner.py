@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import close_old_connections, connection, transaction
@@ -27,7 +28,7 @@ from django.utils import timezone
 from anonymizer.models import Job, JobResult
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import get_job_kind
-from anonymizer.platform.jobs.services import publish_job
+from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +132,8 @@ def run_job(job_id) -> None:
         _finish(job, run, summary)
     except JobAborted:
         logger.info("Job %s stopped: it was cancelled or declared lost", job.id)
+    except SoftTimeLimitExceeded:
+        _fail(job.id, time_limit_message())
     except UserFacingError as exc:
         _fail(job.id, str(exc))
     except Exception as exc:
@@ -176,10 +179,39 @@ def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
             raise
 
 
-def _fail(job_id, message: str) -> None:
-    Job.objects.filter(id=job_id, status=Status.RUNNING).update(
+def _fail(job_id, message: str) -> bool:
+    return bool(Job.objects.filter(id=job_id, status=Status.RUNNING).update(
         status=Status.FAILED, error=message, finished_at=timezone.now()
-    )
+    ))
+
+
+def time_limit_message() -> str:
+    limit = settings.JOB_TIME_LIMIT_SECONDS
+    shown = f"{limit / 3600:g} h" if limit >= 3600 else f"{limit / 60:g} min" if limit >= 60 else f"{limit:g} s"
+    return (f"The job ran longer than the time limit of {shown} (JOB_TIME_LIMIT_SECONDS) and was stopped. "
+            "Try a smaller file or simpler settings, or ask the operator for a longer limit.")
+
+
+def fail_lost_process(job_id, message: str) -> bool:
+    """Fail a running job whose pool process the worker's main process saw end (killed, out of memory, past
+    the hard time limit): that process can no longer report it. Called from the main process."""
+    close_old_connections()
+    failed = _fail(job_id, message)
+    if failed:
+        logger.warning("Job %s failed: %s", job_id, message)
+    return failed
+
+
+def abandoned_job_ids(job_ids: list[str], now: datetime | None = None) -> set[str]:
+    """Of the jobs a worker's pool processes are running, those no longer theirs to run: cancelled, failed by
+    a sweep or deleted, more than JOB_KILL_GRACE_SECONDS ago (time to notice at their next progress report)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.JOB_KILL_GRACE_SECONDS)
+    present = {str(job_id) for job_id in Job.objects.filter(id__in=job_ids).values_list("id", flat=True)}
+    ended = {str(job_id) for job_id in Job.objects.filter(
+        id__in=job_ids, status__in=[Status.CANCELLED, Status.FAILED], finished_at__lt=cutoff
+    ).values_list("id", flat=True)}
+    return ended | (set(job_ids) - present)
 
 
 def fail_stale_jobs(now: datetime | None = None) -> int:
@@ -200,21 +232,41 @@ def fail_stale_jobs(now: datetime | None = None) -> int:
     return failed
 
 
-def republish_queued_jobs(older_than_seconds: float = 10.0) -> int:
-    """Publish queued jobs again, in case the broker lost their message (a Redis restart without persistence).
+def republish_lost_jobs(older_than_seconds: float | None = None) -> int:
+    """Publish again the queued jobs that have no message in the broker (a Redis restart without persistence,
+    a web process that died between committing a job and publishing it); return how many.
 
-    Duplicate deliveries are harmless: only a queued job is ever claimed.
+    Only jobs queued for JOB_REPUBLISH_AFTER_SECONDS count, so a job being published right now is left alone.
+    A duplicate delivery would be harmless anyway: only a queued job is ever claimed.
     """
+    if older_than_seconds is None:
+        older_than_seconds = settings.JOB_REPUBLISH_AFTER_SECONDS
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    ids = list(Job.objects.filter(status=Status.QUEUED, created_at__lt=cutoff).values_list("id", flat=True))
-    for job_id in ids:
+    queued = [str(job_id) for job_id in
+              Job.objects.filter(status=Status.QUEUED, created_at__lt=cutoff).values_list("id", flat=True)]
+    if not queued:
+        return 0
+    try:
+        in_broker = job_ids_in_broker()
+    except Exception as exc:  # the broker is down: nothing can be published now; the next sweep tries again
+        logger.warning("Could not read the broker's queue: %s", exc)
+        return 0
+    lost = [job_id for job_id in queued if job_id not in in_broker]
+    for job_id in lost:
         publish_job(job_id)
-    return len(ids)
+    if lost:
+        logger.warning("Published %d queued job(s) again: the broker had no message for them", len(lost))
+    return len(lost)
+
+
+def sweep() -> None:
+    """One round of the housekeeping every worker's main process does (anonymizer.platform.jobs.tasks)."""
+    close_old_connections()
+    fail_stale_jobs()
+    republish_lost_jobs()
 
 
 def on_worker_ready() -> None:
     """A worker (re)starting is the moment to clean up after one that died."""
-    close_old_connections()
-    fail_stale_jobs()
-    republish_queued_jobs()
+    sweep()
 

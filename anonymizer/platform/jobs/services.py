@@ -9,8 +9,10 @@ anything is queued.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -64,18 +66,49 @@ def _check_inputs(job_kind: JobKind, owner: AbstractBaseUser, inputs: list[Uploa
         raise PermissionError("Input files must belong to the job's owner.")
 
 
-def publish_job(job_id) -> None:
-    """Send the job's task to the broker; a broker that cannot be reached fails the job visibly."""
+BROKER_DOWN_MESSAGE = ("The job could not be queued: the task broker (Redis) did not answer within "
+                       "{timeout:g} s. Nothing was run; start the job again (Run again) once the service is back.")
+
+
+def publish_job(job_id) -> bool:
+    """Send the job's task to the broker; a broker that cannot be reached, or hangs, fails the job visibly
+    within REDIS_TIMEOUT_SECONDS. Returns whether it was sent."""
     from anonymizer.platform.jobs.tasks import run_job_task
 
     try:
-        run_job_task.apply_async(args=[str(job_id)], retry_policy={"max_retries": 2, "interval_start": 0.2})
-    except Exception as exc:  # kombu raises OperationalError and friends; none may leave the job queued forever
-        logger.warning("Could not publish job %s: %s", job_id, exc)
+        # time_limit=None: the message carries no limit, so the worker's own JOB_TIME_LIMIT_SECONDS applies
+        # (Celery would otherwise stamp the publishing process's setting on the message). No kombu-level retry:
+        # redis-py already reconnects a pooled connection that Redis closed, and a retry after a timeout would
+        # only double the wait on a hung Redis.
+        run_job_task.apply_async(args=[str(job_id)], time_limit=None, soft_time_limit=None,
+                                 retry_policy={"max_retries": 0})
+    except Exception as exc:  # kombu raises OperationalError, socket timeouts and friends; none may leave the
+        logger.warning("Could not publish job %s: %s", job_id, exc)  # job queued forever
         Job.objects.filter(id=job_id, status=Status.QUEUED).update(
             status=Status.FAILED, finished_at=timezone.now(),
-            error="The job could not be queued because the task broker (Redis) is unreachable. Try again later.",
+            error=BROKER_DOWN_MESSAGE.format(timeout=settings.REDIS_TIMEOUT_SECONDS),
         )
+        return False
+    return True
+
+
+_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def job_ids_in_broker() -> set[str]:
+    """The ids of the jobs that have a message in the broker: waiting in the queue or delivered to a worker
+    and not yet acknowledged. Reads kombu's Redis layout (one list per queue and priority, the ``unacked``
+    hash); a job's id is in its message's ``argsrepr`` header."""
+    from webapp.celery import app as celery_app
+
+    queue = celery_app.conf.task_default_queue
+    with celery_app.connection_for_write() as conn:
+        channel = conn.default_channel
+        client = channel.client
+        raw = [message for priority in channel.priority_steps
+               for message in client.lrange(channel._q_for_pri(queue, priority), 0, -1)]
+        raw.extend(client.hvals(channel.unacked_key))
+    return {found.decode() for message in raw for found in _UUID.findall(message)}
 
 
 def cancel_job(job: Job) -> bool:

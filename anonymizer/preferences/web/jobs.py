@@ -9,7 +9,6 @@ weekday) instead. Both call ``run_experiment``, as does ``manage.py run_preferen
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -38,6 +37,7 @@ from anonymizer.preferences.web.services import (
     register_preference_model,
     upload_items,
 )
+from anonymizer.tabular import export
 
 KIND = "preference_experiment"
 UPLOAD_KIND = "preference_experiment_upload"
@@ -127,7 +127,8 @@ def run_experiment(data, params: dict, *, uploaded: bool, progress: Progress | N
 def rows_csv(rows: list[dict]) -> bytes:
     columns = list(dict.fromkeys(key for row in rows for key in row))
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer = export.DictWriter(out, fieldnames=columns, lineterminator="\n",
+                               neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue().encode("utf-8")

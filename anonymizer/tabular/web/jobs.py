@@ -3,17 +3,17 @@ sample. Its summary prefills the k-anonymization configuration."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 
+from django.conf import settings
 from rest_framework import serializers
 
 from anonymizer.models import Job
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
-from anonymizer.tabular import CsvFormatError, profile_csv
+from anonymizer.tabular import CsvFormatError, export, profile_csv
 from anonymizer.tabular.profile import PROFILE_JOB
 
 KIND = PROFILE_JOB
@@ -29,7 +29,8 @@ class ProfileCsvParams(serializers.Serializer):
 def columns_csv(profile: dict) -> bytes:
     """One row per column, for reading the profile in a spreadsheet."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMN_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer = export.DictWriter(out, fieldnames=COLUMN_FIELDS, extrasaction="ignore", lineterminator="\n",
+                               neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
     writer.writeheader()
     writer.writerows(profile["columns"])
     return out.getvalue().encode("utf-8")

@@ -11,7 +11,6 @@ has the upload's header and rows in their order; only the text columns' cells ch
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -24,7 +23,7 @@ from anonymizer.models import Job, TrainedLocationModel, Upload
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
-from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular import CsvFormatError, export
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal.removal import (
     DEFAULT_TOP,
@@ -205,7 +204,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
                 raise UserFacingError(f"{upload.original_name} has no column {missing[0]!r}; its columns are: "
                                       f"{', '.join(source.header)}")
             indices = [source.header.index(name) for name in names]
-            writer = csv.writer(out, delimiter=source.delimiter)
+            writer = export.writer(out, delimiter=source.delimiter, neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
             writer.writerow(source.header)
             for batch in source.batches(max_rows=BATCH_ROWS):
                 first_row = source.rows - len(batch) + 2  # the header is row 1, as in the upload's error messages

@@ -7,7 +7,7 @@ import pytest
 
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Judgment
-from tests.helpers import browser_page
+from tests.helpers import browser_page, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -31,18 +31,18 @@ def test_join_consent_answer_with_the_keyboard_and_finish(live_server, staff):
         page.keyboard.press("Space")
         page.keyboard.press("Enter")  # submits the consent form
         page.wait_for_url("**/task/")
-        page.wait_for_function("document.getElementById('crowd-post').textContent.length > 0")
+        wait_for_js(page, "document.getElementById('crowd-post').textContent.length > 0")
         first = page.text_content("#crowd-post")
         page.keyboard.press("y")
-        page.wait_for_function(f"document.getElementById('crowd-post').textContent !== {first!r}")
+        wait_for_js(page, f"document.getElementById('crowd-post').textContent !== {first!r}")
         assert page.text_content("#crowd-count") == "1"
         page.keyboard.press("u")  # undo: the first post comes back
-        page.wait_for_function(f"document.getElementById('crowd-post').textContent === {first!r}")
+        wait_for_js(page, f"document.getElementById('crowd-post').textContent === {first!r}")
         assert page.text_content("#crowd-count") == "0"
         for key in ("n", "y", "n"):
             before = page.text_content("#crowd-count")
             page.keyboard.press(key)
-            page.wait_for_function(f"document.getElementById('crowd-count').textContent !== {before!r}")
+            wait_for_js(page, f"document.getElementById('crowd-count').textContent !== {before!r}")
         page.wait_for_selector("#crowd-done:not([hidden])")
         code = page.text_content("#completion-code")
         assert len(code) == 10

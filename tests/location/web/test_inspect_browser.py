@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import ROOT, browser_page
+from tests.helpers import ROOT, browser_page, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -38,7 +38,7 @@ def test_inspect_a_real_post(live_server, location_models, tokyo, midwest, langu
     page.keyboard.press("Tab")
     page.click("#inspect-submit")
     page.wait_for_selector("#inspect-result:not([hidden])")
-    page.wait_for_function("document.querySelectorAll('#map-after path.cell').length > 0")
+    wait_for_js(page, "document.querySelectorAll('#map-after path.cell').length > 0")
 
     assert len(coloured_cells(page, "before")) > 0 and len(coloured_cells(page, "after")) > 0
     api = page.request.post(live_server.url + "/api/v1/inspect", data={"text": text}).json()
@@ -59,11 +59,11 @@ def test_inspect_a_real_post(live_server, location_models, tokyo, midwest, langu
     page.check("input[name=mode][value=fixed]")
     page.fill("#inspect-m", "1")
     page.dispatch_event("#inspect-m", "change")
-    page.wait_for_function("window.inspectTimings.length >= 3")
+    wait_for_js(page, "window.inspectTimings.length >= 3")
     one = (coloured_cells(page, "after"), page.text_content("td.value-after"))
     page.fill("#inspect-m", "3")
     page.dispatch_event("#inspect-m", "change")
-    page.wait_for_function("window.inspectTimings.length >= 4")
+    wait_for_js(page, "window.inspectTimings.length >= 4")
     three = (coloured_cells(page, "after"), page.text_content("td.value-after"))
     assert one != three
     assert page.evaluate("document.querySelectorAll('#post-marked del').length") == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.preferences import serving
-from tests.helpers import ROOT, browser_page
+from tests.helpers import ROOT, browser_page, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -22,7 +22,7 @@ def page():
 def open_page(page, url: str) -> None:
     page.set_default_timeout(20_000)
     page.goto(url + "/preferences/")
-    page.wait_for_function("window.preferencesReady === true")
+    wait_for_js(page, "window.preferencesReady === true")
 
 
 def rate(page, rated=RATED) -> dict[int, int]:

@@ -197,7 +197,8 @@ class ObtainTokenView(ObtainAuthToken):
         429: OpenApiResponse(description="Too many attempts from your address (AUTH_RATE), or this username locked "
                                          "from it after wrong passwords; retry after the Retry-After header")})
     def post(self, request: Request, *args, **kwargs) -> Response:
-        credentials = {"username": str(request.data.get("username", ""))}
+        data = request.data if hasattr(request.data, "get") else {}  # a JSON list or scalar: the serializer says 400
+        credentials = {"username": str(data.get("username", ""))}
         if AxesProxyHandler.is_locked(request._request, credentials):
             return lockout_response(request._request)
         try:

@@ -3,6 +3,7 @@ one definition of a client's address that they, the login lockout (django-axes) 
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import Callable
 
@@ -19,14 +20,23 @@ def client_address(request: HttpRequest) -> str:
     """The address the request came from: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT proxies the entry of
     X-Forwarded-For that the outermost trusted proxy appended. A client can put anything in that header, so
     only entries written by our own proxies count (the rightmost ones)."""
-    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    # Always an IP address (the login lockout stores it in a GenericIPAddressField): a server that leaves
+    # REMOTE_ADDR empty (a unix socket) counts as one client.
+    remote = _ip_or(request.META.get("REMOTE_ADDR", ""), "0.0.0.0")
     proxies = settings.TRUSTED_PROXY_COUNT
     if proxies <= 0:
         return remote
     forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
     if not forwarded:
         return remote
-    return forwarded[-min(proxies, len(forwarded))]
+    return _ip_or(forwarded[-min(proxies, len(forwarded))], remote)
+
+
+def _ip_or(value: str, fallback: str) -> str:
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return fallback
 
 
 class ClientRateThrottle(SimpleRateThrottle):

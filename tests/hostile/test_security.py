@@ -39,6 +39,8 @@ def test_behind_trusted_proxies_the_address_they_saw_counts(rf, settings):
     settings.TRUSTED_PROXY_COUNT = 5  # more proxies configured than entries: the leftmost, never beyond
     assert client_address(request) == "6.6.6.6"
     assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.3")) == "10.0.0.3"
+    # Not an address (a unix-socket server, a proxy's garbage): a fixed address, never the raw string.
+    assert client_address(rf.get("/", REMOTE_ADDR="", HTTP_X_FORWARDED_FOR="<script>")) == "0.0.0.0"
 
 
 # -- 2. brute force: lockout of a username from an address, and a rate per address ----------------------------

@@ -11,7 +11,7 @@ import json
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_http_methods
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -106,6 +106,16 @@ def _answer(participant: Participant, campaign: Campaign, body: dict) -> None:
                  deleted_tokens=deleted, text_after=text_after)
 
 
+# The answers besides success (for the API schema, which clients and the hostile-input suite check against).
+_NOT_STAFF = OpenApiResponse(description="Not signed in, the token is invalid, or not a staff user")
+_NO_SUCH_CAMPAIGN = OpenApiResponse(description="No campaign of yours has this id (or no such export)")
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: CampaignSerializer(many=True), 403: _NOT_STAFF,
+                                  404: OpenApiResponse(description="No such page of the list")}),
+    retrieve=extend_schema(responses={200: CampaignSerializer, 403: _NOT_STAFF, 404: _NO_SUCH_CAMPAIGN}),
+)
 class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Your crowdsourcing campaigns (staff users only): create one, follow it, export its answers."""
 
@@ -115,6 +125,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def get_queryset(self):
         return selectors.campaigns_of(self.request.user).select_related("location_model")
 
+    @extend_schema(responses={201: CampaignSerializer, 403: _NOT_STAFF,
+                              400: OpenApiResponse(description="Invalid input: the field at fault and why"),
+                              415: OpenApiResponse(description="The body is not JSON, a form or multipart "
+                                                               "(Content-Type)")})
     def create(self, request: Request) -> Response:
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -140,7 +154,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(campaign).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiResponse(description="Progress, agreement and participants")})
+    @extend_schema(responses={200: OpenApiResponse(description="Progress, agreement and participants"),
+                              403: _NOT_STAFF, 404: _NO_SUCH_CAMPAIGN})
     @action(detail=True, methods=["get"])
     def report(self, request: Request, pk=None) -> Response:
         report = selectors.campaign_report(self.get_object())
@@ -148,7 +163,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                                                       "flagged", "alpha")}
                         | {"participants": len(report["participants"])})
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/x-ndjson"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/x-ndjson"): OpenApiTypes.STR,
+                              403: _NOT_STAFF, 404: _NO_SUCH_CAMPAIGN})
     @action(detail=True, methods=["get"], url_path=r"export/(?P<what>judgments|aggregates)\.(?P<fmt>csv|jsonl)",
             url_name="export")
     def export(self, request: Request, pk=None, what: str = "", fmt: str = "") -> HttpResponse:

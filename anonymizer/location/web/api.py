@@ -29,6 +29,7 @@ _INSPECT_EXAMPLES = [
                           "mode": "fixed", "m": 2, "keep": ["lunch"]}),
 ]
 _ERRORS = {400: OpenApiResponse(description="Invalid input: the field at fault and why"),
+           415: OpenApiResponse(description="The body is not JSON, a form or multipart (Content-Type)"),
            429: OpenApiResponse(description="Rate limit reached; retry after the Retry-After header")}
 
 

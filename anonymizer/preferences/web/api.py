@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -47,6 +47,29 @@ def model_payload(request: Request, record: PreferenceModel, model: PreferenceAr
     }
 
 
+# What the two views answer, for the API schema (clients and the hostile-input suite check responses against it).
+_ITEMS = inline_serializer("PreferenceItem", {"id": serializers.IntegerField(), "row": serializers.IntegerField(),
+                                              "column": serializers.IntegerField(), "label": serializers.CharField()},
+                           many=True)
+_CONTRIBUTE = inline_serializer("PreferenceContribute", {
+    "url": serializers.CharField(), "max_epsilon": serializers.FloatField(), "max_rounds": serializers.IntegerField()})
+_MODEL = inline_serializer("PreferenceModelPayload", {
+    "id": serializers.UUIDField(), "name": serializers.CharField(), "title": serializers.CharField(),
+    "version": serializers.CharField(), "mine": serializers.BooleanField(),
+    "item_space": serializers.DictField(help_text="The time slots and places the items are made of."),
+    "items": _ITEMS, "rank": serializers.IntegerField(),
+    "factors": serializers.ListField(child=serializers.ListField(child=serializers.FloatField())),
+    "biases": serializers.ListField(child=serializers.FloatField()), "threshold": serializers.FloatField(),
+    "regularization": serializers.FloatField(), "clip": serializers.FloatField(),
+    "coordinates": serializers.IntegerField(), "training": serializers.DictField(),
+    "scores": serializers.DictField(allow_null=True), "labels": serializers.CharField(),
+    "notice": serializers.CharField(), "contribute": _CONTRIBUTE})
+_STORED = inline_serializer("PreferenceContributionStored", {
+    "contribution": serializers.UUIDField(), "reports": serializers.IntegerField(),
+    "epsilon": serializers.FloatField()})
+_RATE_LIMITED = OpenApiResponse(description="Rate limit reached; retry after the Retry-After header")
+
+
 class PreferenceModelView(APIView):
     """The active preference model (the built-in default, or one of yours by ``?model=`` id or name): item ids
     with their labels (time slot × place), the item factors and biases, the rating threshold, the epsilon each
@@ -55,7 +78,7 @@ class PreferenceModelView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=[OpenApiParameter("model", str, description="Model id or name; empty: the default.")],
-                   responses={200: OpenApiResponse(description="The model"),
+                   responses={200: OpenApiResponse(_MODEL, description="The model"),
                               404: OpenApiResponse(description="No such model available to you")})
     def get(self, request: Request) -> Response:
         try:
@@ -80,8 +103,12 @@ class PreferenceReportsView(APIView):
     throttle_classes = [PreferenceThrottle]
 
     @extend_schema(request=ContributionSerializer, examples=[_EXAMPLE],
-                   responses={201: OpenApiResponse(description="Stored: the contribution id, reports and ε spent"),
-                              400: OpenApiResponse(description="Invalid: the field at fault and why")})
+                   responses={201: OpenApiResponse(_STORED, description="Stored: the contribution id, reports and ε "
+                                                                         "spent"),
+                              400: OpenApiResponse(description="Invalid: the field at fault and why"),
+                              415: OpenApiResponse(description="The body is not JSON, a form or multipart "
+                                                               "(Content-Type)"),
+                              429: _RATE_LIMITED})
     def post(self, request: Request) -> Response:
         serializer = ContributionSerializer(data=request.data, context={"user": request.user})
         serializer.is_valid(raise_exception=True)

@@ -278,6 +278,8 @@ PREFERENCE_MAX_ROUNDS = env_int("PREFERENCE_MAX_ROUNDS", 50, minimum=1)
 # re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
 KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))
 KANON_NER_PROCESSES = env_int("KANON_NER_PROCESSES", 1, minimum=1)
+# Largest configuration (YAML / JSON text or file) accepted, in bytes; refused before it is parsed.
+KANON_CONFIG_MAX_BYTES = env_int("KANON_CONFIG_MAX_BYTES", 256 * 1024, minimum=1024)
 # Time tagging with spaCy's DATE/TIME entities as well as the lexicon: more recall, about 40% of the speed.
 TEMPORAL_USE_NER = env_bool("TEMPORAL_USE_NER", True)
 # CSV exports: a cell starting with = + - @ (not a plain number) gets a ' in front, so spreadsheets show it as text.

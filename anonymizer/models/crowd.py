@@ -5,13 +5,27 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from anonymizer.models.location import TrainedLocationModel
+from anonymizer.models.validators import GreaterThanValidator, LessThanValidator
+
+
+def _between(low, high) -> list:
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
+#: Longest instructions or consent text of a campaign, and longest post (a blog post, not a book).
+MAX_CAMPAIGN_TEXT = 20_000
+MAX_POST_TEXT = 20_000
 
 
 class Campaign(models.Model):
-    """A crowdsourcing campaign: posts to judge, the task, and how many judgments each post needs."""
+    """A crowdsourcing campaign: posts to judge, the task, and how many judgments each post needs.
+
+    Every number has its range here, on its field: the new-campaign form and the API take theirs from it (a row
+    saved before the ranges existed was brought within them by migration 0005)."""
 
     class Task(models.TextChoices):
         INFERABLE = "inferable", "Can you tell where this was posted? (yes / no)"
@@ -24,20 +38,22 @@ class Campaign(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns")
     name = models.CharField(max_length=200)
-    instructions = models.TextField()
-    consent_text = models.TextField()
+    instructions = models.TextField(max_length=MAX_CAMPAIGN_TEXT)
+    consent_text = models.TextField(max_length=MAX_CAMPAIGN_TEXT)
     task = models.CharField(max_length=16, choices=Task.choices, default=Task.INFERABLE)
     ask_location = models.BooleanField(default=False, help_text="Also ask participants to click the area on a map.")
     # The model whose tokenizer splits posts into words to strike, and whose grid the map shows.
     location_model = models.ForeignKey(TrainedLocationModel, on_delete=models.PROTECT, null=True, blank=True,
                                        related_name="+")
-    judgments_per_post = models.PositiveIntegerField(default=100)
-    cutoff = models.FloatField(default=0.10, help_text="Share of yes answers from which a post is human-inferable.")
-    gold_share = models.FloatField(default=0.10, help_text="Share of a participant's items that are gold posts.")
-    min_gold_accuracy = models.FloatField(default=0.70)
-    min_gold_answers = models.PositiveIntegerField(default=3)
-    per_participant_cap = models.PositiveIntegerField(default=50)
-    reservation_seconds = models.PositiveIntegerField(default=300)
+    judgments_per_post = models.PositiveIntegerField(default=100, validators=_between(1, 1000))
+    cutoff = models.FloatField(default=0.10, validators=[GreaterThanValidator(0.0), LessThanValidator(1.0)],
+                               help_text="Share of yes answers from which a post is human-inferable.")
+    gold_share = models.FloatField(default=0.10, validators=[MinValueValidator(0.0), LessThanValidator(1.0)],
+                                   help_text="Share of a participant's items that are gold posts.")
+    min_gold_accuracy = models.FloatField(default=0.70, validators=_between(0.0, 1.0))
+    min_gold_answers = models.PositiveIntegerField(default=3, validators=_between(0, 1000))
+    per_participant_cap = models.PositiveIntegerField(default=50, validators=_between(1, 10_000))
+    reservation_seconds = models.PositiveIntegerField(default=300, validators=_between(10, 86_400))
     # The secret part of the link participants join by; knowing it is what admits them.
     join_token = models.CharField(max_length=64, unique=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
@@ -60,7 +76,7 @@ class CampaignPost(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="posts")
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REGULAR)
-    text = models.TextField()
+    text = models.TextField(max_length=MAX_POST_TEXT)
     external_id = models.CharField(max_length=200, blank=True)
     gold_answer = models.BooleanField(null=True, blank=True)
     latitude = models.FloatField(null=True, blank=True)

@@ -8,16 +8,62 @@ import uuid
 from pathlib import PurePath
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
 from django.db import models
 from django.utils.text import get_valid_filename
 
+#: A stored file's own name, in UTF-8 bytes: file systems allow 255 bytes (300 × "名" are 900), and the
+#: directories above it take some of FileField's 500 characters.
+MAX_STORED_NAME_BYTES = 120
+#: The name an upload was sent with, kept for display and download (the column's length).
+MAX_ORIGINAL_NAME_CHARS = 255
+#: The start of result names built from an upload's name ("<stem>.k5.anonymized.csv" fits JobResult.name).
+MAX_STEM_CHARS = 100
+_MAX_EXTENSION_BYTES = 16
+
+
+def _cut(text: str, max_chars: int | None, max_bytes: int | None) -> str:
+    if max_chars is not None:
+        text = text[:max(max_chars, 0)]
+    if max_bytes is not None:
+        text = text.encode("utf-8")[:max(max_bytes, 0)].decode("utf-8", "ignore")  # never half a character
+    return text
+
+
+def bounded_name(name: str, *, max_chars: int | None = None, max_bytes: int | None = None) -> str:
+    """``name`` cut to at most ``max_chars`` characters and ``max_bytes`` UTF-8 bytes, keeping its extension
+    (".csv") when it has a short one."""
+    stem, dot, extension = name.rpartition(".")
+    suffix = dot + extension
+    if not stem or len(suffix.encode("utf-8")) > _MAX_EXTENSION_BYTES:
+        stem, suffix = name, ""
+    stem = _cut(stem, None if max_chars is None else max_chars - len(suffix),
+                None if max_bytes is None else max_bytes - len(suffix.encode("utf-8")))
+    return stem + suffix if stem else _cut(name, max_chars, max_bytes)
+
+
+def stored_file_name(filename: str, default: str = "file") -> str:
+    """The name a file is stored under: the base name of ``filename`` with only letters, digits, "-", "_" and
+    "." (get_valid_filename), at most MAX_STORED_NAME_BYTES bytes, keeping its extension; ``default`` when
+    nothing of it is usable. The name it was sent with is kept elsewhere (Upload.original_name)."""
+    try:
+        name = get_valid_filename(PurePath(filename).name)
+    except SuspiciousFileOperation:  # nothing left, or "." / ".."
+        name = default
+    return bounded_name(name, max_bytes=MAX_STORED_NAME_BYTES) or default
+
+
+def upload_directory(instance: Upload) -> str:
+    """The directory of one upload's file: nothing else is ever stored in it."""
+    return f"uploads/{instance.owner_id}/{instance.id}"
+
 
 def upload_path(instance: Upload, filename: str) -> str:
-    return f"uploads/{instance.owner_id}/{instance.id}/{get_valid_filename(PurePath(filename).name)}"
+    return f"{upload_directory(instance)}/{stored_file_name(filename, 'upload.csv')}"
 
 
 def result_path(instance: JobResult, filename: str) -> str:
-    return f"results/{instance.job.owner_id}/{instance.job_id}/{get_valid_filename(PurePath(filename).name)}"
+    return f"results/{instance.job.owner_id}/{instance.job_id}/{stored_file_name(filename, 'result')}"
 
 
 class Upload(models.Model):
@@ -26,7 +72,7 @@ class Upload(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="uploads")
     file = models.FileField(upload_to=upload_path, max_length=500)
-    original_name = models.CharField(max_length=255)
+    original_name = models.CharField(max_length=MAX_ORIGINAL_NAME_CHARS)  # as sent (bounded), for display
     size_bytes = models.BigIntegerField()
     sha256 = models.CharField(max_length=64)
     # What the upload check found (for CSV: encoding, delimiter, header, rows).
@@ -38,6 +84,10 @@ class Upload(models.Model):
 
     def __str__(self) -> str:
         return self.original_name
+
+    def stem(self, default: str = "dataset") -> str:
+        """The original name without its extension, short enough to name results after ("<stem>.report.json")."""
+        return bounded_name(self.original_name.rsplit(".", 1)[0].strip(), max_chars=MAX_STEM_CHARS) or default
 
 
 class Job(models.Model):

@@ -10,7 +10,8 @@ from django.http import HttpRequest
 class UploadSizeLimitHandler(FileUploadHandler):
     """First in FILE_UPLOAD_HANDLERS: counts each file's bytes and skips the file past UPLOAD_MAX_BYTES.
 
-    The skipped file is absent from request.FILES; refused_upload_message() tells the view why.
+    The skipped file is absent from request.FILES; refused_uploads() tells the view which and why (pages report
+    it next to the file field through anonymizer.platform.forms).
     """
 
     def new_file(self, *args, **kwargs) -> None:
@@ -20,7 +21,10 @@ class UploadSizeLimitHandler(FileUploadHandler):
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
         self.received += len(raw_data)
         if self.received > settings.UPLOAD_MAX_BYTES:
-            self.request._refused_upload = (self.field_name, self.file_name)
+            refused = getattr(self.request, "_refused_uploads", None)
+            if refused is None:
+                refused = self.request._refused_uploads = []
+            refused.append((self.field_name, self.file_name))
             raise SkipFile
         return raw_data
 
@@ -28,12 +32,19 @@ class UploadSizeLimitHandler(FileUploadHandler):
         return None  # the next handlers build the file
 
 
-def refused_upload_message(request: HttpRequest) -> tuple[str, str] | None:
-    """(field name, message) when the size limit made the upload handler drop a file from this request."""
-    request.FILES  # noqa: B018 - parse the body first: the handler records the refusal while parsing
-    refused = getattr(request, "_refused_upload", None)
-    if refused is None:
-        return None
-    field_name, file_name = refused
+def _message(file_name: str) -> str:
     limit_mb = settings.UPLOAD_MAX_BYTES / (1024 * 1024)
-    return field_name, f"The file {file_name} is larger than the upload limit of {limit_mb:g} MB."
+    return f"The file {file_name} is larger than the upload limit of {limit_mb:g} MB."
+
+
+def refused_uploads(request: HttpRequest) -> list[tuple[str, str]]:
+    """(field name, message) of every file the size limit made the upload handler drop from this request."""
+    request.FILES  # noqa: B018 - parse the body first: the handler records the refusal while parsing
+    return [(field_name, _message(file_name)) for field_name, file_name in getattr(request, "_refused_uploads", ())]
+
+
+def refused_upload_message(request: HttpRequest) -> tuple[str, str] | None:
+    """(field name, message) when the size limit made the upload handler drop a file from this request (the
+    first one, when several were dropped)."""
+    refused = refused_uploads(request)
+    return refused[0] if refused else None

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 
 from anonymizer.models import Job, Upload
+from anonymizer.models.jobs import MAX_ORIGINAL_NAME_CHARS, bounded_name, upload_directory
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.tabular import check_csv
+
+logger = logging.getLogger(__name__)
 
 
 def _sha256(uploaded: UploadedFile) -> str:
@@ -22,28 +27,55 @@ def _sha256(uploaded: UploadedFile) -> str:
     return digest.hexdigest()
 
 
+def original_name(uploaded: UploadedFile, default: str = "upload.csv") -> str:
+    """The name the file was sent with, for display and download: at most the column's length, its extension
+    kept. (It is stored under a name of its own: anonymizer.models.jobs.stored_file_name.)"""
+    name = (uploaded.name or "").strip()
+    return bounded_name(name, max_chars=MAX_ORIGINAL_NAME_CHARS) or default
+
+
 def create_csv_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile) -> Upload:
     """Check that the file is a well-formed UTF-8 CSV within the size limit, then store it.
 
-    Raises anonymizer.tabular.CsvFormatError (with row and column) for a bad file; nothing is stored then.
+    Raises anonymizer.tabular.CsvFormatError (with row and column) for a bad file; nothing is stored then, and
+    whatever goes wrong while it is stored, neither its file nor its directory is left behind.
     """
     shape = check_csv(uploaded, max_bytes=settings.UPLOAD_MAX_BYTES)
     upload = Upload(
         owner=owner,
-        original_name=(uploaded.name or "upload.csv")[:255],
+        original_name=original_name(uploaded),
         size_bytes=shape.size_bytes,
         sha256=_sha256(uploaded),
         metadata={"format": "csv", "encoding": shape.encoding, "delimiter": shape.delimiter,
                   "header": list(shape.header), "rows": shape.rows},
     )
     uploaded.seek(0)
-    upload.file.save(upload.original_name, uploaded, save=False)
     try:
+        upload.file.save(upload.original_name, uploaded, save=False)
         upload.save()
-    except Exception:
-        upload.file.delete(save=False)
+    except BaseException:
+        _discard_files(upload)
         raise
     return upload
+
+
+def _discard_files(upload: Upload) -> None:
+    """Remove what storing ``upload`` left: its file, and its own directory (uploads/<owner>/<id>/)."""
+    try:
+        if upload.file:
+            upload.file.delete(save=False)
+    except Exception:  # the original error matters more; this one is logged
+        logger.exception("Could not delete the file of the refused upload %s", upload.id)
+    try:
+        directory = upload.file.storage.path(upload_directory(upload))
+    except NotImplementedError:  # remote storage: no directories
+        return
+    try:
+        os.rmdir(directory)  # only if empty: nothing but this upload's file was ever in it
+    except FileNotFoundError:
+        pass
+    except OSError:
+        logger.warning("Could not remove the directory %s of the refused upload %s", directory, upload.id)
 
 
 def delete_upload(upload: Upload) -> None:

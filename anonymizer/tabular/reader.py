@@ -142,6 +142,7 @@ class CsvSource:
         bom = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
         self.encoding: str = "utf-8-sig" if bom else "utf-8"
         self.delimiter: str = sniff_delimiter(head[bom:], complete=len(head) == self.size_bytes)
+        self._bom = bom
         self.bytes_read: int = bom  # bytes consumed from the file so far (whole chunks), for progress
         self.rows: int = 0  # data rows read so far
         self.nul_bytes: int = 0  # NUL bytes met so far, read as U+FFFD
@@ -245,9 +246,13 @@ class CsvSource:
             message = (f"a quoted value is never closed: the file ends inside a value that starts with a "
                        f"double quote ({where}). Add the missing closing double quote.")
         elif text.startswith("field larger than field limit"):
-            limit = csv.field_size_limit() // 2**20
-            message = (f"a value is longer than the limit of {limit} MiB characters ({where}); usually a "
-                       "double quote that opens a value is never closed.")
+            limit = csv.field_size_limit()
+            message = (f"a value is longer than the limit of {limit // 2**20} MiB ({limit:,}) characters ({where}); "
+                       "usually a double quote that opens a value is never closed.")
+            column = self._long_field_column(self._last_line + 1, limit)
+            names = self.header if self._header_read else ()
+            name = names[column - 1] if column is not None and column <= len(names) else None
+            return CsvFormatError(message, row=row, column=column, column_name=name)
         elif text.endswith("expected after '\"'"):
             message = (f"unexpected character after a closing double quote on line {line_num}. Inside a "
                        'quoted value a double quote must be doubled (""); a value that contains double '
@@ -255,6 +260,22 @@ class CsvSource:
         else:
             message = f"the CSV syntax is invalid on line {line_num} ({text})."
         return CsvFormatError(message, row=row)
+
+    def _long_field_column(self, first_line: int, limit: int) -> int | None:
+        """The 1-based column of the first value longer than `limit` in the record that starts on physical line
+        `first_line`, read again from the file (only when reporting that error); None if it cannot be told."""
+        state = (self.bytes_read, self.nul_bytes)
+        try:
+            self._file.seek(self._bom)
+            self.bytes_read = self._bom
+            lines = self._lines()
+            for _ in range(first_line - 1):
+                next(lines)
+            return _column_over_limit(lines, self.delimiter, limit)
+        except (StopIteration, _BadBytes, OSError, ValueError):
+            return None
+        finally:
+            self.bytes_read, self.nul_bytes = state
 
     def _next_record(self) -> list[str] | None:
         try:
@@ -325,6 +346,38 @@ class CsvSource:
         if start != row:
             message += f" The row starts on line {start} of the file."
         return CsvFormatError(message, row=row)
+
+
+def _column_over_limit(lines: Iterator[str], delimiter: str, limit: int) -> int | None:
+    """The 1-based column of the first value longer than `limit` characters in the CSV record that `lines`
+    start with (csv's own dialect: double quotes, doubled inside a quoted value), or None."""
+    column, length, quoted, at_start = 1, 0, False, True
+    for line in lines:
+        i, end = 0, len(line)
+        while i < end:
+            if quoted:
+                close = line.find('"', i)
+                if close < 0:  # the value goes on, line break included
+                    length, i = length + end - i, end
+                elif close + 1 < end and line[close + 1] == '"':
+                    length, i = length + close - i + 1, close + 2
+                else:
+                    length, i, quoted = length + close - i, close + 1, False
+            elif at_start and line[i] == '"':
+                quoted, at_start, i = True, False, i + 1
+            else:
+                at_start = False
+                cut = line.find(delimiter, i)
+                stop = cut if cut >= 0 else len(line.rstrip("\r\n"))
+                length += max(stop - i, 0)
+                if length > limit:
+                    return column
+                if cut < 0:
+                    return None  # the record ended without a value over the limit
+                column, length, at_start, i = column + 1, 0, True, cut + 1
+            if length > limit:
+                return column
+    return column if length > limit else None
 
 
 def _split_lines(body: str) -> list[str] | io.StringIO:

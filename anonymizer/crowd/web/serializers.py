@@ -5,25 +5,31 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from anonymizer.models import Campaign
+from anonymizer.crowd.web.services import MAX_ATTENTION_CHECKS, MAX_CAMPAIGN_POSTS
+from anonymizer.models import Campaign, CampaignPost
 
 
 class CampaignPostInputSerializer(serializers.Serializer):
-    text = serializers.CharField()
+    text = serializers.CharField(max_length=CampaignPost._meta.get_field("text").max_length)
     kind = serializers.ChoiceField(choices=["regular", "gold", "attention"], default="regular")
     gold = serializers.BooleanField(required=False, allow_null=True, default=None)
-    id = serializers.CharField(required=False, allow_blank=True, default="")
+    id = serializers.CharField(required=False, allow_blank=True, default="",
+                               max_length=CampaignPost._meta.get_field("external_id").max_length)
     lat = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-90, max_value=90)
     lon = serializers.FloatField(required=False, allow_null=True, default=None, min_value=-180, max_value=180)
 
 
 class CampaignSerializer(serializers.ModelSerializer):
-    posts = CampaignPostInputSerializer(many=True, write_only=True, required=False)
-    sample = serializers.IntegerField(write_only=True, required=False, min_value=1, max_value=10_000,
+    """A campaign; every number in the range the Campaign table declares on its field (ModelSerializer takes the
+    fields' validators), every text within its column's length."""
+
+    posts = CampaignPostInputSerializer(many=True, write_only=True, required=False, max_length=MAX_CAMPAIGN_POSTS)
+    sample = serializers.IntegerField(write_only=True, required=False, min_value=1, max_value=MAX_CAMPAIGN_POSTS,
                                       help_text="Instead of posts: sample this many held-out posts of the location "
                                                 "model's corpus (built-in models).")
-    attention_checks = serializers.IntegerField(write_only=True, default=2, min_value=0, max_value=20)
-    location_model = serializers.CharField(required=False, allow_null=True, default=None,
+    attention_checks = serializers.IntegerField(write_only=True, default=2, min_value=0,
+                                                max_value=MAX_ATTENTION_CHECKS)
+    location_model = serializers.CharField(required=False, allow_null=True, default=None, max_length=200,
                                            help_text="Location model id or name.")
     join_url = serializers.SerializerMethodField()
 

@@ -27,6 +27,9 @@ from anonymizer.platform.errors import UserFacingError
 
 logger = logging.getLogger(__name__)
 Kind = CampaignPost.Kind
+#: Posts one campaign may hold (uploaded, sent to the API or sampled), besides its attention checks.
+MAX_CAMPAIGN_POSTS = 10_000
+MAX_ATTENTION_CHECKS = 20
 
 
 class QueueWait(UserFacingError):
@@ -57,11 +60,21 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
         raise PermissionError("Only staff users can create campaigns.")
     if not posts:
         raise UserFacingError("A campaign needs at least one post.")
+    if len(posts) > MAX_CAMPAIGN_POSTS + MAX_ATTENTION_CHECKS:
+        raise UserFacingError(f"A campaign holds at most {MAX_CAMPAIGN_POSTS:,} posts (and "
+                              f"{MAX_ATTENTION_CHECKS} attention checks); got {len(posts):,}.")
     if task == Campaign.Task.DEIDENTIFY and location_model is None:
         raise UserFacingError("A de-identification campaign needs a location model: its tokenizer splits the words.")
+    text_limit = CampaignPost._meta.get_field("text").max_length
+    id_limit = CampaignPost._meta.get_field("external_id").max_length
     for number, post in enumerate(posts, start=1):
         if not post.text.strip():
             raise UserFacingError(f"Post {number} has no text.")
+        if len(post.text) > text_limit:
+            raise UserFacingError(f"Post {number} is {len(post.text):,} characters long; at most {text_limit:,}.")
+        if len(post.external_id) > id_limit:
+            raise UserFacingError(f"The id of post {number} is {len(post.external_id):,} characters long; at most "
+                                  f"{id_limit}.")
         if post.kind != Kind.REGULAR and post.gold_answer is None:
             raise UserFacingError(f"Post {number} is a {post.kind} post but has no known answer.")
     with transaction.atomic():
@@ -276,9 +289,9 @@ ATTENTION_TEXTS = {
 }
 
 
-def posts_from_csv(fileobj, *, text_column: str = "text") -> list[PostSpec]:
+def posts_from_csv(fileobj, *, text_column: str = "text", max_posts: int = MAX_CAMPAIGN_POSTS) -> list[PostSpec]:
     """Posts from a CSV: a text column, and optionally id, kind (regular / gold / attention), gold (yes / no),
-    lat and lon. A bad value raises CsvFormatError with its row and column."""
+    lat and lon. A bad value, or more than ``max_posts`` rows, raises CsvFormatError with its row and column."""
     from anonymizer.tabular import CsvFormatError
     from anonymizer.tabular.reader import CsvSource
 
@@ -292,6 +305,9 @@ def posts_from_csv(fileobj, *, text_column: str = "text") -> list[PostSpec]:
     for batch in source.batches():
         for record in batch:
             row += 1
+            if row - 1 > max_posts:
+                raise CsvFormatError(f"the file has more than {max_posts:,} posts, the most a campaign holds.",
+                                     row=row)
 
             def cell(name: str, record: list[str] = record) -> str:
                 return record[at[name]].strip() if at[name] is not None else ""
@@ -308,12 +324,15 @@ def posts_from_csv(fileobj, *, text_column: str = "text") -> list[PostSpec]:
             if gold is not None and kind == Kind.REGULAR:
                 kind = Kind.GOLD  # a known answer makes it a gold post
             coordinates = []
-            for name in ("lat", "lon"):
+            for name, limit in (("lat", 90), ("lon", 180)):
                 try:
-                    coordinates.append(float(cell(name)) if cell(name) else None)
+                    value = float(cell(name)) if cell(name) else None
                 except ValueError:
-                    raise CsvFormatError(f'{name} "{cell(name)}" is not a number.', row=row,
-                                         column=at[name] + 1, column_name=name) from None
+                    value = float("nan")
+                if value is not None and not -limit <= value <= limit:  # NaN fails both
+                    raise CsvFormatError(f'{name} "{cell(name)[:40]}" is not a number from -{limit} to {limit}.',
+                                         row=row, column=at[name] + 1, column_name=name)
+                coordinates.append(value)
             posts.append(PostSpec(record[header[text_column.lower()]], kind, gold, cell("id"), *coordinates))
     return posts
 

@@ -100,8 +100,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def campaign_new(request: HttpRequest) -> HttpResponse:
     _staff(request)
-    form = CampaignForm(request.POST or None, request.FILES or None,
-                        location_models=artifacts.usable_by(TrainedLocationModel, request.user))
+    form = CampaignForm(request=request, location_models=artifacts.usable_by(TrainedLocationModel, request.user))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

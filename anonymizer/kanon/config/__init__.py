@@ -39,6 +39,7 @@ from .validation import _problems, validate
 __all__ = [
     "BUILTIN_TYPES",
     "DEFAULT_MODEL",
+    "MAX_CONFIG_BYTES",
     "ONTONOTES_TYPES",
     "ROLES",
     "RULE_TYPES",
@@ -50,6 +51,7 @@ __all__ = [
     "CustomEntity",
     "HierarchyNode",
     "KanonConfig",
+    "check_config_size",
     "config_from_profile",
     "load_config",
     "model_installed",
@@ -57,10 +59,31 @@ __all__ = [
 ]
 
 
-def load_config(text: str | bytes, *, columns: Sequence[str]) -> KanonConfig:
+#: A configuration is a few kilobytes; past this size it is refused before it is parsed (YAML parsing takes
+#: about 2 s per MB in the request). The web app passes its setting KANON_CONFIG_MAX_BYTES.
+MAX_CONFIG_BYTES = 256 * 1024
+# libyaml's parser when PyYAML was built with it (about 10x faster), else the pure-Python one.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _size_text(size: int) -> str:
+    return f"{size / 1024:,.0f} KB" if size >= 10 * 1024 else f"{size:,} bytes"
+
+
+def check_config_size(size: int, max_bytes: int = MAX_CONFIG_BYTES, field: str = "config") -> None:
+    """Refuse a configuration of `size` bytes over `max_bytes` (ConfigError naming `field`), before reading it."""
+    if size > max_bytes:
+        raise ConfigError(field, f"the configuration is {_size_text(size)}, larger than the limit of "
+                                 f"{_size_text(max_bytes)}; a configuration is a few kilobytes of YAML or JSON")
+
+
+def load_config(text: str | bytes, *, columns: Sequence[str], max_bytes: int = MAX_CONFIG_BYTES) -> KanonConfig:
     """Parse a configuration (YAML or JSON) in our schema or rx-anon's and validate it against the CSV header
     `columns`. Attribute names match columns exactly, else case-insensitively (as rx-anon); columns left out
-    become insensitive nominal. Raises ConfigError (possibly .many) naming every bad field."""
+    become insensitive nominal. A text over `max_bytes` (UTF-8) is refused before it is parsed. Raises
+    ConfigError (possibly .many) naming every bad field."""
+    check_config_size(len(text if isinstance(text, bytes) else text.encode("utf-8", errors="surrogatepass")),
+                      max_bytes)
     data = _load_document(text)
     columns = list(columns)
     errors: list[ConfigError] = []
@@ -85,17 +108,26 @@ def _load_document(text: str | bytes) -> Mapping:
     if isinstance(text, bytes):
         text = text.decode("utf-8-sig", errors="replace")
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+        data = yaml.load(text, Loader=_YAML_LOADER)  # a safe loader: CSafeLoader or SafeLoader
+    except (yaml.YAMLError, ValueError, RecursionError, OverflowError) as exc:
+        # ValueError: an integer too long to convert (Python refuses over 4,300 digits); RecursionError:
+        # nesting deeper than the parser's recursion allows.
         try:  # JSON is YAML, except for a few things YAML refuses (e.g. tabs for indentation)
             data = json.loads(text)
-        except ValueError:
-            raise ConfigError("config", f"not valid YAML or JSON: {' '.join(str(exc).split())}") from None
+        except (ValueError, RecursionError):
+            raise ConfigError("config", f"not valid YAML or JSON: {_yaml_problem(exc)}") from None
     if data is None:
         raise ConfigError("config", "the file is empty; expected a mapping with attributes")
     if not isinstance(data, Mapping):
         raise ConfigError("config", f"expected a mapping with attributes, got {type(data).__name__}")
     return data
+
+
+def _yaml_problem(exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    message = " ".join(str(exc).split())
+    return message if len(message) <= 500 else message[:500] + " …"
 
 
 def _is_rx_anon(data: Mapping) -> bool:

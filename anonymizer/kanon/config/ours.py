@@ -7,7 +7,7 @@ from typing import Any
 
 from anonymizer.kanon.entities import BUILTIN_TYPES, CustomEntity
 
-from .parsing import _model, _number, _order, _parse_hierarchy, _sequence, _unknown_keys
+from .parsing import _model, _number, _order, _parse_hierarchy, _sequence, _show, _strings, _unknown_keys
 from .schema import SCHEMA_VERSION, AttributeConfig, ConfigError, KanonConfig
 
 
@@ -19,7 +19,8 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
     _unknown_keys(data, {"version", "k", "strategy", "relational_weight", "l_diversity", "seed", "nlp_model",
                          "entity_types", "custom_entities", "attributes", "warnings"}, "", warnings)
     if data.get("version", SCHEMA_VERSION) != SCHEMA_VERSION:
-        errors.append(ConfigError("version", f"unsupported version {data['version']!r}; expected {SCHEMA_VERSION}"))
+        errors.append(ConfigError("version",
+                                  f"unsupported version {_show(data['version'])}; expected {SCHEMA_VERSION}"))
     attributes = []
     for index, item in enumerate(_sequence(data.get("attributes"), "attributes", errors)):
         attribute = _parse_our_attribute(item, index, errors, warnings)
@@ -41,12 +42,13 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
         k=data.get("k", 2),
         strategy=data.get("strategy", "mondrian"),
         relational_weight=_number(data.get("relational_weight", 0.5)),
-        entity_types=_sequence(data.get("entity_types"), "entity_types", errors, default=BUILTIN_TYPES),
+        entity_types=_strings(data.get("entity_types"), "entity_types", errors, what="an entity type",
+                              default=BUILTIN_TYPES),
         custom_entities=tuple(custom),
         l_diversity=_parse_l_diversity(data.get("l_diversity"), errors),
-        nlp_model=_model(data.get("nlp_model"), "nlp_model", warnings),
+        nlp_model=_model(data.get("nlp_model"), "nlp_model", warnings, errors),
         seed=data.get("seed", 0),
-        warnings=tuple(str(w) for w in _sequence(data.get("warnings"), "warnings", errors)) + tuple(warnings),
+        warnings=_strings(data.get("warnings"), "warnings", errors, what="a message") + tuple(warnings),
     )
 
 
@@ -70,7 +72,7 @@ def _parse_our_attribute(item: Any, index: int, errors: list[ConfigError],
         date_format=item.get("date_format"),
         order=_order(item.get("order"), field + ".order", errors),
         hierarchy=None if hierarchy is None else _parse_hierarchy(hierarchy, field + ".hierarchy", errors, 0),
-        entities=_sequence(item.get("entities"), field + ".entities", errors),
+        entities=_strings(item.get("entities"), field + ".entities", errors, what="an entity type"),
     )
 
 

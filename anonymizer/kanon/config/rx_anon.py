@@ -8,7 +8,17 @@ from typing import Any
 
 from anonymizer.kanon.entities import BUILTIN_TYPES, CustomEntity
 
-from .parsing import _mapping, _model, _number, _order, _parse_hierarchy, _resolve_name, _sequence, _unknown_keys
+from .parsing import (
+    _mapping,
+    _model,
+    _number,
+    _order,
+    _parse_hierarchy,
+    _resolve_name,
+    _sequence,
+    _strings,
+    _unknown_keys,
+)
 from .schema import AttributeConfig, ConfigError, KanonConfig
 
 # rx-anon's own defaults (anon/configuration/configuration.py), applied only to files in its format.
@@ -38,7 +48,7 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
         warnings.append("entities.native: not given; recognising all entity types (rx-anon would recognise none "
                         "but the custom ones; write native: [] for that)")
     else:
-        native = tuple(dict.fromkeys(_sequence(entities["native"], "entities.native", errors)))
+        native = tuple(dict.fromkeys(_strings(entities["native"], "entities.native", errors, what="an entity type")))
     custom = []
     for label, regex in _mapping(entities.get("custom"), "entities.custom", errors).items():
         field = f"entities.custom.{label}"
@@ -55,7 +65,7 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
         name = _resolve_name(str(key), columns)
         keys[name] = str(key)
         attributes.append(_parse_rx_attribute(name, f"attributes.{key}", spec, errors, warnings))
-    model = _model(nlp.get("model"), "nlp.model", warnings)
+    model = _model(nlp.get("model"), "nlp.model", warnings, errors)
     config = KanonConfig(
         attributes=tuple(attributes),
         k=parameters.get("k", RX_DEFAULT_K),
@@ -90,7 +100,7 @@ def _parse_rx_attribute(name: str, field: str, spec: Any, errors: list[ConfigErr
         date_format=spec.get("format", RX_DEFAULT_DATE_FORMAT) if kind == "date" else None,
         order=_order(spec.get("order"), field + ".order", errors) if kind == "ordinal" else None,
         hierarchy=None if hierarchy is None else _parse_hierarchy(hierarchy, field + ".hierarchy", errors, 0),
-        entities=_sequence(spec.get("entities"), field + ".entities", errors),
+        entities=_strings(spec.get("entities"), field + ".entities", errors, what="an entity type"),
     )
 
 

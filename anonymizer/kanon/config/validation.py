@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
+from anonymizer.kanon.patterns import PatternError, compile_pattern
 
-from .parsing import model_installed
+from .parsing import _show, _type_name, model_installed
 from .schema import (
     ROLES,
     STRATEGIES,
@@ -24,6 +25,10 @@ from .schema import (
 )
 
 _LABEL_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+#: The largest k (and l) accepted: far more persons than any class could need, small enough to stay a number.
+MAX_K = 1_000_000
+#: Seeds are unsigned 32-bit integers, which every seeded generator accepts.
+MAX_SEED = 2**32 - 1
 # Two instants differing in every date field but not in the time of day: a date format must tell them apart.
 _SAMPLE_DATES = (datetime(2004, 5, 14, 13, 45, 30, tzinfo=UTC),
                  datetime(1987, 11, 3, 13, 45, 30, tzinfo=UTC))
@@ -41,9 +46,9 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _show(value: Any) -> str:
-    """A value for a message, numbers as the user probably wrote them (YAML's 2 became 2.0 here)."""
-    return f"{value:g}" if isinstance(value, float) else repr(value)
+def _as_text(value: Any) -> str:
+    """A value that should be a name: itself when it is a string, else shown briefly."""
+    return value if isinstance(value, str) else _show(value)
 
 
 def _is_integer(value: Any) -> bool:
@@ -54,16 +59,21 @@ def _date_format_problem(fmt: Any) -> str | None:
     """Why `fmt` is no usable strptime format for dates, or None: it must render dates that parse back to the
     same text, and tell different dates apart."""
     if not isinstance(fmt, str) or not fmt.strip():
-        return "a date column needs a strptime format such as \"%d/%m/%Y\""
+        got = "" if fmt is None else f", not {_type_name(fmt)}"
+        return f"a date column needs a strptime format such as \"%d/%m/%Y\"{got}"
+    if len(fmt) > 100:
+        return f"{_show(fmt)} is {len(fmt):,} characters long; expected a strptime format like \"%d/%m/%Y\""
     try:
         rendered = [sample.strftime(fmt) for sample in _SAMPLE_DATES]
         for text in rendered:
             if datetime.strptime(text, fmt).strftime(fmt) != text:
-                return f"{fmt!r} does not parse back what it formats; expected a strptime format like \"%d/%m/%Y\""
+                return (f"{_show(fmt)} does not parse back what it formats; expected a strptime format like "
+                        "\"%d/%m/%Y\"")
     except ValueError as exc:
-        return f"{fmt!r} is not a valid strptime format ({exc})"
+        return f"{_show(fmt)} is not a valid strptime format ({exc})"
     if rendered[0] == rendered[1]:
-        return f"{fmt!r} contains no date (day, month or year); expected a strptime format like \"%d/%m/%Y\""
+        return (f"{_show(fmt)} contains no date (day, month or year); expected a strptime format like "
+                "\"%d/%m/%Y\"")
     return None
 
 
@@ -92,9 +102,9 @@ def _attribute_problems(attribute: AttributeConfig, known_entities: set[str]) ->
 
     role_ok, type_ok = attribute.role in ROLES, attribute.type in TYPES
     if not role_ok:
-        error("role", f"{attribute.role!r} is not a role; expected one of {', '.join(ROLES)}")
+        error("role", f"{_show(attribute.role)} is not a role; expected one of {', '.join(ROLES)}")
     if not type_ok:
-        error("type", f"{attribute.type!r} is not a type; expected one of {', '.join(TYPES)}")
+        error("type", f"{_show(attribute.type)} is not a type; expected one of {', '.join(TYPES)}")
     if role_ok and type_ok:
         if attribute.role == "text" and attribute.type != "text":
             error("type", f"a column with role text must have type text, not {attribute.type}")
@@ -125,14 +135,19 @@ def _attribute_problems(attribute: AttributeConfig, known_entities: set[str]) ->
         else:
             errors += [ConfigError(f"{field}.hierarchy", problem)
                        for problem in _hierarchy_problems(attribute.hierarchy)]
-    unknown = [entity for entity in attribute.entities if entity not in known_entities]
+    unknown = _unknown_entities(attribute.entities, known_entities)
     if unknown:
         error("entities", _unknown_entities_message(unknown))
     return errors
 
 
+def _unknown_entities(entities: Sequence, known: set[str]) -> list:
+    return [entity for entity in entities if not isinstance(entity, str) or entity not in known]
+
+
 def _unknown_entities_message(unknown: list) -> str:
-    return (f"unknown entity types: {', '.join(map(str, unknown))}; expected OntoNotes types "
+    shown = [entity if isinstance(entity, str) else _show(entity) for entity in unknown[:20]]
+    return (f"unknown entity types: {', '.join(shown)}; expected OntoNotes types "
             f"({', '.join(ONTONOTES_TYPES)}), rule types ({', '.join(RULE_TYPES)}) or a custom entity's label")
 
 
@@ -142,8 +157,9 @@ def _custom_entity_problems(config: KanonConfig) -> list[ConfigError]:
     for index, entity in enumerate(config.custom_entities):
         label = entity.label
         field = f"custom_entities.{label}" if isinstance(label, str) and label else f"custom_entities.{index}"
-        if not isinstance(label, str) or not _LABEL_RE.fullmatch(label):
-            errors.append(ConfigError(field, f"label {label!r} must be an upper-case identifier such as STUDENT_ID"))
+        if not isinstance(label, str) or not _LABEL_RE.fullmatch(label) or len(label) > 64:
+            errors.append(ConfigError(field, f"label {_show(label)} must be an upper-case identifier of at most 64 "
+                                             "characters such as STUDENT_ID"))
         elif label in BUILTIN_TYPES:
             errors.append(ConfigError(field, f"{label} is a built-in entity type; choose another label"))
         elif label in seen:
@@ -151,20 +167,16 @@ def _custom_entity_problems(config: KanonConfig) -> list[ConfigError]:
         if isinstance(label, str):
             seen.add(label)
         for pattern in entity.patterns:
-            if not isinstance(pattern, str):
-                errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} is not a regular expression string"))
-                continue
             try:
-                compiled = re.compile(pattern)
-            except re.error as exc:
-                errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} is not a valid regular expression "
-                                                               f"({exc})"))
+                compiled = compile_pattern(pattern)  # RE2: what it refuses could take exponential time
+            except PatternError as exc:
+                errors.append(ConfigError(f"{field}.patterns", str(exc)))
                 continue
             if compiled.fullmatch("") is not None:
                 errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} matches the empty string"))
         for term in entity.terms:
             if not isinstance(term, str) or not term.strip():
-                errors.append(ConfigError(f"{field}.terms", f"{term!r} is not a non-empty string"))
+                errors.append(ConfigError(f"{field}.terms", f"{_show(term)} is not a non-empty string"))
         if not entity.patterns and not entity.terms:
             errors.append(ConfigError(field, "needs at least one pattern or term"))
     return errors
@@ -205,23 +217,28 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
         error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
 
     if not _is_integer(config.k):
-        error("k", f"{config.k!r} is not an integer; expected an integer >= 2")
+        error("k", f"{_show(config.k)} is not an integer; expected an integer >= 2")
     elif config.k < 2:
-        error("k", f"{config.k} is too small; expected an integer >= 2")
-    if config.strategy not in STRATEGIES:
-        error("strategy", f"{config.strategy!r} is not a strategy; expected one of {', '.join(STRATEGIES)}")
+        error("k", f"{_show(config.k)} is too small; expected an integer >= 2")
+    elif config.k > MAX_K:
+        error("k", f"{_show(config.k)} is too large; expected an integer from 2 to {MAX_K:,}")
+    if not isinstance(config.strategy, str) or config.strategy not in STRATEGIES:
+        error("strategy", f"{_show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
     if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
         error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
-    if not _is_integer(config.seed):
-        error("seed", f"{config.seed!r} is not an integer")
-    if config.nlp_model != DEFAULT_MODEL and not model_installed(config.nlp_model):
-        error("nlp_model", f"{config.nlp_model!r} is not an installed spaCy model; expected {DEFAULT_MODEL} or "
-                           "another model package installed on the server")
+    if not _is_integer(config.seed) or not 0 <= config.seed <= MAX_SEED:
+        error("seed", f"{_show(config.seed)} is not an integer from 0 to {MAX_SEED}")
+    if not isinstance(config.nlp_model, str):
+        error("nlp_model", f"expected the name of a spaCy model, got {_type_name(config.nlp_model)}")
+    elif config.nlp_model != DEFAULT_MODEL and not model_installed(config.nlp_model):
+        error("nlp_model", f"{_show(config.nlp_model)} is not an installed spaCy model; expected {DEFAULT_MODEL} "
+                           "or another model package installed on the server")
 
-    unknown = [entity for entity in config.entity_types if entity not in known_entities]
+    unknown = _unknown_entities(config.entity_types, known_entities)
     if unknown:
         error("entity_types", _unknown_entities_message(unknown))
-    twice = sorted({str(e) for e in config.entity_types if list(config.entity_types).count(e) > 1})
+    names = [e for e in config.entity_types if isinstance(e, str)]
+    twice = sorted({e for e in names if names.count(e) > 1})
     if twice:
         error("entity_types", f"listed more than once: {', '.join(twice)}")
     if config.text_columns and not config.entity_types and not config.custom_entities:
@@ -241,11 +258,11 @@ def _l_diversity_problems(config: KanonConfig) -> list[ConfigError]:
     except (TypeError, ValueError):
         return [ConfigError("l_diversity", "expected (sensitive column, l)")]
     roles = {a.name: a.role for a in config.attributes}
-    if column not in roles:
-        errors.append(ConfigError("l_diversity.column", f"{column!r} is not a configured column"))
+    if not isinstance(column, str) or column not in roles:
+        errors.append(ConfigError("l_diversity.column", f"{_show(column)} is not a configured column"))
     elif roles[column] != "sensitive":
-        errors.append(ConfigError("l_diversity.column", f"{column!r} has role {roles[column]}; l-diversity needs a "
-                                                        "column with role sensitive"))
-    if not _is_integer(l_value) or l_value < 2:
-        errors.append(ConfigError("l_diversity.l", f"{l_value!r} is not an integer >= 2"))
+        errors.append(ConfigError("l_diversity.column", f"{column!r} has role {_as_text(roles[column])}; l-diversity "
+                                                        "needs a column with role sensitive"))
+    if not _is_integer(l_value) or not 2 <= l_value <= MAX_K:
+        errors.append(ConfigError("l_diversity.l", f"{_show(l_value)} is not an integer >= 2 (at most {MAX_K:,})"))
     return errors

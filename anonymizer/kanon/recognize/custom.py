@@ -1,8 +1,10 @@
 """A user's own entity types (CustomEntity) compiled for the recognizer.
 
-Every pattern is a Python ``re`` regex, matched case-insensitively; every term is a literal matched
+Every pattern is a regex written as for Python's ``re``, matched case-insensitively by RE2, in time linear in
+the text (``anonymizer.kanon.patterns``: a user's pattern never backtracks); every term is a literal matched
 case-insensitively as a whole word (not inside a longer word; CJK terms need no word boundary, since CJK text
-has no spaces), with any run of whitespace where the term has whitespace.
+has no spaces), with any run of whitespace where the term has whitespace. The terms' regex is built here from
+escaped literals, so it stays on ``re`` (RE2 has no lookbehind for the whole-word check).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from anonymizer.kanon.patterns import PatternError, compile_pattern
 
 from .rules import _CJK, _NOT_AFTER_WORD, _NOT_BEFORE_WORD
 
@@ -71,7 +75,7 @@ class _CompiledCustom:
     label: str
     patterns: tuple[str, ...]
     terms: tuple[str, ...]
-    regexes: tuple[re.Pattern[str], ...]
+    regexes: tuple[Any, ...]  # RE2 regexes of the patterns, then re's of the terms: each has finditer
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         for regex in self.regexes:
@@ -101,8 +105,8 @@ def _compile_custom(entity: Any) -> _CompiledCustom:
     regexes = []
     for pattern in patterns:
         try:
-            regexes.append(re.compile(pattern, re.IGNORECASE))
-        except re.error as exc:
+            regexes.append(compile_pattern(pattern))
+        except PatternError as exc:
             raise ValueError(f"custom entity {label!r}: invalid regex {pattern!r}: {exc}") from exc
     term_pattern = _term_regex(terms)
     if term_pattern is not None:

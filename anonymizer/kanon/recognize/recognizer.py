@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
+from anonymizer.kanon.patterns import PATTERN_ENGINE
 
 from .custom import _compile_custom
 from .rules import RULES, RULES_VERSION
@@ -174,6 +175,8 @@ class TermRecognizer:
             "ner_max_chars": NER_MAX_CHARS,
             "ner_components": "ner-only",
         }
+        if any(c.patterns for c in self.custom):  # the engine that matched them (results of another differ)
+            payload["custom_pattern_engine"] = PATTERN_ENGINE
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.sha256(blob).hexdigest()
 

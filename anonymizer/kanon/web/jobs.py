@@ -12,7 +12,14 @@ from pathlib import Path
 from django.conf import settings
 from rest_framework import serializers
 
-from anonymizer.kanon.config import ConfigError, KanonConfig, config_from_profile, load_config, validate
+from anonymizer.kanon.config import (
+    ConfigError,
+    KanonConfig,
+    check_config_size,
+    config_from_profile,
+    load_config,
+    validate,
+)
 from anonymizer.kanon.partition import TooFewPersons
 from anonymizer.kanon.pipeline import anonymize_csv
 from anonymizer.models import Job, Upload
@@ -30,17 +37,34 @@ class KanonParams(serializers.Serializer):
     config = serializers.JSONField(required=False, help_text="A configuration in Kakurega's schema (see the job page).")
     config_yaml = serializers.CharField(required=False, help_text="Or a YAML / JSON text, rx-anon's format accepted.")
 
+    def validate_config(self, value):
+        refuse_large_config(len(json.dumps(value, ensure_ascii=False).encode("utf-8")))
+        return value
+
+    def validate_config_yaml(self, text: str) -> str:
+        refuse_large_config(len(text.encode("utf-8", errors="surrogatepass")))
+        return text
+
     def validate(self, data: dict) -> dict:
         if ("config" in data) == ("config_yaml" in data):
             raise serializers.ValidationError("Give exactly one of config and config_yaml.")
         return data
 
 
+def refuse_large_config(size: int, field: str | None = None) -> None:
+    """A configuration text or file of `size` bytes over KANON_CONFIG_MAX_BYTES is refused before it is read
+    or parsed: ValidationError naming `field` (or, without one, for the field being validated)."""
+    try:
+        check_config_size(size, settings.KANON_CONFIG_MAX_BYTES)
+    except ConfigError as exc:
+        raise serializers.ValidationError({field: [exc.message]} if field else [exc.message]) from None
+
+
 def config_for(upload: Upload, params: dict) -> KanonConfig:
     """The validated configuration of a job's parameters against the upload's columns."""
     columns = upload.metadata.get("header", [])
     if "config_yaml" in params:
-        return load_config(params["config_yaml"], columns=columns)
+        return load_config(params["config_yaml"], columns=columns, max_bytes=settings.KANON_CONFIG_MAX_BYTES)
     config = KanonConfig.from_dict(params["config"])
     validate(config, columns)
     return config
@@ -110,7 +134,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         raise UserFacingError(str(exc)) from exc
     finally:
         cache.close()
-    stem = upload.original_name.rsplit(".", 1)[0] or "dataset"
+    stem = upload.stem("dataset")
     report = {"input": upload.original_name, **report, "config": config.to_dict()}
     run.add_result_file(f"{stem}.k{config.k}.anonymized.csv", output, "text/csv")
     run.add_result(f"{stem}.k{config.k}.report.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,18 +18,20 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers
 
 from anonymizer.kanon.config import BUILTIN_TYPES, ROLES, TYPES, ConfigError, KanonConfig, load_config
-from anonymizer.kanon.web.jobs import KIND, MAX_RUNS, default_config
+from anonymizer.kanon.web.jobs import KIND, MAX_RUNS, default_config, refuse_large_config
 from anonymizer.models import Job
 from anonymizer.platform import selectors
 from anonymizer.platform.charts import line_chart
 from anonymizer.platform.errors import field_errors
+from anonymizer.platform.forms import upload_refusals
 from anonymizer.platform.jobs import services as job_services
 
 # A configuration field as the page labels it (in our schema, or as rx-anon's YAML spells it);
 # attributes.<column>.<key> are the cells of the columns table.
 _PAGE_NAMES = {"relational_weight": "λ", "parameters.relational_weight": "λ", "k": "k", "parameters.k": "k",
                "strategy": "strategy", "parameters.strategy": "strategy", "entity_types": "sensitive entity types",
-               "entities.native": "sensitive entity types", "l_diversity": "l-diversity", "attributes": "columns"}
+               "entities.native": "sensitive entity types", "l_diversity": "l-diversity", "attributes": "columns",
+               "yaml_file": "YAML file", "yaml": "YAML"}
 _CELL_NAMES = {"role": "role", "anonymization_type": "role", "type": "type", "date_format": "date format",
                "format": "date format", "order": "order", "entities": "entity types", "bias": "bias",
                "hierarchy": "hierarchy"}
@@ -86,22 +89,35 @@ def _config_from_form(post, columns: list[str]) -> dict:
     config = {"attributes": attributes, "strategy": post.get("strategy", "mondrian"),
               "entity_types": post.getlist("entity_types")}
     if post.get("l_column"):
-        config["l_diversity"] = {"column": post["l_column"], "l": int(post.get("l_value") or 2)}
+        config["l_diversity"] = {"column": post["l_column"], "l": _integer_or_text(post.get("l_value") or "2")}
     return config
+
+
+def _integer_or_text(text: str) -> int | str:
+    """An integer as typed, or the text itself for the configuration's validation to refuse by name."""
+    text = text.strip()
+    return int(text) if text.lstrip("+-").isdigit() and len(text) <= 18 else text
 
 
 def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonConfig, list[dict]]:
     """The configuration the form (or its YAML) gives, and one job's parameters per run it asks for."""
+    refused = upload_refusals(request)  # a file over the upload limit was dropped: say so, never use the form
+    if refused:
+        raise serializers.ValidationError(refused)
     uploaded_yaml = request.FILES.get("yaml_file")
     if uploaded_yaml is not None:
+        refuse_large_config(uploaded_yaml.size, "yaml_file")  # before it is read, let alone parsed
         try:
             text = uploaded_yaml.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             raise serializers.ValidationError({"yaml_file": ["The YAML file is not UTF-8 text."]}) from None
+    elif form["yaml"]:
+        refuse_large_config(len(form["yaml"].encode("utf-8", errors="surrogatepass")), "yaml")
+        text = form["yaml"]
     else:
-        text = form["yaml"] or json.dumps(_config_from_form(request.POST, columns))
+        text = json.dumps(_config_from_form(request.POST, columns))
     try:
-        config = load_config(text, columns=columns)
+        config = load_config(text, columns=columns, max_bytes=settings.KANON_CONFIG_MAX_BYTES)
     except ConfigError as exc:
         raise serializers.ValidationError({"config": [str(error) for error in exc.errors]}) from exc
     ks = _numbers(form["k"], int, "k") if form["k"].strip() else [config.k]

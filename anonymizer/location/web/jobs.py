@@ -32,13 +32,13 @@ class TrainLocationModelParams(serializers.Serializer):
     east = serializers.FloatField(min_value=-180, max_value=180)
     rows = serializers.IntegerField(min_value=1, max_value=200, default=20)
     cols = serializers.IntegerField(min_value=1, max_value=200, default=10)
-    text_column = serializers.CharField(default="text")
-    lat_column = serializers.CharField(default="lat")
-    lon_column = serializers.CharField(default="lon")
-    id_column = serializers.CharField(required=False, allow_null=True, default=None)
-    user_column = serializers.CharField(required=False, allow_null=True, default=None,
+    text_column = serializers.CharField(default="text", max_length=1000)
+    lat_column = serializers.CharField(default="lat", max_length=1000)
+    lon_column = serializers.CharField(default="lon", max_length=1000)
+    id_column = serializers.CharField(required=False, allow_null=True, default=None, max_length=1000)
+    user_column = serializers.CharField(required=False, allow_null=True, default=None, max_length=1000,
                                         help_text="With users, the held-out split keeps each user on one side.")
-    time_column = serializers.CharField(required=False, allow_null=True, default=None)
+    time_column = serializers.CharField(required=False, allow_null=True, default=None, max_length=1000)
     C = serializers.FloatField(min_value=1e-4, max_value=1e4, default=1.0, help_text="Inverse L2 strength.")
     min_df = serializers.IntegerField(min_value=1, max_value=100, default=2,
                                       help_text="Features seen in fewer posts are dropped.")

@@ -15,7 +15,7 @@ class InspectOptionsSerializer(serializers.Serializer):
     # The time options mean what they mean for the dataset job (anonymizer.temporal.removal says it once).
     time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
-                                      default=list, help_text=OPTION_HELP["keep_time"])
+                                      max_length=50, default=list, help_text=OPTION_HELP["keep_time"])
     time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
@@ -23,12 +23,13 @@ class InspectOptionsSerializer(serializers.Serializer):
     remove_time = serializers.BooleanField(
         default=False, help_text="Remove time expressions too (English posts), before the location: the time_* "
                                  "options say how. The response's time field lists what went.")
-    model = serializers.CharField(required=False, allow_blank=True, default="",
+    model = serializers.CharField(required=False, allow_blank=True, default="", max_length=200,
                                   help_text="Model id or name; empty: the default model for the text's language.")
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
                                    help_text="auto: delete the fewest morphemes that get under the threshold; "
                                              "fixed: delete exactly m.")
-    m = serializers.IntegerField(required=False, min_value=1, help_text="Morphemes to delete in fixed mode.")
+    m = serializers.IntegerField(required=False, min_value=1, max_value=1000,
+                                 help_text="Morphemes to delete in fixed mode.")
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
                                  max_length=50, help_text="Words that must not be deleted.")
     replacement = serializers.ChoiceField(
@@ -67,6 +68,14 @@ class InspectRequestSerializer(InspectOptionsSerializer):
 
 class InspectBatchRequestSerializer(InspectOptionsSerializer):
     texts = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="The posts to inspect.")
+
+    def to_internal_value(self, data):
+        # The batch limit before each post is validated, so a request of a million posts costs nothing.
+        texts = data.get("texts") if hasattr(data, "get") else None
+        if isinstance(texts, list) and len(texts) > settings.INSPECT_MAX_BATCH:
+            raise serializers.ValidationError({"texts": [
+                f"{len(texts):,} posts in one request; the limit is {settings.INSPECT_MAX_BATCH:,}."]})
+        return super().to_internal_value(data)
 
     def validate_texts(self, texts: list[str]) -> list[str]:
         if len(texts) > settings.INSPECT_MAX_BATCH:

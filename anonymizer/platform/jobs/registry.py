@@ -4,11 +4,13 @@ the worker all look kinds up here, so adding a kind needs no change to the job m
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
+from rest_framework.utils.encoders import JSONEncoder
 
 if TYPE_CHECKING:
     from anonymizer.models import Job, Upload
@@ -37,9 +39,18 @@ class JobKind:
 
     def ready_params(self, data: Any, inputs: list[Upload]) -> dict:
         """The parameters a job of this kind is queued with: validated, then prepared against its inputs, so a
-        bad value is refused before anything is queued. Raises serializers.ValidationError by field."""
+        bad value is refused before anything is queued, and made JSON (the job's params column and the worker
+        read them as JSON). Raises serializers.ValidationError by field."""
         params = self.validate_params(data)
-        return self.prepare(params, inputs) if self.prepare is not None else params
+        params = self.prepare(params, inputs) if self.prepare is not None else params
+        return json_safe(params)
+
+
+def json_safe(params: dict) -> dict:
+    """``params`` as the JSON they are stored as: what a serializer validated into Python values (UUID, date,
+    datetime, Decimal, a set of choices, a tuple) becomes its JSON form (a string, a list, a number), the same
+    form the API shows and the worker reads back."""
+    return json.loads(json.dumps(params, cls=JSONEncoder, ensure_ascii=False))
 
 
 _KINDS: dict[str, JobKind] = {}

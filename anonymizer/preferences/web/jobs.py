@@ -76,7 +76,7 @@ class PreferenceExperimentParams(serializers.Serializer):
     population = serializers.IntegerField(min_value=10, max_value=100_000, required=False, allow_null=True,
                                           default=None, help_text="Simulate this many users, drawn with "
                                                                   "replacement from the training users.")
-    seed = serializers.IntegerField(min_value=0, default=0)
+    seed = serializers.IntegerField(min_value=0, max_value=2**32 - 1, default=0)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
@@ -153,11 +153,10 @@ def _report(rows: list[dict], params: dict, *, source: str, name: str, seconds: 
             "rows": rows, "seconds": round(seconds, 1)}
 
 
-def _run(job: Job, run: JobRun, data, *, source: str, name: str) -> dict:
+def _run(job: Job, run: JobRun, data, *, source: str, name: str, stem: str) -> dict:
     started = time.perf_counter()
     rows = run_experiment(data, job.params, uploaded=source == "upload", progress=run.progress)
     report = _report(rows, job.params, source=source, name=name, seconds=time.perf_counter() - started)
-    stem = name.rsplit(".", 1)[0] if source == "upload" else "foursquare-nyc-proxy"
     run.add_result(f"{stem}.preference-experiment.csv", rows_csv(rows), "text/csv")
     run.add_result(f"{stem}.preference-experiment.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),
                    "application/json")
@@ -166,13 +165,15 @@ def _run(job: Job, run: JobRun, data, *, source: str, name: str) -> dict:
 
 def run_preference_experiment(job: Job, run: JobRun) -> dict:
     run.progress(0, 1, "reading the check-ins")
-    return _run(job, run, shipped_checkins(), source="proxy", name=DEFAULT_PREFERENCE_MODEL.data)
+    return _run(job, run, shipped_checkins(), source="proxy", name=DEFAULT_PREFERENCE_MODEL.data,
+                stem="foursquare-nyc-proxy")
 
 
 def run_preference_experiment_upload(job: Job, run: JobRun) -> dict:
     upload = job.inputs.get()
     run.progress(0, 1, "reading the preferences")
-    return _run(job, run, read_uploaded_preferences(upload), source="upload", name=upload.original_name)
+    return _run(job, run, read_uploaded_preferences(upload), source="upload", name=upload.original_name,
+                stem=upload.stem("preferences"))
 
 
 def _prepare_upload(params: dict, inputs: list) -> dict:
@@ -207,7 +208,7 @@ class TrainPreferenceModelParams(UploadedPreferencesParams):
     rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True, default=None,
                                       help_text="Reports per user, epsilon / rounds each; empty: about one per "
                                                 "2 epsilon (splitting a small budget only adds noise).")
-    seed = serializers.IntegerField(min_value=0, default=0)
+    seed = serializers.IntegerField(min_value=0, max_value=2**32 - 1, default=0)
 
 
 def prepare_uploaded_preferences(params: dict, inputs: list[Upload]) -> dict:

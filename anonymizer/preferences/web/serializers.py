@@ -11,10 +11,11 @@ from anonymizer.preferences.web import selectors
 
 
 class ReportSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=0)
-    index = serializers.IntegerField(min_value=0, help_text="The sampled gradient coordinate (item × (rank + 1)).")
+    round = serializers.IntegerField(min_value=0, max_value=1_000_000)  # and 0 … R − 1: ContributionSerializer
+    index = serializers.IntegerField(min_value=0, max_value=2**31 - 1,  # and below the model's coordinates
+                                     help_text="The sampled gradient coordinate (item × (rank + 1)).")
     value = serializers.FloatField(help_text="+B or −B, B = (e^ε + 1) / (e^ε − 1) for this report's ε.")
-    epsilon = serializers.FloatField(min_value=1e-6, help_text="The ε this report spends.")
+    epsilon = serializers.FloatField(min_value=1e-6, max_value=1e6, help_text="The ε this report spends.")
 
     def validate(self, data: dict) -> dict:
         if not is_report_value(data["value"], data["epsilon"]):
@@ -29,10 +30,20 @@ class ContributionSerializer(serializers.Serializer):
     reports = ReportSerializer(many=True, allow_empty=False,
                                help_text="One report per round, rounds 0 … R−1, all with the same ε.")
 
+    def to_internal_value(self, data):
+        # The rounds limit before each report is validated, so a million reports cost nothing.
+        reports = data.get("reports") if hasattr(data, "get") else None
+        if isinstance(reports, list) and len(reports) > settings.PREFERENCE_MAX_ROUNDS:
+            raise serializers.ValidationError({"reports": [self._too_many(len(reports))]})
+        return super().to_internal_value(data)
+
+    @staticmethod
+    def _too_many(count: int) -> str:
+        return f"At most {settings.PREFERENCE_MAX_ROUNDS} reports (rounds) per contribution; got {count}."
+
     def validate_reports(self, reports: list[dict]) -> list[dict]:
         if len(reports) > settings.PREFERENCE_MAX_ROUNDS:
-            raise serializers.ValidationError(f"At most {settings.PREFERENCE_MAX_ROUNDS} reports (rounds) per "
-                                              f"contribution; got {len(reports)}.")
+            raise serializers.ValidationError(self._too_many(len(reports)))
         if sorted(r["round"] for r in reports) != list(range(len(reports))):
             raise serializers.ValidationError("The rounds must be 0, 1, …, R − 1, each once.")
         if len({r["epsilon"] for r in reports}) != 1:

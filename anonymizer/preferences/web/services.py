@@ -7,6 +7,7 @@ ratings stay in their browser (``static/js/ldp.js``, mirrored by ``anonymizer.pr
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import logging
@@ -32,6 +33,7 @@ from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
 from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
 from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
+from anonymizer.tabular import check_csv
 
 logger = logging.getLogger(__name__)
 Progress = Callable[[int, int, str], None]
@@ -144,28 +146,37 @@ def aggregate_contributions(record: PreferenceModel, artifact: PreferenceArtifac
 
 
 # -- a user's own model from uploaded preferences ------------------------------------------------------------------
+def _parse(text: str, name: str) -> PreferenceUpload:
+    """parse_preferences, every problem a UserFacingError naming the file (and the row and column)."""
+    try:
+        return parse_preferences(text)
+    except InputFormatError as exc:
+        raise UserFacingError(f"{name}: {exc}") from exc
+    except csv.Error as exc:  # CSV syntax the shared check lets through to no other reader (it refuses it first)
+        raise UserFacingError(f"{name}: the CSV syntax is invalid ({exc}).") from exc
+
+
 def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
     """Parse an uploaded preference CSV; a bad row raises UserFacingError naming the row and column."""
     try:
         with upload.file.open("rb") as handle:
             text = handle.read().decode("utf-8-sig")
-        return parse_preferences(text)
-    except InputFormatError as exc:
-        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise UserFacingError(f"{upload.original_name} is not UTF-8 text") from exc
+    return _parse(text, upload.original_name)
 
 
 def create_preference_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile) -> Upload:
-    """Store an uploaded preference file once it parses: a bad row raises UserFacingError naming the row and
-    the column, and nothing is stored; a malformed CSV raises CsvFormatError as for every upload."""
+    """Store an uploaded preference file once it parses. The shared CSV check comes first (size, UTF-8, CSV
+    syntax, a value over the field limit: CsvFormatError with row and column, as for every upload); then a bad
+    row raises UserFacingError naming the row and the column. Nothing is stored then."""
+    check_csv(uploaded, max_bytes=settings.UPLOAD_MAX_BYTES)
     uploaded.seek(0)
     try:
-        parse_preferences(uploaded.read().decode("utf-8-sig"))
-    except InputFormatError as exc:
-        raise UserFacingError(f"{uploaded.name}: {exc}") from exc
+        text = uploaded.read().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UserFacingError(f"{uploaded.name} is not UTF-8 text") from exc
+    _parse(text, uploaded.name)
     uploaded.seek(0)
     return create_csv_upload(owner=owner, uploaded=uploaded)
 

@@ -17,9 +17,9 @@ from rest_framework import serializers
 
 from anonymizer.platform import selectors as platform_selectors
 from anonymizer.platform.errors import UserFacingError, field_errors
+from anonymizer.platform.forms import upload_refusals
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.registry import get_job_kind
-from anonymizer.platform.upload_limits import refused_upload_message
 from anonymizer.preferences.experiment import METHODS
 from anonymizer.preferences.items import SLOT_HOURS
 from anonymizer.preferences.web import selectors
@@ -81,11 +81,11 @@ def preference_jobs(request: HttpRequest) -> HttpResponse:
         return _jobs_page(request)
     action = request.POST.get("action", "")
     if action == "upload":
+        refused = upload_refusals(request)  # a file over the upload limit: an error of its field
+        if refused:
+            return _jobs_page(request, errors=refused, which="upload", status=400)
         uploaded = request.FILES.get("file")
-        refused = refused_upload_message(request)
         try:
-            if refused:
-                raise UserFacingError(refused[1])
             if uploaded is None:
                 raise UserFacingError("Choose a preference CSV file to upload.")
             upload = preference_services.create_preference_upload(owner=request.user, uploaded=uploaded)

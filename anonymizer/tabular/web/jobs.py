@@ -45,7 +45,7 @@ def run_profile_csv(job: Job, run: JobRun) -> dict:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except FileNotFoundError as exc:
         raise UserFacingError(f"The uploaded file {upload.original_name} is missing from storage.") from exc
-    stem = upload.original_name.rsplit(".", 1)[0] or "upload"
+    stem = upload.stem("upload")
     run.add_result(f"{stem}.profile.json", json.dumps(profile, ensure_ascii=False, indent=1).encode("utf-8"),
                    "application/json")
     run.add_result(f"{stem}.columns.csv", columns_csv(profile), "text/csv")

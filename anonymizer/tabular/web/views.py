@@ -10,7 +10,6 @@ from django.views.decorators.http import require_http_methods
 from anonymizer.platform import selectors
 from anonymizer.platform import uploads as upload_services
 from anonymizer.platform.jobs import services as job_services
-from anonymizer.platform.upload_limits import refused_upload_message
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.web.forms import ProfileCsvForm
 from anonymizer.tabular.web.jobs import KIND
@@ -20,9 +19,7 @@ from anonymizer.tabular.web.jobs import KIND
 @require_http_methods(["GET", "POST"])
 def profile_new(request: HttpRequest) -> HttpResponse:
     uploads = selectors.uploads_of(request.user)
-    refused = refused_upload_message(request) if request.method == "POST" else None
-    form = ProfileCsvForm(request.POST or None, request.FILES or None, uploads=uploads,
-                          refused_upload=refused and refused[1])
+    form = ProfileCsvForm(request=request, uploads=uploads)
     if request.method == "POST" and form.is_valid():
         try:
             # A refused file raises before anything is stored.

@@ -51,17 +51,17 @@ SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
 class RemoveTimeParams(serializers.Serializer):
     # The time options mean what they mean on the inspect page (anonymizer.temporal.removal says it once).
     time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
-    keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
+    keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False, max_length=50,
                                       default=list, help_text=OPTION_HELP["keep_time"])
     time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
                                                  help_text=OPTION_HELP["time_patterns_top"])
     text_columns = serializers.ListField(
-        child=serializers.CharField(), min_length=1, default=("text",),
+        child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
         help_text="The columns that hold the posts; every other column is copied as it is.")
     location_model = serializers.CharField(
-        required=False, allow_null=True, allow_blank=True, default=None,
+        required=False, allow_null=True, allow_blank=True, default=None, max_length=200,
         help_text="Also de-identify the location of every post after its time expressions are removed: the id "
                   "or name of an English location model (see /location-models/). Empty: time only.")
 
@@ -225,7 +225,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     report = {"input": upload.original_name, "rows": source.rows, "text_columns": names,
               "columns": [asdict(c) for c in counts], "options": _options(params, location),
               "seconds": round(time.perf_counter() - started, 3)}
-    stem = upload.original_name.rsplit(".", 1)[0] or "dataset"
+    stem = upload.stem("dataset")
     run.add_result_file(f"{stem}.time-removed.csv", output, "text/csv")
     # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
     run.add_result(f"{stem}.time-removed.report.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),
@@ -240,7 +240,7 @@ register(JobKind(name=KIND, label="Remove time expressions from a dataset's post
 
 # -- learn temporal patterns ----------------------------------------------------------------------------------
 class TemporalPatternParams(serializers.Serializer):
-    text_column = serializers.CharField(default="text", help_text="The column that holds the posts.")
+    text_column = serializers.CharField(default="text", max_length=1000, help_text="The column that holds the posts.")
 
 
 def prepare_patterns(params: dict, inputs: list[Upload]) -> dict:
@@ -289,7 +289,7 @@ def run_temporal_patterns(job: Job, run: JobRun) -> dict:
     summary = {"input": upload.original_name, "text_column": column_name, "posts": source.rows,
                "expressions": extractor.expressions_, "patterns": patterns, "coverage": curve,
                "arguments": extractor.expressions_ - sum(extractor.counts_.values())}
-    stem = upload.original_name.rsplit(".", 1)[0] or "posts"
+    stem = upload.stem("posts")
     run.add_result(f"{stem}.temporal-patterns.json", json.dumps(summary, indent=1, ensure_ascii=False).encode(),
                    "application/json")
     return summary

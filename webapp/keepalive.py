@@ -9,7 +9,7 @@ Procfile.local therefore runs under this wrapper: ``python -m webapp.keepalive N
 - It is started again after a pause that doubles from 1 s up to 30 s while it keeps dying at once, and resets
   once it stayed up for a minute.
 - SIGTERM / SIGINT / SIGHUP (honcho stopping the stack, Ctrl-C) are passed to the command and end the wrapper
-  once the command has exited: no restart then.
+  once the command has exited (its group is killed if it takes longer than STOP_GRACE): no restart then.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-MIN_PAUSE, MAX_PAUSE, STABLE_AFTER = 1.0, 30.0, 60.0
+MIN_PAUSE, MAX_PAUSE, STABLE_AFTER, STOP_GRACE = 1.0, 30.0, 60.0, 4.0
 
 
 def _log(name: str, message: str) -> None:
@@ -32,6 +32,21 @@ def _kill_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except ProcessLookupError:
         pass
+
+
+def _wait(child: subprocess.Popen, stopping: list[int]) -> int:
+    """The child's exit status. Once asked to stop, the child gets STOP_GRACE seconds, then its whole group is
+    killed: honcho kills this wrapper KILL_WAIT (5 s) after its SIGTERM, and a child still running then (a
+    worker waiting for its job) would be left behind as an orphan."""
+    stop_deadline = None
+    while True:
+        try:
+            return child.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
+            if stopping and stop_deadline is None:
+                stop_deadline = time.monotonic() + STOP_GRACE
+            if stop_deadline is not None and time.monotonic() > stop_deadline:
+                _kill_group(child.pid, signal.SIGKILL)
 
 
 def run(name: str, command: list[str]) -> int:
@@ -51,7 +66,7 @@ def run(name: str, command: list[str]) -> int:
     while True:
         started = time.monotonic()
         child = subprocess.Popen(command, start_new_session=True)
-        status = child.wait()
+        status = _wait(child, stopping)
         _kill_group(child.pid, signal.SIGKILL)  # pool processes or helpers the leader left behind
         if stopping:
             return 0 if status in (0, -signal.SIGTERM, -signal.SIGINT) else status

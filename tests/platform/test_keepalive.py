@@ -1,0 +1,42 @@
+"""webapp.keepalive, the wrapper of each `make run` process: a dead process is started again; asked to stop,
+it stops its process for good, and kills it if it does not stop before honcho would kill the wrapper."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+from tests.helpers import ROOT, wait_for
+
+
+def keepalive(*command: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "webapp.keepalive", "drill", "--", *command], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_a_process_that_dies_is_started_again_until_the_wrapper_is_stopped(tmp_path):
+    starts = tmp_path / "starts"
+    wrapper = keepalive("bash", "-c", f"echo start >> {starts}; exit 3")
+    wait_for(lambda: starts.exists() and len(starts.read_text().split()) >= 2, 10, 0.05)  # 1 s pause between
+    wrapper.send_signal(signal.SIGTERM)
+    output, _ = wrapper.communicate(timeout=10)
+    assert wrapper.returncode == 0
+    assert "exited with status 3; starting it again in 1 s" in output
+    count = len(starts.read_text().split())
+    time.sleep(2.5)
+    assert len(starts.read_text().split()) == count  # stopped: no restart after SIGTERM
+
+
+def test_a_process_that_ignores_sigterm_is_killed_with_its_group_within_the_grace(tmp_path):
+    pid_file = tmp_path / "pid"
+    wrapper = keepalive("bash", "-c", f"trap '' TERM; sleep 300 & echo $! > {pid_file}; wait")
+    wait_for(pid_file.exists, 10, 0.05)
+    time.sleep(0.3)
+    started = time.monotonic()
+    wrapper.send_signal(signal.SIGTERM)
+    wrapper.communicate(timeout=10)
+    assert time.monotonic() - started < 5  # before honcho's KILL_WAIT would kill the wrapper itself
+    child = int(pid_file.read_text())
+    assert subprocess.run(["kill", "-0", str(child)], capture_output=True).returncode != 0  # no orphan left

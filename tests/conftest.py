@@ -160,6 +160,12 @@ def other_user(django_user_model):
 
 
 @pytest.fixture
+def staff(django_user_model):
+    """A staff user (campaigns are staff-only)."""
+    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
+
+
+@pytest.fixture
 def api(user):
     """Alice's REST client, authenticated with her API token."""
     return token_client(user)

@@ -9,15 +9,18 @@ import io
 import os
 import shutil
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import kombu.pools
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from anonymizer.models import Job
+from anonymizer.crowd.web import services as crowd
+from anonymizer.models import Assignment, Campaign, Job
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from webapp.celery import app as celery_app
@@ -160,3 +163,15 @@ def browser_page():
         yield context.new_page()
         context.close()
         browser.close()
+
+
+def answer_all(campaign: Campaign, participants: int, decide) -> None:
+    """Simulated participants answering every regular post (through the service, as the views do)."""
+    for _ in range(participants):
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        now = timezone.now()
+        for post in campaign.posts.filter(kind="regular"):
+            Assignment.objects.create(participant=participant, post=post, served_at=now,
+                                      expires_at=now + timedelta(minutes=5))
+            crowd.answer(participant, post.id, answer=decide(post.text))

@@ -12,23 +12,21 @@ import gzip
 import io
 import re
 from dataclasses import replace
-from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from anonymizer.crowd.web import services as crowd
-from anonymizer.models import Assignment, Campaign, Job
+from anonymizer.models import Job
 from anonymizer.platform.uploads import create_csv_upload
 from anonymizer.preferences.aggregate import parse_aggregate, read_aggregate, write_aggregate
 from anonymizer.preferences.web.jobs import rows_csv
 from anonymizer.tabular import export
-from tests.helpers import csv_bytes, run_in_process
+from tests.helpers import answer_all, csv_bytes, run_in_process
 
 HYPERLINK = '=HYPERLINK("http://evil","x")'
 FORMULAS = [HYPERLINK, "+cmd", "@SUM(A1)", "-2+3"]
@@ -258,21 +256,6 @@ def test_the_profile_columns_csv_passes_names_unchanged_when_turned_off(user, ne
 
 # -- crowd campaign exports (page and API) and the machine x human table ---------------------------------------
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
-
-def answer_all(campaign: Campaign, participants: int, decide) -> None:
-    """Simulated participants answering every regular post (through the service, as the views do)."""
-    for _ in range(participants):
-        participant = crowd.join(campaign)
-        crowd.consent(participant)
-        now = timezone.now()
-        for post in campaign.posts.filter(kind="regular"):
-            Assignment.objects.create(participant=participant, post=post, served_at=now,
-                                      expires_at=now + timedelta(minutes=5))
-            crowd.answer(participant, post.id, answer=decide(post.text))
 
 
 def campaign_exports(staff) -> dict[str, list[dict]]:

@@ -60,10 +60,6 @@ def paper_upload(user) -> Upload:
     return create_csv_upload(owner=user, uploaded=csv_upload())
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
 
 @pytest.fixture
 def staff_api(staff) -> APIClient:

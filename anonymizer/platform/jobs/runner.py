@@ -207,11 +207,11 @@ def abandoned_job_ids(job_ids: list[str], now: datetime | None = None) -> set[st
     a sweep or deleted, more than JOB_KILL_GRACE_SECONDS ago (time to notice at their next progress report)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.JOB_KILL_GRACE_SECONDS)
-    present = {str(job_id) for job_id in Job.objects.filter(id__in=job_ids).values_list("id", flat=True)}
-    ended = {str(job_id) for job_id in Job.objects.filter(
-        id__in=job_ids, status__in=[Status.CANCELLED, Status.FAILED], finished_at__lt=cutoff
-    ).values_list("id", flat=True)}
-    return ended | (set(job_ids) - present)
+    rows = {str(job_id): (status, finished_at) for job_id, status, finished_at in
+            Job.objects.filter(id__in=job_ids).values_list("id", "status", "finished_at")}
+    ended = {job_id for job_id, (status, finished_at) in rows.items()
+             if status in (Status.CANCELLED, Status.FAILED) and finished_at is not None and finished_at < cutoff}
+    return ended | (set(job_ids) - set(rows))
 
 
 def fail_stale_jobs(now: datetime | None = None) -> int:

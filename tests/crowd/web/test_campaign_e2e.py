@@ -21,10 +21,6 @@ from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Part
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
 
 def make_campaign(staff, *, regular: int, wanted: int, gold: list[bool] = (), cap: int = 100,
                   reservation: int = 300, gold_share: float = 0.0, **options) -> Campaign:

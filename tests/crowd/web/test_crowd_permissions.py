@@ -13,10 +13,6 @@ from anonymizer.models import Campaign, Judgment
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
 
 @pytest.fixture
 def other_staff(django_user_model):

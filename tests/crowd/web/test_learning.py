@@ -3,38 +3,21 @@ hand de-identifications, and the machine x human table."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from anonymizer.crowd.web import services as crowd
-from anonymizer.models import Assignment, Campaign, HumanInferabilityModel, Job, TrainedLocationModel
+from anonymizer.models import Campaign, HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
+from tests.helpers import answer_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PLACES = ("渋谷", "新宿", "池袋", "東京", "品川", "銀座", "駅", "秋葉原", "上野")
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
-
-def answer_all(campaign: Campaign, participants: int, decide) -> None:
-    """Simulated participants answering every regular post (through the service, as the views do)."""
-    for _ in range(participants):
-        participant = crowd.join(campaign)
-        crowd.consent(participant)
-        now = timezone.now()
-        for post in campaign.posts.filter(kind="regular"):
-            Assignment.objects.create(participant=participant, post=post, served_at=now,
-                                      expires_at=now + timedelta(minutes=5))
-            crowd.answer(participant, post.id, answer=decide(post.text))
 
 
 def run(staff, kind: str, campaign: Campaign) -> Job:

@@ -12,10 +12,6 @@ from tests.helpers import browser_page, wait_for_js
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sato", password="a long staff passphrase", is_staff=True)
-
 
 def test_join_consent_answer_with_the_keyboard_and_finish(live_server, staff):
     posts = [crowd.PostSpec(text) for text in ("Lunch at the river", "Heading to the station", "Quiet night")]

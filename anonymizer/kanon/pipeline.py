@@ -13,10 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
-from anonymizer.kanon.partition import partition
+from anonymizer.kanon.occurrences import COMMON_WORD_FREQUENCY, OccurrenceSpreader
+from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import recode_classes, recode_text
 from anonymizer.kanon.table import iter_rows, read_table
+from anonymizer.kanon.verify import surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import export
 
@@ -67,6 +70,10 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     with source.open("rb") as handle:
         table = read_table(handle, config, progress=_stage(progress, "read"))
     seconds["read"] = time.perf_counter() - started
+    persons = len(set(table.persons))
+    if persons < config.k:  # before minutes of NER, not after
+        raise TooFewPersons(f"The dataset has {persons} persons, fewer than k = {config.k}: no class of k persons "
+                            "can be formed.")
 
     step = time.perf_counter()
     if config.text_columns and recognize is None:
@@ -75,20 +82,35 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["recognize"] = time.perf_counter() - step
 
     step = time.perf_counter()
+    recognized_terms = row_terms
+    row_terms = spread_terms(source, table, config, row_terms)
+    spread = Counter()
+    for before, after in zip(recognized_terms, row_terms, strict=True):
+        for old, new in zip(before, after, strict=True):
+            if len(new) != len(old):
+                spans = {(t.start, t.end) for t in old}
+                spread.update(t.label for t in new if (t.start, t.end) not in spans)
+    seconds["spread"] = time.perf_counter() - step
+    hierarchies = TermHierarchies(enabled=config.generalize_terms)
+
+    step = time.perf_counter()
     partitioner = _stage(progress, "partition")
     partitioner(0, 1, "building the person-centric view")
-    view = build_view(table, config, [[t for column in terms for t in column] for terms in row_terms])
+    view = build_view(table, config, [[t for column in terms for t in column] for terms in row_terms], hierarchies)
     partitioner(1, 3, f"partitioning {view.size:,} persons ({config.strategy}, k = {config.k})")
     partitioning = partition(view, config)
-    recodings, person_class = recode_classes(view, partitioning.classes, config)
+    recodings, person_class = recode_classes(view, partitioning.classes, config, hierarchies)
     released = released_classes(recodings)
     seconds["partition"] = time.perf_counter() - step
 
     step = time.perf_counter()
-    _write(source, output, table, config, row_terms, recodings, person_class, view, _stage(progress, "write"),
-           neutralize_formulas)
+    levels = _write(source, output, table, config, row_terms, recodings, person_class, view, hierarchies,
+                    _stage(progress, "write"), neutralize_formulas)
     seconds["write"] = time.perf_counter() - step
-    loss = information_loss(view, recodings, person_class, config)
+    loss = information_loss(view, recodings, person_class, config, hierarchies)
+    step = time.perf_counter()
+    check = check_release(output, table, config, row_terms, recodings, person_class, view, hierarchies)
+    seconds["verify"] = time.perf_counter() - step
 
     sizes = Counter(len(c) for c in partitioning.classes)
     released_sizes = sorted(released.values())
@@ -105,6 +127,17 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
         "class_sizes": {str(size): count for size, count in sorted(sizes.items())},
         "splits": dict(sorted(partitioning.splits.items())),
         "recognized_terms": dict(sorted(recognized.items())), "redundant_terms": redundant,
+        # String-level recoding: occurrences NER missed of strings it recognized elsewhere, per type.
+        "spread_terms": dict(sorted(spread.items())), "spread_scope": "dataset" if config.recode_everywhere
+        else "person",
+        # How the released terms were written: kept, generalized (a node between term and type) or as the type.
+        "released_terms": levels,
+        "generalize_terms": config.generalize_terms,
+        # Re-read from the written file: recognized names standing where their class does not share them.
+        "surviving_names": sum(check["names"].values()),
+        "surviving_names_by_type": dict(sorted(check["names"].items())),
+        "rows_with_surviving_names": check["rows_with_names"],
+        "surviving_common_word_strings": sum(check["common_words"].values()),
         **loss,
         "dropped_columns": [config.direct_identifier],
         "seconds": {name: round(value, 3) for name, value in seconds.items()},
@@ -112,13 +145,63 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     }
 
 
-def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, progress,
-           neutralize_formulas: bool = True) -> None:
+def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]]) -> list[tuple[list, ...]]:
+    """String-level recoding (``occurrences``): each column's terms plus the occurrences of recognized strings
+    NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``."""
+    columns = [table.header.index(name) for name in config.text_columns]
+    if not columns:
+        return row_terms
+    wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
+    flat = [[t for t in terms[n] if t.label in wanted] for terms in row_terms for n in range(len(columns))]
+    owners = [person for person in table.persons for _ in columns]
+    spreader = OccurrenceSpreader("dataset" if config.recode_everywhere else "person")
+    spreader.fit(list(_texts(source, columns)), flat, owners)
+    spread = spreader.transform(_texts(source, columns), flat, owners)
+    width = len(columns)
+    return [tuple(spread[row * width: (row + 1) * width]) for row in range(table.rows)]
+
+
+def check_release(output: Path, table, config, row_terms, recodings, person_class, view, hierarchies) -> dict:
+    """``verify.surviving_strings`` on the written file, with what each row's class may show."""
+    if not config.text_columns:
+        return {"names": Counter(), "common_words": Counter(), "rows_with_names": 0, "examples": []}
+    labels: dict[str, Counter] = {}
+    for terms in row_terms:
+        for column in terms:
+            for term in column:
+                labels.setdefault(term.key(), Counter())[term.label] += 1
+    recognized = {key: counts.most_common(1)[0][0] for key, counts in labels.items()}
+    allowed_of_class = []
+    for recoding in recodings:
+        allowed = [g.text for g in recoding.relational.values()]
+        for label, nodes in recoding.shared.items():
+            for node_key in nodes:
+                if node_key[0] == "term":
+                    allowed.append(node_key[1])
+                else:
+                    allowed.extend(hierarchies.texts_of(label, node_key))
+        allowed_of_class.append(allowed)
+    dropped = {config.direct_identifier}
+    columns = [name for name in config.text_columns if name not in dropped]
+    return surviving_strings(output, columns, recognized,
+                             lambda row: allowed_of_class[person_class[view.row_person[row]]],
+                             _common_word, encoding="utf-8")
+
+
+def _common_word(word: str) -> bool:
+    from anonymizer.temporal.normalize import word_frequency
+
+    return word_frequency(word) > COMMON_WORD_FREQUENCY
+
+
+def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, hierarchies,
+           progress, neutralize_formulas: bool = True) -> dict:
     roles = {a.name: a for a in config.attributes}
     keep = [i for i, name in enumerate(table.header) if roles[name].role != "direct_identifier"]
     qi_columns = {table.header.index(a.name): a.name for a in config.quasi_identifiers if a.type != "text"}
     text_columns = {table.header.index(name): n for n, name in enumerate(config.text_columns)}
     partial = output.with_name(output.name + ".partial")
+    levels: Counter = Counter()
     with source.open("rb") as handle, partial.open("w", encoding="utf-8", newline="") as out:
         writer = export.writer(out, delimiter=table.delimiter, neutralize=neutralize_formulas)
         writer.writerow([table.header[i] for i in keep])
@@ -130,7 +213,7 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
                     line.append(recoding.relational[qi_columns[i]].text)
                 elif i in text_columns:
                     line.append(recode_text(record[i], row_terms[row][text_columns[i]], row, recoding, config,
-                                            table))
+                                            table, hierarchies, view.spellings, levels))
                 else:
                     line.append(record[i])
             writer.writerow(line)
@@ -138,3 +221,4 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
                 progress(row, table.rows, f"recoding and writing: {row:,} of {table.rows:,} rows")
     partial.replace(output)  # a half-written file never carries the final name
     progress(table.rows, table.rows, "written")
+    return dict(sorted(levels.items()))

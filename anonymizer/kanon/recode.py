@@ -3,19 +3,22 @@
 Relational quasi-identifiers are generalised over all values of the class's persons: a number to its range
 (or the smallest node of its hierarchy covering the range), a date to the day, month, year or range of years
 that covers the class, a nominal value to the set of values, an ordinal one to the range of its order. In the
-texts, a sensitive term that every person of the class has (same type, same normalised text) stays as
-written; a redundant term gets the class's generalised value of its attribute in place of the value it
-states; every other sensitive term is replaced by its entity type.
+texts, a redundant term gets the class's generalised value of its attribute in place of the value it states;
+every other sensitive term becomes the most specific node of its hierarchy (``hierarchies``) that every person
+of the class holds — the class's least common ancestor: the term itself when all have it ("UK"), a broader
+value when all have one under it ("a city in Nebraska"), its entity type when they share nothing.
 """
 
 from __future__ import annotations
 
 import calendar
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
+from anonymizer.kanon.hierarchies import TermHierarchies, TermNode
 from anonymizer.kanon.table import Table
 from anonymizer.kanon.view import MISSING_LABEL, PersonView, format_number, redundant_match
 
@@ -89,35 +92,67 @@ def generalize(values: list, attribute) -> Generalization:
 
 @dataclass
 class ClassRecoding:
-    """What a class releases: each quasi-identifier's value and, per entity type, the terms it keeps."""
+    """What a class releases: each quasi-identifier's value and, per entity type, the hierarchy nodes of terms
+    that every person of the class holds (a node is held by a person when one of their terms has it on its
+    path). Without generalization the nodes are the terms themselves (rx-anon: a term is kept when shared)."""
 
     persons: np.ndarray
     relational: dict[str, Generalization]
-    kept_terms: dict[str, frozenset[str]]
+    shared: dict[str, frozenset[tuple[str, str]]]
+
+    def released(self, label: str, path: tuple[TermNode, ...]) -> TermNode:
+        """The most specific node of a term's path that the whole class shares; the type when none is."""
+        shared = self.shared.get(label, frozenset())
+        for node in path[:-1]:
+            if node.key in shared:
+                return node
+        return path[-1]
 
 
-def recode_classes(view: PersonView, classes: list[np.ndarray], config) -> tuple[list[ClassRecoding], np.ndarray]:
+def person_nodes(view: PersonView, hierarchies: TermHierarchies) -> dict[str, list[frozenset]]:
+    """Per entity type and person: every node on the paths of their terms (the root left out)."""
+    out = {}
+    for label, per_person in view.terms.items():
+        spelling = view.spellings.get(label, {})
+        out[label] = [frozenset(node.key for key in keys for node in hierarchies.path(label, key, spelling[key])[:-1])
+                      for keys in per_person]
+    return out
+
+
+def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarchies: TermHierarchies | None = None
+                   ) -> tuple[list[ClassRecoding], np.ndarray]:
     """The recoding of every class, and the class index of every person."""
+    if hierarchies is None:
+        hierarchies = TermHierarchies(enabled=False)
+    held = person_nodes(view, hierarchies)
     person_class = np.empty(view.size, dtype=np.int64)
     out = []
     for index, members in enumerate(classes):
         person_class[members] = index
+        people = members.tolist()
         relational = {}
         for attribute in config.quasi_identifiers:
             if attribute.type == "text":
                 continue
             per_person = view.values[attribute.name]
-            relational[attribute.name] = generalize([v for p in members.tolist() for v in per_person[p]], attribute)
-        kept = {}
-        for label, per_person in view.terms.items():
-            sets = [per_person[p] for p in members.tolist()]
-            kept[label] = frozenset.intersection(*sets) if sets else frozenset()
-        out.append(ClassRecoding(members, relational, kept))
+            relational[attribute.name] = generalize([v for p in people for v in per_person[p]], attribute)
+        shared = {}
+        for label, per_person in held.items():
+            sets = sorted((per_person[p] for p in people), key=len)  # smallest first: the intersection is quick
+            shared[label] = frozenset.intersection(*sets) if sets else frozenset()
+        out.append(ClassRecoding(members, relational, shared))
     return out, person_class
 
 
-def recode_text(text: str, terms, row: int, recoding: ClassRecoding, config, table: Table) -> str:
-    """A post with its sensitive terms kept, recoded with the class's relational value, or replaced by type."""
+def recode_text(text: str, terms, row: int, recoding: ClassRecoding, config, table: Table,
+                hierarchies: TermHierarchies | None = None, spellings: dict | None = None,
+                counts: Counter | None = None) -> str:
+    """A post with each sensitive term recoded: with the class's relational value when it states one, else as
+    the most specific node of its hierarchy the class shares (the term itself when shared, its type when
+    nothing is). ``spellings``: the view's first spelling per type and key (so paths match the view's);
+    ``counts`` gets one "kept", "generalized" or "type" per term written."""
+    if hierarchies is None:
+        hierarchies = TermHierarchies(enabled=False)
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
     qis = [a for a in config.quasi_identifiers if a.type != "text"]
     pieces, position = [], 0
@@ -130,10 +165,15 @@ def recode_text(text: str, terms, row: int, recoding: ClassRecoding, config, tab
             attribute, (start, end) = redundant
             value = recoding.relational[attribute.name].text
             pieces.append(term.text[:start] + value + term.text[end:])
-        elif term.key() in recoding.kept_terms.get(term.label, ()):
-            pieces.append(term.text)
         else:
-            pieces.append(term.label)
+            key = term.key()
+            spelling = (spellings or {}).get(term.label, {}).get(key, term.text)
+            path = hierarchies.path(term.label, key, spelling)
+            node = recoding.released(term.label, path)
+            kept = node.level == path[0].level and node is not path[-1]
+            pieces.append(term.text if kept else node.text)
+            if counts is not None:
+                counts["kept" if kept else "type" if node is path[-1] else "generalized"] += 1
         position = term.end
     pieces.append(text[position:])
     return "".join(pieces)

@@ -10,7 +10,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
@@ -64,6 +64,11 @@ class PersonView:
     labels: dict[str, list]  # code -> value, codes in sort order (nominal: value order; ordinal: configured order)
     terms: dict[str, list[frozenset[str]]]  # entity type -> per person: non-redundant term keys
     sensitive: dict[str, list[frozenset]]  # sensitive attribute -> per person: its values (for l-diversity)
+    spellings: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> term key -> first spelling
+    # Entity type -> (per person and hierarchy level: a code of the node of their most frequent term at that
+    # level, 0 without a term; per person the level of that term's leaf; the root's level). The partitioner's
+    # textual span: how far up their hierarchy a part's terms would have to go (hierarchies.py).
+    text_levels: dict[str, tuple[np.ndarray, np.ndarray, int]] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -76,8 +81,9 @@ def _mode(values: list) -> object:
     return min(v for v, c in counts.items() if c == best)  # ties: the smallest, for determinism
 
 
-def build_view(table: Table, config, row_terms: Sequence[Sequence]) -> PersonView:
-    """Group rows by person. ``row_terms[row]`` are the sensitive terms of all text columns of that row."""
+def build_view(table: Table, config, row_terms: Sequence[Sequence], hierarchies=None) -> PersonView:
+    """Group rows by person. ``row_terms[row]`` are the sensitive terms of all text columns of that row;
+    ``hierarchies`` (a ``TermHierarchies``) orders the textual attributes along the terms' hierarchies."""
     index: dict[str, int] = {}
     row_person = np.empty(table.rows, dtype=np.int64)
     for row, person in enumerate(table.persons):
@@ -108,6 +114,7 @@ def build_view(table: Table, config, row_terms: Sequence[Sequence]) -> PersonVie
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
     term_sets: dict[str, list[set]] = {}
     term_lists: dict[str, list[list]] = {}
+    spellings: dict[str, dict[str, str]] = {}
     for row, terms in enumerate(row_terms):
         person = row_person[row]
         for term in terms:
@@ -119,17 +126,46 @@ def build_view(table: Table, config, row_terms: Sequence[Sequence]) -> PersonVie
             key = term.key()
             term_sets[term.label][person].add(key)
             term_lists[term.label][person].append(key)
+            spellings.setdefault(term.label, {}).setdefault(key, term.text)
     terms = {label: [frozenset(s) for s in sets] for label, sets in sorted(term_sets.items())}
+    text_levels = {}
     for label, lists in sorted(term_lists.items()):
-        # Mondrian splits a text attribute on each person's most frequent term of the type (as rx-anon).
-        order = sorted({t for ts in lists for t in ts})
-        position = {t: i + 1 for i, t in enumerate(order)}
-        labels[f"text:{label}"] = [None, *order]
-        codes[f"text:{label}"] = np.array([position[_mode(ts)] if ts else 0 for ts in lists], dtype=np.int64)
+        # Mondrian splits a text attribute on each person's most frequent term of the type (as rx-anon); with
+        # hierarchies the terms are ordered along them (country, state, city), so that a cut into the first
+        # and second half of the sorted terms keeps neighbours in the hierarchy together.
+        modes = [_mode(ts) if ts else None for ts in lists]
+        distinct = sorted({t for t in modes if t is not None})
+        if hierarchies is not None and hierarchies.enabled:
+            paths = {t: hierarchies.path(label, t, spellings[label][t]) for t in distinct}
+            distinct.sort(key=lambda t: tuple(node.key for node in reversed(paths[t])))
+            text_levels[label] = _levels(modes, paths, hierarchies.root_level(label))
+        position = {t: i + 1 for i, t in enumerate(distinct)}
+        labels[f"text:{label}"] = [None, *distinct]
+        codes[f"text:{label}"] = np.array([position[t] if t is not None else 0 for t in modes], dtype=np.int64)
     sensitive = {}
     for name in config.sensitive_columns:
         per_person = [set() for _ in range(n)]
         for row, value in enumerate(table.columns[name].values):
             per_person[row_person[row]].add(value)
         sensitive[name] = [frozenset(s) for s in per_person]
-    return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive)
+    return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive, spellings,
+                      text_levels)
+
+
+def _levels(modes: list, paths: dict, root_level: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per person (their most frequent term) and level 0..root: a code of the most specific node at or above
+    that level (of two nodes on one level the generic one, so that "2004" and "June 5, 2004" meet at the
+    year), 0 for persons without a term; and per person the leaf's level."""
+    codes: dict = {}
+    table = np.zeros((len(modes), root_level + 1), dtype=np.int64)
+    leaf_level = np.zeros(len(modes), dtype=np.int64)
+    for person, term in enumerate(modes):
+        if term is None:
+            continue
+        path = paths[term]
+        leaf_level[person] = path[0].level
+        for level in range(root_level + 1):
+            node = [n for n in path if n.level >= level]
+            node = [n for n in node if n.level == node[0].level][-1]
+            table[person, level] = codes.setdefault(node.key, len(codes) + 1)
+    return table, leaf_level, root_level

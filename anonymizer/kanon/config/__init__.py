@@ -5,9 +5,10 @@ Two input formats are accepted by `load_config`: our own schema (`KanonConfig.to
 rx-anon's YAML configuration files (`parameters` / `nlp` / `attributes` / `entities`), so that rx-anon users
 can bring theirs. Every problem is reported as a ConfigError naming the field in the format it was written in.
 
-The modules: `schema` (the dataclasses), `ours` and `rx_anon` (the two formats), `parsing` (what both parsers
-share), `validation` and `prefill` (a first configuration from a CSV profile). Loading, which dispatches to
-the formats and validates, is here.
+The modules: `schema` (the dataclasses), `structure` (the shape of both formats, typed: checked before the
+parsers use a value), `ours` and `rx_anon` (the two formats), `parsing` (what both parsers share), `validation`
+and `prefill` (a first configuration from a CSV profile). Loading, which checks the shape, dispatches to the
+formats and validates, is here.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import yaml
 from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
 
 from .ours import _parse_ours
-from .parsing import _resolve_name, model_installed
+from .parsing import _resolve_name, _type_name, model_installed
 from .prefill import config_from_profile
 from .rx_anon import _parse_rx_anon, _rx_field_translator
 from .schema import (
@@ -34,6 +35,7 @@ from .schema import (
     HierarchyNode,
     KanonConfig,
 )
+from .structure import OURS, RX_ANON, errors_after, structure_errors
 from .validation import _problems, validate
 
 __all__ = [
@@ -62,6 +64,8 @@ __all__ = [
 #: A configuration is a few kilobytes; past this size it is refused before it is parsed (YAML parsing takes
 #: about 2 s per MB in the request). The web app passes its setting KANON_CONFIG_MAX_BYTES.
 MAX_CONFIG_BYTES = 256 * 1024
+#: Problems reported at most; a document wrong everywhere would otherwise give a message of megabytes.
+MAX_ERRORS = 50
 # libyaml's parser when PyYAML was built with it (about 10x faster), else the pure-Python one.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -78,28 +82,35 @@ def check_config_size(size: int, max_bytes: int = MAX_CONFIG_BYTES, field: str =
 
 
 def load_config(text: str | bytes, *, columns: Sequence[str], max_bytes: int = MAX_CONFIG_BYTES) -> KanonConfig:
-    """Parse a configuration (YAML or JSON) in our schema or rx-anon's and validate it against the CSV header
-    `columns`. Attribute names match columns exactly, else case-insensitively (as rx-anon); columns left out
-    become insensitive nominal. A text over `max_bytes` (UTF-8) is refused before it is parsed. Raises
-    ConfigError (possibly .many) naming every bad field."""
+    """Parse a configuration (YAML or JSON) in our schema or rx-anon's, its shape checked first (`structure`),
+    and validate it against the CSV header `columns`. Attribute names match columns exactly, else
+    case-insensitively (as rx-anon); columns left out become insensitive nominal. A text over `max_bytes`
+    (UTF-8) is refused before it is parsed. Raises ConfigError (possibly .many) naming every bad field."""
     check_config_size(len(text if isinstance(text, bytes) else text.encode("utf-8", errors="surrogatepass")),
                       max_bytes)
     data = _load_document(text)
     columns = list(columns)
     errors: list[ConfigError] = []
     warnings: list[str] = []
-    if _is_rx_anon(data):
+    rx_anon = _is_rx_anon(data)
+    shape_errors = structure_errors(data, RX_ANON if rx_anon else OURS)  # before any value is used
+    if rx_anon:
         config, keys = _parse_rx_anon(data, columns, errors, warnings)
         rename = _rx_field_translator(keys)
     else:
         config = _parse_ours(data, errors, warnings)
         rename = _same_field
+    errors = errors_after(shape_errors, errors)
     config = _fit_columns(config, columns)
     problems = [ConfigError(rename(error.field), error.message) for error in _problems(config, columns)]
-    # A field that could not be parsed got a placeholder: what validation says about it would be noise.
-    parsed_badly = {error.field for error in errors}
-    errors += [error for error in problems if not _under_any(error.field, parsed_badly)]
-    if errors:
+    # A field of the wrong shape, or that could not be parsed, got a placeholder: what validation says about
+    # it would be noise.
+    errors = errors_after(errors, problems)
+    if errors:  # each problem once (a hierarchy that YAML aliases repeat has the same problem everywhere)
+        errors = list({(error.field, error.message): error for error in errors}.values())
+        if len(errors) > MAX_ERRORS:
+            errors = [*errors[:MAX_ERRORS],
+                      ConfigError("config", f"{len(errors) - MAX_ERRORS:,} more problems not shown; fix these first")]
         raise ConfigError.many(errors)
     return config
 
@@ -119,7 +130,7 @@ def _load_document(text: str | bytes) -> Mapping:
     if data is None:
         raise ConfigError("config", "the file is empty; expected a mapping with attributes")
     if not isinstance(data, Mapping):
-        raise ConfigError("config", f"expected a mapping with attributes, got {type(data).__name__}")
+        raise ConfigError("config", f"expected a mapping with attributes, got {_type_name(data)}")
     return data
 
 
@@ -133,10 +144,6 @@ def _yaml_problem(exc: Exception) -> str:
 def _is_rx_anon(data: Mapping) -> bool:
     return (any(key in data for key in ("parameters", "nlp", "entities"))
             or isinstance(data.get("attributes"), Mapping))
-
-
-def _under_any(field: str, prefixes: set[str]) -> bool:
-    return any(field == prefix or field.startswith(prefix + ".") for prefix in prefixes)
 
 
 def _same_field(field: str) -> str:

@@ -17,7 +17,8 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
         errors.append(ConfigError("config", f"expected a mapping with attributes, got {type(data).__name__}"))
         data = {}
     _unknown_keys(data, {"version", "k", "strategy", "relational_weight", "l_diversity", "seed", "nlp_model",
-                         "entity_types", "custom_entities", "attributes", "warnings"}, "", warnings)
+                         "entity_types", "custom_entities", "attributes", "warnings", "generalize_terms",
+                         "recode_everywhere"}, "", warnings)
     if data.get("version", SCHEMA_VERSION) != SCHEMA_VERSION:
         errors.append(ConfigError("version",
                                   f"unsupported version {_show(data['version'])}; expected {SCHEMA_VERSION}"))
@@ -48,6 +49,8 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
         l_diversity=_parse_l_diversity(data.get("l_diversity"), errors),
         nlp_model=_model(data.get("nlp_model"), "nlp_model", warnings, errors),
         seed=data.get("seed", 0),
+        generalize_terms=data.get("generalize_terms", True),
+        recode_everywhere=data.get("recode_everywhere", True),
         warnings=_strings(data.get("warnings"), "warnings", errors, what="a message") + tuple(warnings),
     )
 

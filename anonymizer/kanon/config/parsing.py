@@ -3,6 +3,7 @@ validation to judge), hierarchy nodes, column names resolved to the header, and 
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
 import re
 import reprlib
@@ -45,13 +46,16 @@ def _show(value: Any) -> str:
     2.0 here)."""
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, datetime.date):  # YAML reads an unquoted 2004-05-14 as a date
+        return value.isoformat()
     return _REPR.repr(value)
 
 
 def _type_name(value: Any) -> str:
     """What a YAML value is, in YAML's words."""
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-             tuple: "a list", dict: "a mapping", type(None): "null"}
+             tuple: "a list", dict: "a mapping", type(None): "null", datetime.date: "a date",
+             datetime.datetime: "a date and time", set: "a set", bytes: "binary data"}
     return names.get(type(value), "a mapping" if isinstance(value, Mapping) else type(value).__name__)
 
 

@@ -35,7 +35,9 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
     column they resolved to (for error messages)."""
     _unknown_keys(data, {"parameters", "nlp", "attributes", "entities"}, "", warnings)
     parameters = _mapping(data.get("parameters"), "parameters", errors)
-    _unknown_keys(parameters, {"k", "strategy", "relational_weight"}, "parameters.", warnings)
+    # generalize_terms and recode_everywhere are Kakurega's (issue 16), accepted here so rx-anon files can use them.
+    _unknown_keys(parameters, {"k", "strategy", "relational_weight", "generalize_terms", "recode_everywhere"},
+                  "parameters.", warnings)
     nlp = _mapping(data.get("nlp"), "nlp", errors)
     _unknown_keys(nlp, {"model", "cache"}, "nlp.", warnings)  # cache: Kakurega keeps its own
     entities = _mapping(data.get("entities"), "entities", errors)
@@ -74,6 +76,8 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
         entity_types=native,
         custom_entities=tuple(custom),
         nlp_model=model,
+        generalize_terms=parameters.get("generalize_terms", True),
+        recode_everywhere=parameters.get("recode_everywhere", True),
         warnings=tuple(warnings),
     )
     return config, keys
@@ -81,6 +85,11 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
 
 def _parse_rx_attribute(name: str, field: str, spec: Any, errors: list[ConfigError],
                         warnings: list[str]) -> AttributeConfig:
+    if spec is not None and not isinstance(spec, Mapping):
+        # Its role is unknown (None): validation's message about it is left out (the shape was reported), and
+        # it then says nothing about the roles of the columns together either.
+        _mapping(spec, field, errors)
+        return AttributeConfig(name=name, role=None, type="nominal")
     spec = _mapping(spec, field, errors)
     _unknown_keys(spec, {"anonymization_type", "type", "bias", "format", "order", "hierarchy", "entities"},
                   field + ".", warnings)
@@ -107,6 +116,7 @@ def _parse_rx_attribute(name: str, field: str, spec: Any, errors: list[ConfigErr
 def _rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
     """Maps a field of our schema to rx-anon's spelling, so errors name what the user wrote."""
     top = {"k": "parameters.k", "strategy": "parameters.strategy",
+           "generalize_terms": "parameters.generalize_terms", "recode_everywhere": "parameters.recode_everywhere",
            "relational_weight": "parameters.relational_weight", "entity_types": "entities.native",
            "nlp_model": "nlp.model", "custom_entities": "entities.custom"}
     own = {"role": "anonymization_type", "date_format": "format"}

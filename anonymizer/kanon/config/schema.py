@@ -133,6 +133,8 @@ class KanonConfig:
     l_diversity: tuple[str, int] | None = None  # (sensitive column, l)
     nlp_model: str = DEFAULT_MODEL
     seed: int = 0
+    generalize_terms: bool = True  # terms in texts climb their hierarchy to what the class shares (hierarchies)
+    recode_everywhere: bool = True  # a recognized string is recoded in every text, not only its person's
     warnings: tuple[str, ...] = ()  # e.g. the model substitution, ignored unknown keys
 
     def attribute(self, name: str) -> AttributeConfig:
@@ -164,9 +166,11 @@ class KanonConfig:
         return tuple(a.name for a in self.attributes if a.role == "sensitive")
 
     def with_parameters(self, *, k: int | None = None, strategy: str | None = None,
-                        relational_weight: float | None = None) -> KanonConfig:
+                        relational_weight: float | None = None, generalize_terms: bool | None = None,
+                        recode_everywhere: bool | None = None) -> KanonConfig:
         """A copy with other run parameters (for re-runs); unchanged where None."""
-        changes = {"k": k, "strategy": strategy, "relational_weight": relational_weight}
+        changes = {"k": k, "strategy": strategy, "relational_weight": relational_weight,
+                   "generalize_terms": generalize_terms, "recode_everywhere": recode_everywhere}
         return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
 
     def recognition_fingerprint(self) -> str:
@@ -192,6 +196,8 @@ class KanonConfig:
             "l_diversity": (None if self.l_diversity is None
                             else {"column": self.l_diversity[0], "l": self.l_diversity[1]}),
             "seed": self.seed,
+            "generalize_terms": self.generalize_terms,
+            "recode_everywhere": self.recode_everywhere,
             "nlp_model": self.nlp_model,
             "entity_types": list(self.entity_types),
             "custom_entities": [{"label": e.label, "patterns": list(e.patterns), "terms": list(e.terms)}
@@ -204,9 +210,12 @@ class KanonConfig:
     def from_dict(cls, data: Any) -> KanonConfig:
         """Parse our schema (without checking it against a CSV header: see validate). ConfigError if malformed."""
         from .ours import _parse_ours  # here: ours imports this module
+        from .structure import OURS, errors_after, structure_errors
 
+        shape_errors = structure_errors(data, OURS)  # before any value is used
         errors: list[ConfigError] = []
         config = _parse_ours(data, errors, [])
+        errors = errors_after(shape_errors, errors)
         if errors:
             raise ConfigError.many(errors)
         return config

@@ -51,6 +51,14 @@ def _as_text(value: Any) -> str:
     return value if isinstance(value, str) else _show(value)
 
 
+def _is_role(value: Any) -> bool:
+    return isinstance(value, str) and value in ROLES
+
+
+def _is_type(value: Any) -> bool:
+    return isinstance(value, str) and value in TYPES
+
+
 def _is_integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -210,11 +218,14 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
     if missing:
         error("attributes", f"columns not configured: {', '.join(missing)}; give each a role (insensitive keeps "
                             "a column unchanged)")
-    problem = _direct_identifier_problem([a.name for a in config.attributes if a.role == "direct_identifier"])
-    if problem:
-        error("attributes", problem)
-    if not any(a.role in ("quasi_identifier", "text") for a in config.attributes):
-        error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
+    # Which column identifies the person and what is left to anonymize are only told once every column's role
+    # and type are known: with one misspelt, these would be noise (it may be the identifier).
+    if all(_is_role(a.role) and _is_type(a.type) for a in config.attributes):
+        problem = _direct_identifier_problem([a.name for a in config.attributes if a.role == "direct_identifier"])
+        if problem:
+            error("attributes", problem)
+        if not any(a.role in ("quasi_identifier", "text") for a in config.attributes):
+            error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
 
     if not _is_integer(config.k):
         error("k", f"{_show(config.k)} is not an integer; expected an integer >= 2")
@@ -226,6 +237,9 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
         error("strategy", f"{_show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
     if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
         error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
+    for name in ("generalize_terms", "recode_everywhere"):
+        if not isinstance(getattr(config, name), bool):
+            error(name, f"{_show(getattr(config, name))} is not true or false")
     if not _is_integer(config.seed) or not 0 <= config.seed <= MAX_SEED:
         error("seed", f"{_show(config.seed)} is not an integer from 0 to {MAX_SEED}")
     if not isinstance(config.nlp_model, str):

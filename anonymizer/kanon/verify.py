@@ -1,0 +1,116 @@
+"""Re-reading what was released: which recognized strings still stand in the written file, and where they may.
+
+A recognized string (a term's key, of any person) may stand in a released text only where the text's class
+shares it: as a term every person of the class has, inside a generalized value every person holds ("a city in
+Nebraska" holds "Nebraska"), or inside the class's relational value written for a redundant term. Anything
+else is a leak: a name tagged in one post and left in another, the thing string-level recoding prevents.
+
+Checked on the output file itself, word by word, for the strings that are names (at least one word that is
+not a common English word: "Kurt", "Omaha", "Acme Inc"); strings of common words only ("today", "last
+week") are counted apart, since the same words stand in every text whether or not anybody was tagged.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+# Words as a reader sees them: "doesn't", "dj-ing" and "Sunday-afternoon" are one word each (a name glued
+# into a longer word is not the name standing), a possessive "'s" is split off ("Omaha's" holds "Omaha").
+_WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
+_POSSESSIVE = re.compile(r"^(.+?)['’]s$")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def _words(text: str) -> list[str]:
+    words = []
+    for word in _WORD.findall(_fold(text)):
+        possessive = _POSSESSIVE.match(word)
+        words.extend((possessive.group(1), "'s") if possessive else (word,))
+    return words
+
+
+def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dict[str, str],
+                      allowed_per_row: Callable[[int], Sequence[str]], is_common_word: Callable[[str], bool],
+                      *, encoding: str = "utf-8") -> dict:
+    """Count recognized strings standing in ``output``'s text columns where their row's class does not share
+    them. ``recognized``: key -> entity type; ``allowed_per_row(row)``: the texts the row's class may show (its
+    shared terms, generalized values and relational values; one list object per class, as it is split into words
+    once per object). Returns {"names": Counter by type, "common_words":
+    Counter by type, "rows_with_names": n, "examples": [(row, type, string), ...] (up to 20)}."""
+    names: dict[tuple[str, ...], str] = {}
+    common: dict[tuple[str, ...], str] = {}
+    labels = set(recognized.values())
+    lengths: dict[str, set[int]] = {}
+    for key, label in recognized.items():
+        words = tuple(_words(key))
+        if (not words or not key[0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2)
+                or key.upper() in labels):  # "FAC" in the output is the type written in place of a term
+            continue
+        ordinary = all(len(w) == 1 or is_common_word(w) for w in re.findall(r"\w[\w'’]*", key))
+        (common if ordinary else names)[words] = label
+        lengths.setdefault(words[0], set()).add(len(words))
+    by_first = {word: sorted(ls, reverse=True) for word, ls in lengths.items()}
+    found_names, found_common, rows_with, examples = Counter(), Counter(), 0, []
+    seen: dict[int, tuple[set, list]] = {}
+    with output.open(encoding=encoding, newline="") as handle:
+        reader = csv.DictReader(handle)
+        for row, record in enumerate(reader):
+            texts = allowed_per_row(row)
+            if id(texts) not in seen:  # one list per class: its words are split once
+                allowed = {tuple(_words(text)) for text in texts}
+                seen[id(texts)] = (allowed, [a for a in allowed if a])
+            allowed, allowed_spans = seen[id(texts)]
+            leaked = False
+            for column in text_columns:
+                words = _words(record[column])
+                covered = _covered(words, allowed_spans)
+                i = 0
+                while i < len(words):
+                    for length in by_first.get(words[i], ()):
+                        if i + length > len(words):
+                            continue
+                        gram = tuple(words[i:i + length])
+                        label = names.get(gram) or common.get(gram)
+                        # A name identifies by its uncommon words: "this Thursday" with "Thursday" shared by
+                        # the class (kept there) shows nothing the class does not share.
+                        if label is None or gram in allowed or all(
+                                covered[j] for j in range(i, i + length)
+                                if words[j][0].isalnum() and not is_common_word(words[j])):
+                            continue
+                        if gram in names:
+                            found_names[label] += 1
+                            leaked = True
+                            if len(examples) < 20:
+                                examples.append((row, label, " ".join(gram)))
+                        else:
+                            found_common[label] += 1
+                        i += length - 1
+                        break
+                    i += 1
+            rows_with += leaked
+    return {"names": found_names, "common_words": found_common, "rows_with_names": rows_with,
+            "examples": examples}
+
+
+def _covered(words: list[str], spans: list[tuple[str, ...]]) -> list[bool]:
+    """Which words lie inside an occurrence of one of the allowed texts."""
+    covered = [False] * len(words)
+    if not spans:
+        return covered
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for span in spans:
+        by_first.setdefault(span[0], []).append(span)
+    for i, word in enumerate(words):
+        for span in by_first.get(word, ()):
+            if tuple(words[i:i + len(span)]) == span:
+                for j in range(i, i + len(span)):
+                    covered[j] = True
+    return covered

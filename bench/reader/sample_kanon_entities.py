@@ -1,0 +1,71 @@
+"""Draw a fresh sample of blog posts for a reader to annotate by hand: the recall hand check of entity mentions.
+
+Usage: .venv/bin/python bench/reader/sample_kanon_entities.py [--seed 20261201] [--posts 200]
+                                                               [--out /tmp/kk/reader/sample.jsonl]
+
+The pool is ``../shared/data/kanon/blogs_100k.csv.gz`` (Blog Authorship Corpus, research use only, see
+PROVENANCE.txt there), minus every post whose text also occurs in ``blogs_1k.csv``, ``blogs_5k.csv`` or
+``blogs_20k.csv`` of the same folder: those files were used for tuning, so a post seen there (even if it occurs
+again under another row) would flatter recall. Of the rest, only posts of 200-1,500 characters are kept, so that
+each post can be annotated in full by hand. The pool, in file order, is shuffled with ``random.Random(seed)`` and
+the first --posts are written as JSON lines ``{"post": n, "id": ..., "text": ...}`` (n = 0, 1, ...).
+
+The reader annotates the posts strictly in order, every post in full (no skipping of posts with few entities),
+until at least 320 mentions are reached, and stores only offsets, labels and mention strings plus a SHA-256 of
+each text in ``bench/reader/judgments_kanon_entities.jsonl`` (the corpus is not copied into the repo): this
+script recreates the texts. The judgments were made once, before any automatic output was seen
+(bench/reader/judgments_kanon_entities.md). Seed 20261201 is spent; draw a new seed for a new hand check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import random
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data" / "kanon"
+TUNING = ("blogs_1k.csv", "blogs_5k.csv", "blogs_20k.csv")
+MIN_CHARS, MAX_CHARS = 200, 1500
+
+csv.field_size_limit(sys.maxsize)
+
+
+def tuning_texts(data: Path = DATA) -> set[str]:
+    texts: set[str] = set()
+    for name in TUNING:
+        with open(data / name, newline="", encoding="utf-8") as handle:
+            texts.update(row["text"] for row in csv.DictReader(handle))
+    return texts
+
+
+def draw(seed: int, posts: int, data: Path = DATA) -> list[dict]:
+    excluded = tuning_texts(data)
+    with gzip.open(data / "blogs_100k.csv.gz", "rt", newline="", encoding="utf-8") as handle:
+        pool = [(row["id"], row["text"]) for row in csv.DictReader(handle)
+                if row["text"] not in excluded and MIN_CHARS <= len(row["text"]) <= MAX_CHARS]
+    random.Random(seed).shuffle(pool)
+    return [{"post": n, "id": blog_id, "text": text} for n, (blog_id, text) in enumerate(pool[:posts])]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--posts", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/kk/reader/sample.jsonl"))
+    args = parser.parse_args()
+    rows = draw(args.seed, args.posts)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"{len(rows)} posts (seed {args.seed}) -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

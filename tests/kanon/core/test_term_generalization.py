@@ -1,0 +1,207 @@
+"""String-level recoding and term generalization (issue 16): a name tagged once is recoded everywhere, a class
+releases the least common ancestor of its terms, and the released file is k-anonymous in its texts too."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from anonymizer.kanon.config import load_config
+from anonymizer.kanon.hierarchies import TermHierarchies
+from anonymizer.kanon.occurrences import OccurrenceSpreader
+from anonymizer.kanon.pipeline import anonymize_csv
+from anonymizer.kanon.recode import recode_classes
+from anonymizer.kanon.recognize import Term
+from anonymizer.kanon.table import read_table
+from anonymizer.kanon.view import build_view
+from tests.helpers import kanon_file, shared_data
+
+CONFIG = """
+parameters: {k: 2, strategy: mondrian, relational_weight: 0.5}
+attributes:
+  id: {anonymization_type: direct_identifier}
+  age: {type: numerical, anonymization_type: quasi_identifier}
+  text: {type: text, anonymization_type: text}
+entities:
+  native: [PERSON, GPE, DATE, TIME, MONEY]
+"""
+
+
+def terms_of(text: str, tagged: dict[str, str]) -> list[Term]:
+    """A recognizer that tags only the FIRST occurrence of each given string, as NER that misses the rest."""
+    out = []
+    for string, label in tagged.items():
+        found = re.search(rf"(?<!\w){re.escape(string)}(?!\w)", text)
+        if found:
+            out.append(Term(found.start(), found.end(), label, string))
+    return sorted(out, key=lambda t: t.start)
+
+
+class FirstOccurrenceRecognizer:
+    def __init__(self, tagged_by_text: dict[str, dict[str, str]]) -> None:
+        self.tagged_by_text = tagged_by_text
+
+    def recognize_many(self, texts):
+        for text in texts:
+            yield terms_of(text, self.tagged_by_text.get(text, {}))
+
+
+def write_csv(path: Path, rows: list[tuple]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "age", "text"])
+        writer.writerows(rows)
+    return path
+
+
+def read_texts(path: Path) -> list[str]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row["text"] for row in csv.DictReader(handle)]
+
+
+# ------------------------------------------------------------------------------------ string-level recoding
+
+def test_a_name_tagged_once_is_recoded_in_every_text(tmp_path):
+    # Two classes by age: {a, c} and {b, d}; neither shares "Kurt" nor "Will", so both must go wherever they stand.
+    rows = [("a", 30, "Kurt came by. Lucas loves Kurt, and Kurt knows it."),
+            ("a", 30, "Later Kurt left for Omaha."),
+            ("b", 60, "I met Kurt at the station."),
+            ("b", 60, "Nothing happened."),
+            ("c", 31, "I will, said Will. Will you come?"),
+            ("d", 61, "We will see.")]
+    source = write_csv(tmp_path / "posts.csv", rows)
+    tagged = {rows[0][2]: {"Kurt": "PERSON"}, rows[4][2]: {"Will": "PERSON"}}
+    recognize = FirstOccurrenceRecognizer(tagged).recognize_many
+    config = load_config(CONFIG, columns=["id", "age", "text"])
+
+    report = anonymize_csv(source, config, tmp_path / "everywhere.csv", recognize=recognize)
+    texts = read_texts(tmp_path / "everywhere.csv")
+    assert not any("Kurt" in text for text in texts)  # in a's three places, a's other post and b's post
+    assert texts[0] == "PERSON came by. Lucas loves PERSON, and PERSON knows it."
+    assert texts[2] == "I met PERSON at the station."
+    # "Will" was recognized as a name inside a sentence: that spelling is recoded there, the verb stays, and a
+    # sentence-initial "Will" (a question) is left alone.
+    assert texts[4] == "I will, said PERSON. Will you come?"
+    assert texts[5] == "We will see."
+    assert report["spread_terms"]["PERSON"] == 4 and report["surviving_names"] == 0
+
+    person_only = config.with_parameters(recode_everywhere=False)
+    report = anonymize_csv(source, person_only, tmp_path / "person.csv", recognize=recognize)
+    texts = read_texts(tmp_path / "person.csv")
+    assert "Kurt" not in texts[0] + texts[1] and texts[2] == "I met Kurt at the station."
+    assert report["surviving_names"] == 1  # the check on the written file sees b's Kurt
+
+
+def test_spreading_takes_whole_words_of_the_most_frequent_type_only():
+    texts = ["Omaha is big.", "omaha again", "In Omaha now.", "Omahaville and Omaha-style", "it's Omaha's"]
+    recognized = [[Term(0, 5, "GPE", "Omaha")], [Term(0, 5, "ORG", "omaha")], [Term(3, 8, "GPE", "Omaha")], [], []]
+    spreader = OccurrenceSpreader("dataset", is_common_word=lambda word: False).fit(texts, recognized)
+    out = spreader.transform(texts, recognized)
+    assert out[:3] == recognized[:3]  # nothing new where every occurrence was tagged
+    assert out[3] == []  # inside a longer word or glued by a hyphen: not the name standing alone
+    assert [(t.text, t.label) for t in out[4]] == [("Omaha", "GPE")]  # the possessive is the name
+
+
+# ------------------------------------------------------------------------------------ hierarchies
+
+@pytest.fixture(scope="module")
+def hierarchies() -> TermHierarchies:
+    return TermHierarchies()
+
+
+@pytest.mark.parametrize(("label", "terms", "expected"), [
+    ("GPE", ["Omaha", "Lincoln"], "a city in Nebraska"),
+    ("GPE", ["Omaha", "Chicago"], "a city in the United States"),
+    ("GPE", ["Omaha", "Paris"], "GPE"),
+    ("DATE", ["June 5, 2004", "June 20, 2004"], "June 2004"),
+    ("DATE", ["June 5, 2004", "the 14th of March 2004"], "2004"),
+    ("DATE", ["5/6/2004", "1998"], "DATE"),
+    ("TIME", ["8:30 pm", "7pm"], "an evening time"),
+    ("MONEY", ["$37", "$31.50"], "$30-39"),
+    ("NORP", ["German", "French"], "European"),
+    ("PERSON", ["Kurt", "Lucas"], "PERSON"),
+])
+def test_a_class_releases_the_least_common_ancestor_of_its_terms(hierarchies, label, terms, expected):
+    table, view = _two_person_view(label, terms, hierarchies)
+    recodings, _ = recode_classes(view, [np.array([0, 1])], _config(label), hierarchies)
+    shown = {recodings[0].released(label, hierarchies.path(label, t.casefold(), t)).text for t in terms}
+    assert shown == {expected}
+
+
+def test_a_term_every_person_has_stays_as_written(hierarchies):
+    table, view = _two_person_view("GPE", ["Omaha", "Omaha"], hierarchies)
+    recodings, _ = recode_classes(view, [np.array([0, 1])], _config("GPE"), hierarchies)
+    path = hierarchies.path("GPE", "omaha", "Omaha")
+    assert recodings[0].released("GPE", path) is path[0]
+
+
+def _config(label: str):
+    return load_config(CONFIG.replace("[PERSON, GPE, DATE, TIME, MONEY]", f"[{label}]"), columns=["id", "age", "text"])
+
+
+def _two_person_view(label, terms, hierarchies):
+    import io
+
+    lines = "id,age,text\n" + "".join(f"p{i},30,x\n" for i in range(len(terms)))
+    config = _config(label)
+    table = read_table(io.BytesIO(lines.encode()), config)
+    row_terms = [[Term(0, len(t), label, t)] for t in terms]
+    return table, build_view(table, config, row_terms, hierarchies)
+
+
+# ------------------------------------------------------------------------------------ the released blog file
+
+def test_released_blog_texts_share_every_term_they_show(tmp_path):
+    """k-anonymity re-checked on what is released (the written file): no recognized name stands where its class
+    does not share it, and every generalized value written in a person's text ("a city in Nebraska", "an
+    evening time") is held — on the path of one of their terms — by every person of the class."""
+    from anonymizer.kanon.partition import partition
+    from anonymizer.kanon.pipeline import recognize_rows, spread_terms
+    from tests.kanon.core.test_engine import CachedRecognizer
+
+    source = shared_data("kanon/blogs_1k.csv")
+    config = load_config(kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text(),
+                         columns=["id", "gender", "age", "topic", "sign", "date", "text"]).with_parameters(k=2)
+    recognizer = CachedRecognizer(tmp_path / "terms.sqlite")
+    try:
+        report = anonymize_csv(source, config, tmp_path / "out.csv", recognize=recognizer.recognize_many)
+        with source.open("rb") as handle:
+            table = read_table(handle, config)
+        row_terms = spread_terms(source, table, config, recognize_rows(
+            source, table, config, recognizer.recognize_many, lambda *args: None))
+    finally:
+        recognizer.cache.close()
+    assert report["k_reached"] and report["generalize_terms"]
+    assert report["released_terms"]["generalized"] > 100 and report["released_terms"]["kept"] > 100
+    assert report["surviving_names"] == 0, report["surviving_names_by_type"]
+
+    # The classes and what each person holds, rebuilt here from the partition and the hierarchies.
+    hierarchies = TermHierarchies()
+    view = build_view(table, config, [[t for column in terms for t in column] for terms in row_terms], hierarchies)
+    classes = partition(view, config).classes
+    holds = []
+    for person in range(view.size):
+        texts = set()
+        for label, per_person in view.terms.items():
+            for key in per_person[person]:
+                for node in hierarchies.path(label, key, view.spellings[label][key])[1:-1]:
+                    texts |= hierarchies.texts_of(label, node.key)
+        holds.append(texts)
+    generic = sorted({text for person in holds for text in person if re.match(r"an? .{6,}", text)}, key=len,
+                     reverse=True)
+    with source.open(encoding="utf-8", newline="") as handle:
+        row_person = [view.persons.index(row["id"]) for row in csv.DictReader(handle)]
+    class_of = {p: c for c, members in enumerate(classes) for p in members.tolist()}
+    seen = 0
+    for row, text in enumerate(read_texts(tmp_path / "out.csv")):
+        mates = classes[class_of[row_person[row]]].tolist()
+        for phrase in generic:
+            if phrase in text:
+                seen += 1
+                text = text.replace(phrase, "")  # "a city in Nebraska" holds "a place in ..." no more
+                assert all(phrase in holds[m] for m in mates), (row, phrase)
+    assert seen > 50

@@ -194,6 +194,10 @@ class TermHierarchies:
         if code:
             return [("country", code, 2, _in_country(gazetteer, code, "a place"))], 2
         found = gazetteer.resolve(bare)
+        if not found and "," in bare:  # "Lincoln, Nebraska", "Omaha, NE": the city in the state named after it
+            city, _, area = (part.strip() for part in bare.partition(","))
+            areas = {p.id for p in gazetteer.resolve(area) + gazetteer.resolve_abbreviation(area.upper())}
+            found = [p for p in gazetteer.resolve(city) if p.admin1 in areas or f"country:{p.country}" in areas]
         if not found:
             return [], 0
         place = found[0]

@@ -33,6 +33,8 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 COMMON_WORD_FREQUENCY = 3_000
 _SENTENCE_END = frozenset(".!?\n")
 _JOINERS = frozenset("'’-‐")
+# "I", "I'm", "I'll": a capital there says nothing about a name.
+_ALWAYS_CAPITAL = re.compile(r"I(?:['’](?:m|ll|ve|d|s))?(?!\w)")
 
 
 def _fold(text: str) -> str:
@@ -99,7 +101,8 @@ class OccurrenceSpreader:
                 labels[key][term.label] += 1
                 surfaces[key].add(term.text)
                 owners[key].add(person)
-                if term.text[:1].isupper() and not _starts_sentence(text, term.start):
+                if (term.text[:1].isupper() and not _starts_sentence(text, term.start)
+                        and not _ALWAYS_CAPITAL.match(term.text)):
                     named.add(key)
         self.patterns_: dict[tuple[str, ...], _Pattern] = {}
         frequency = self.word_frequency or _word_frequency
@@ -120,7 +123,8 @@ class OccurrenceSpreader:
             self.patterns_[words] = pattern
             # Looked up by its rarest word ("iraq" in "the war in iraq"), so that a text is searched at its rare
             # words only; a string spread to its own persons' texts only is indexed under each of them.
-            offset = min(range(len(words)), key=lambda i: (not words[i][0].isalnum(), frequency(words[i]), i))
+            offset = min(range(len(words)), key=lambda i: (not words[i][0].isalnum(), len(words[i]) == 1,
+                                                           frequency(words[i]), i))
             for owner in (None,) if everywhere else owners[key]:
                 anchors[owner][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
         # Per anchor word: the (offset, length) shapes of its strings, longest first, each a dict by words.

@@ -7,9 +7,12 @@ entity type (each person's most frequent term of that type). Priority, with the 
 partition normalised by its span in the whole dataset:
     relational: (span + 2 * bias + lambda) / 2        textual: (span + 1 - lambda) / 2
 as rx-anon computes it; lambda = 0 considers text attributes only and lambda = 1 relational ones only.
-With term hierarchies (``hierarchies``) a textual span is the information the part's terms of that type would
-lose as one class (its least common ancestor's level, see ``view.text_levels``), and its terms are sorted along
-the hierarchy before being cut in halves. Numbers and dates are cut at the median (values equal to the median
+With term hierarchies (``hierarchies``) a text attribute's terms are sorted along their hierarchy (country,
+state, city) before being cut in halves, so a class gets neighbours that share an ancestor. Its span stays
+rx-anon's (distinct terms): the information a part's terms would lose as one class (their least common
+ancestor's level) stays near 1 until parts are small, so as a span it made text cuts win over relational ones —
+on blogs_20k, k = 2, λ = 0.5: NCP_A 0.134 / NCP_X 0.956, against 0.060 / 0.973 with rx-anon's span.
+Numbers and dates are cut at the median (values equal to the median
 stay together), categories into the first and second half of their sorted distinct values.
 
 GDF (rx-anon's greedy baseline) cuts on sensitive terms instead: it picks the term carried by the largest
@@ -64,24 +67,7 @@ class _Spans:
             values = self.view.numbers[candidate.name][part]
             values = values[~np.isnan(values)]
             return float(values.max() - values.min()) if len(values) else 0.0
-        levels = self.view.text_levels.get(candidate.name[5:]) if not candidate.relational else None
-        if levels is not None:
-            return _hierarchy_span(*levels, part)
         return float(len(np.unique(self.view.codes[candidate.name][part])))
-
-
-def _hierarchy_span(table: np.ndarray, leaf_level: np.ndarray, root_level: int, part: np.ndarray) -> float:
-    """How much the part's most frequent terms of a type would lose if released as one class: the mean over
-    its persons with a term of (level of their least common ancestor - level of the term) / (root - term)."""
-    codes = table[part]
-    codes = codes[codes[:, 0] > 0]
-    if len(codes) < 2:
-        return 0.0
-    same = (codes == codes[0]).all(axis=0)  # per level: does everybody have the same node there?
-    meet = int(np.argmax(same)) if same.any() else root_level
-    leaves = leaf_level[part][table[part][:, 0] > 0]
-    span = np.maximum(root_level - leaves, 1)
-    return float(np.mean(np.clip(meet - leaves, 0, None) / span))
 
 
 def _cut(view: PersonView, candidate: Candidate, part: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -46,18 +46,29 @@ def _texts(source: Path, columns: list[int]) -> Iterator[str]:
 
 
 def recognize_rows(source: Path, table, config, recognize: Callable, progress: Progress) -> list[tuple[list, ...]]:
-    """Per row, the sensitive terms of each text column (in the order of config.text_columns)."""
+    """Per row, the sensitive terms of each text column (in the order of config.text_columns). Progress is
+    reported in characters (a file may hold one huge cell), at least every second."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
         return [() for _ in range(table.rows)]
+    total_chars = sum(len(text) for text in _texts(source, columns))
     per_text = []
     total = table.rows * len(columns)
+    done_chars, last = 0, time.monotonic()
+    lengths = (len(text) for text in _texts(source, columns))
     for done, terms in enumerate(recognize(_texts(source, columns)), start=1):
         per_text.append(terms)
-        if done % 500 == 0 or done == total:
-            progress(done, total, f"recognizing sensitive terms: {done:,} of {total:,} texts")
+        done_chars += next(lengths)
+        if done % 500 == 0 or done == total or time.monotonic() - last >= 1:
+            last = time.monotonic()
+            progress(done_chars, total_chars, f"recognizing sensitive terms: {done:,} of {total:,} texts, "
+                                              f"{_chars(done_chars)} of {_chars(total_chars)} characters")
     width = len(columns)
     return [tuple(per_text[row * width: (row + 1) * width]) for row in range(table.rows)]
+
+
+def _chars(count: int) -> str:
+    return f"{count / 1e6:.1f} million" if count >= 1_000_000 else f"{count:,}"
 
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,

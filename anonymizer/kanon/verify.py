@@ -57,16 +57,20 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
         ordinary = all(len(w) == 1 or is_common_word(w) for w in re.findall(r"\w[\w'’]*", key))
         (common if ordinary else names)[words] = label
         lengths.setdefault(words[0], set()).add(len(words))
-    by_first = {word: sorted(ls, reverse=True) for word, ls in lengths.items()}
+    lengths_of = {word: sorted(ls, reverse=True) for word, ls in lengths.items()}  # longest first
     found_names, found_common, rows_with, examples = Counter(), Counter(), 0, []
-    seen: dict[int, tuple[set, list]] = {}
+    seen: dict[int, tuple[set, dict]] = {}
     with output.open(encoding=encoding, newline="") as handle:
         reader = csv.DictReader(handle)
         for row, record in enumerate(reader):
             texts = allowed_per_row(row)
             if id(texts) not in seen:  # one list per class: its words are split once
                 allowed = {tuple(_words(text)) for text in texts}
-                seen[id(texts)] = (allowed, [a for a in allowed if a])
+                starting: dict[str, list[tuple[str, ...]]] = {}
+                for span in allowed:
+                    if span:
+                        starting.setdefault(span[0], []).append(span)
+                seen[id(texts)] = (allowed, starting)
             allowed, allowed_spans = seen[id(texts)]
             leaked = False
             for column in text_columns:
@@ -74,7 +78,7 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                 covered = _covered(words, allowed_spans)
                 i = 0
                 while i < len(words):
-                    for length in by_first.get(words[i], ()):
+                    for length in lengths_of.get(words[i], ()):
                         if i + length > len(words):
                             continue
                         gram = tuple(words[i:i + length])
@@ -100,16 +104,13 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
             "examples": examples}
 
 
-def _covered(words: list[str], spans: list[tuple[str, ...]]) -> list[bool]:
-    """Which words lie inside an occurrence of one of the allowed texts."""
+def _covered(words: list[str], by_first: dict[str, list[tuple[str, ...]]]) -> list[bool]:
+    """Which words lie inside an occurrence of one of the allowed texts (indexed by their first word)."""
     covered = [False] * len(words)
-    if not spans:
+    if not by_first:
         return covered
-    by_first: dict[str, list[tuple[str, ...]]] = {}
-    for span in spans:
-        by_first.setdefault(span[0], []).append(span)
-    for i, word in enumerate(words):
-        for span in by_first.get(word, ()):
+    for i in [i for i, word in enumerate(words) if word in by_first]:
+        for span in by_first[words[i]]:
             if tuple(words[i:i + len(span)]) == span:
                 for j in range(i, i + len(span)):
                     covered[j] = True

@@ -65,10 +65,6 @@ class PersonView:
     terms: dict[str, list[frozenset[str]]]  # entity type -> per person: non-redundant term keys
     sensitive: dict[str, list[frozenset]]  # sensitive attribute -> per person: its values (for l-diversity)
     spellings: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> term key -> first spelling
-    # Entity type -> (per person and hierarchy level: a code of the node of their most frequent term at that
-    # level, 0 without a term; per person the level of that term's leaf; the root's level). The partitioner's
-    # textual span: how far up their hierarchy a part's terms would have to go (hierarchies.py).
-    text_levels: dict[str, tuple[np.ndarray, np.ndarray, int]] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -128,7 +124,6 @@ def build_view(table: Table, config, row_terms: Sequence[Sequence], hierarchies=
             term_lists[term.label][person].append(key)
             spellings.setdefault(term.label, {}).setdefault(key, term.text)
     terms = {label: [frozenset(s) for s in sets] for label, sets in sorted(term_sets.items())}
-    text_levels = {}
     for label, lists in sorted(term_lists.items()):
         # Mondrian splits a text attribute on each person's most frequent term of the type (as rx-anon); with
         # hierarchies the terms are ordered along them (country, state, city), so that a cut into the first
@@ -138,7 +133,6 @@ def build_view(table: Table, config, row_terms: Sequence[Sequence], hierarchies=
         if hierarchies is not None and hierarchies.enabled:
             paths = {t: hierarchies.path(label, t, spellings[label][t]) for t in distinct}
             distinct.sort(key=lambda t: tuple(node.key for node in reversed(paths[t])))
-            text_levels[label] = _levels(modes, paths, hierarchies.root_level(label))
         position = {t: i + 1 for i, t in enumerate(distinct)}
         labels[f"text:{label}"] = [None, *distinct]
         codes[f"text:{label}"] = np.array([position[t] if t is not None else 0 for t in modes], dtype=np.int64)
@@ -148,24 +142,5 @@ def build_view(table: Table, config, row_terms: Sequence[Sequence], hierarchies=
         for row, value in enumerate(table.columns[name].values):
             per_person[row_person[row]].add(value)
         sensitive[name] = [frozenset(s) for s in per_person]
-    return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive, spellings,
-                      text_levels)
+    return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive, spellings)
 
-
-def _levels(modes: list, paths: dict, root_level: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per person (their most frequent term) and level 0..root: a code of the most specific node at or above
-    that level (of two nodes on one level the generic one, so that "2004" and "June 5, 2004" meet at the
-    year), 0 for persons without a term; and per person the leaf's level."""
-    codes: dict = {}
-    table = np.zeros((len(modes), root_level + 1), dtype=np.int64)
-    leaf_level = np.zeros(len(modes), dtype=np.int64)
-    for person, term in enumerate(modes):
-        if term is None:
-            continue
-        path = paths[term]
-        leaf_level[person] = path[0].level
-        for level in range(root_level + 1):
-            node = [n for n in path if n.level >= level]
-            node = [n for n in node if n.level == node[0].level][-1]
-            table[person, level] = codes.setdefault(node.key, len(codes) + 1)
-    return table, leaf_level, root_level

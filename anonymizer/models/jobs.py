@@ -17,7 +17,8 @@ from django.utils.text import get_valid_filename
 MAX_STORED_NAME_BYTES = 120
 #: The name an upload was sent with, kept for display and download (the column's length).
 MAX_ORIGINAL_NAME_CHARS = 255
-#: The start of result names built from an upload's name ("<stem>.k5.anonymized.csv" fits JobResult.name).
+#: The start of result names built from an upload's name ("<stem>_k5_mondrian_lambda0.5.anonymized.csv" fits
+#: JobResult.name).
 MAX_STEM_CHARS = 100
 _MAX_EXTENSION_BYTES = 16
 

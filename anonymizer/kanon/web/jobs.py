@@ -1,6 +1,8 @@
 """The k-anonymization job: an uploaded CSV, a configuration (ours or rx-anon's YAML), run on a worker with
-stage-by-stage progress; the anonymized CSV and the report are its results. The configuration is validated
-against the upload's columns before the job is queued (``prepare``), from the configure page as from the API."""
+stage-by-stage progress; the anonymized CSV and the report are its results, named after the upload and the
+run (``blogs_k5_mondrian_lambda0.5.anonymized.csv``). Before the job is queued (``prepare``), from the
+configure page as from the API, the configuration is validated against the upload's columns and k against the
+number of persons in the file, so what cannot succeed is refused in seconds rather than after the NER."""
 
 from __future__ import annotations
 
@@ -22,12 +24,14 @@ from anonymizer.kanon.config import (
 )
 from anonymizer.kanon.partition import TooFewPersons
 from anonymizer.kanon.pipeline import anonymize_csv
-from anonymizer.models import Job, Upload
+from anonymizer.kanon.table import MISSING
+from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.profile import PROFILE_JOB
+from anonymizer.tabular.reader import CsvSource
 
 KIND = "kanon"
 MAX_RUNS = 30  # runs one configure form may start (k values x lambda values)
@@ -76,13 +80,81 @@ def prepare(params: dict, inputs: list) -> dict:
         config = config_for(inputs[0], params)
     except ConfigError as exc:
         raise serializers.ValidationError({"config": [str(error) for error in getattr(exc, "errors", [exc])]}) from exc
+    problem = too_few_persons(inputs[0], config)
+    if problem:
+        raise serializers.ValidationError({"k": [problem]})
     return {"config": config.to_dict()}
+
+
+def _newest_profile(upload: Upload) -> dict | None:
+    """The result of the upload's newest successful profile job, if any."""
+    job = upload.jobs.filter(kind=PROFILE_JOB, status=Job.Status.SUCCEEDED).order_by("-finished_at").first()
+    return job.result if job is not None and isinstance(job.result, dict) else None
 
 
 def default_config(upload: Upload) -> KanonConfig | None:
     """Prefilled from the newest successful profile of the upload, when there is one."""
-    profile = upload.jobs.filter(kind=PROFILE_JOB, status=Job.Status.SUCCEEDED).order_by("-finished_at").first()
-    return config_from_profile(profile.result) if profile is not None else None
+    profile = _newest_profile(upload)
+    return config_from_profile(profile) if profile is not None else None
+
+
+def too_few_persons(upload: Upload, config: KanonConfig) -> str | None:
+    """Why ``config.k`` cannot be reached in the upload, which has fewer persons (distinct values of the direct
+    identifier) than k; None when it has enough or when that cannot be told before the run.
+
+    The upload's profile tells the number when it was counted exactly, or that there are at least as many as
+    it counted; otherwise the column is read, only until k distinct values were seen (so a file that has
+    enough persons is read no further than its first rows)."""
+    column = config.direct_identifier
+    persons = _profiled_persons(upload, column, config.k)
+    if persons is None:
+        persons = _count_persons(upload, column, config.k)
+    if persons is None or persons >= config.k:
+        return None
+    noun = "person" if persons == 1 else "persons"
+    hint = f"choose k from 2 to {persons}" if persons >= 2 else "k-anonymity needs at least 2 persons"
+    return (f"k = {config.k} is more than the {persons:,} {noun} in this file (distinct values of {column!r}); "
+            f"{hint}")
+
+
+def _profiled_persons(upload: Upload, column: str, k: int) -> int | None:
+    """The distinct values of ``column`` by the upload's profile when they decide whether there are k persons:
+    the exact count, or a capped one of at least k; None when the profile does not tell."""
+    profile = _newest_profile(upload)
+    header = upload.metadata.get("header", [])
+    if profile is None or column not in header:
+        return None
+    index = header.index(column)
+    for entry in profile.get("columns", []):
+        if not isinstance(entry, dict) or entry.get("index") != index or entry.get("name") != column:
+            continue
+        distinct = entry.get("distinct")
+        if not isinstance(distinct, int) or isinstance(distinct, bool):
+            return None
+        if entry.get("distinct_capped", False):  # at least this many: decides only when that is enough
+            return distinct if distinct >= k else None
+        return distinct
+    return None
+
+
+def _count_persons(upload: Upload, column: str, k: int) -> int | None:
+    """The distinct present values of ``column`` (as the run groups rows: stripped, missing ones left out),
+    counted by streaming the file and stopping at k; None if the file cannot be read (the run reports why)."""
+    try:
+        with upload.file.open("rb") as fileobj:
+            source = CsvSource(fileobj)
+            if column not in source.header:
+                return None
+            index = source.header.index(column)
+            persons: set[str] = set()
+            for batch in source.batches():
+                persons.update(value for value in (record[index].strip() for record in batch)
+                               if value.casefold() not in MISSING)
+                if len(persons) >= k:
+                    return len(persons)
+            return len(persons)
+    except (CsvFormatError, OSError):
+        return None
 
 
 def recognizer_for(config: KanonConfig):
@@ -134,12 +206,30 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         raise UserFacingError(str(exc)) from exc
     finally:
         cache.close()
-    stem = upload.stem("dataset")
     report = {"input": upload.original_name, **report, "config": config.to_dict()}
-    run.add_result_file(f"{stem}.k{config.k}.anonymized.csv", output, "text/csv")
-    run.add_result(f"{stem}.k{config.k}.report.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),
-                   "application/json")
+    run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
+    run.add_result(result_name(upload, config, "report.json"),
+                   json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return report
+
+
+def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
+    """The name a run's file is downloaded as: the upload's name, then the run's k, strategy and λ (Mondrian
+    only), then ``what``: ``blogs_k5_mondrian_lambda0.5.anonymized.csv``, ``blogs_k5_gdf.report.json``. So the
+    files of one dataset's runs never share a name. Bounded as result names are: the upload's stem is cut
+    (Upload.stem), and cut further if the whole would not fit JobResult.name."""
+    run = f"k{config.k}_{config.strategy}"
+    if config.strategy != "gdf":
+        run += f"_lambda{_number_text(config.relational_weight)}"
+    tail = f"_{run}.{what}"
+    limit = JobResult._meta.get_field("name").max_length
+    return upload.stem("dataset")[:max(limit - len(tail), 1)] + tail
+
+
+def _number_text(value: float) -> str:
+    """A number as short as it reads (0.5, 1, 0), exact when that is longer (0.123456789)."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(float(value))
 
 
 register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kanon, params_serializer=KanonParams,

@@ -57,8 +57,10 @@ def _error_lines(exc: serializers.ValidationError) -> list[str]:
     lines: list[str] = []
     for field, problems in field_errors(exc, rename=_as_on_the_page).items():
         for problem in problems:
-            # The configuration's own messages already start with the field they are about.
-            line = problem if field in ("config", "non_field_errors") else f"{field}: {problem}"
+            # The configuration's own messages already start with the field they are about, and so does a
+            # refused k ("k = 50 is more than the 12 persons in this file").
+            named = field in ("config", "non_field_errors") or problem.startswith(f"{field} = ")
+            line = problem if named else f"{field}: {problem}"
             if line not in lines:
                 lines.append(line)
     return lines
@@ -87,7 +89,10 @@ def _config_from_form(post, columns: list[str]) -> dict:
             entry["entities"] = [v.strip().upper() for v in post[f"entities-{i}"].split(",") if v.strip()]
         attributes.append(entry)
     config = {"attributes": attributes, "strategy": post.get("strategy", "mondrian"),
-              "entity_types": post.getlist("entity_types")}
+              "entity_types": post.getlist("entity_types"),
+              # Unticked boxes are not sent at all: absent means off.
+              "generalize_terms": post.get("generalize_terms") == "on",
+              "recode_everywhere": post.get("recode_everywhere") == "on"}
     if post.get("l_column"):
         config["l_diversity"] = {"column": post["l_column"], "l": _integer_or_text(post.get("l_value") or "2")}
     return config

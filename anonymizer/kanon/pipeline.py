@@ -148,7 +148,6 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
         "surviving_names": sum(check["names"].values()),
         "surviving_names_by_type": dict(sorted(check["names"].items())),
         "rows_with_surviving_names": check["rows_with_names"],
-        "surviving_common_word_strings": sum(check["common_words"].values()),
         **loss,
         "dropped_columns": [config.direct_identifier],
         "seconds": {name: round(value, 3) for name, value in seconds.items()},
@@ -175,7 +174,7 @@ def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]])
 def check_release(output: Path, table, config, row_terms, recodings, person_class, view, hierarchies) -> dict:
     """``verify.surviving_strings`` on the written file, with what each row's class may show."""
     if not config.text_columns:
-        return {"names": Counter(), "common_words": Counter(), "rows_with_names": 0, "examples": []}
+        return {"names": Counter(), "rows_with_names": 0, "examples": []}
     labels: dict[str, Counter] = {}
     for terms in row_terms:
         for column in terms:

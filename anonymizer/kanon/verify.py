@@ -7,7 +7,7 @@ else is a leak: a name tagged in one post and left in another, the thing string-
 
 Checked on the output file itself, word by word, for the strings that are names (at least one word that is
 not a common English word: "Kurt", "Omaha", "Acme Inc"); strings of common words only ("today", "last
-week") are counted apart, since the same words stand in every text whether or not anybody was tagged.
+week") are not counted, since the same words stand in every text whether or not anybody was tagged.
 """
 
 from __future__ import annotations
@@ -30,23 +30,25 @@ def _fold(text: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    words = []
-    for word in _WORD.findall(_fold(text)):
-        possessive = _POSSESSIVE.match(word)
-        words.extend((possessive.group(1), "'s") if possessive else (word,))
-    return words
+    words = _WORD.findall(_fold(text))
+    if "'" not in text and "’" not in text:
+        return words
+    out = []
+    for word in words:
+        possessive = _POSSESSIVE.match(word) if "'" in word or "’" in word else None
+        out.extend((possessive.group(1), "'s") if possessive else (word,))
+    return out
 
 
 def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dict[str, str],
                       allowed_per_row: Callable[[int], Sequence[str]], is_common_word: Callable[[str], bool],
                       *, encoding: str = "utf-8") -> dict:
-    """Count recognized strings standing in ``output``'s text columns where their row's class does not share
-    them. ``recognized``: key -> entity type; ``allowed_per_row(row)``: the texts the row's class may show (its
-    shared terms, generalized values and relational values; one list object per class, as it is split into words
-    once per object). Returns {"names": Counter by type, "common_words":
-    Counter by type, "rows_with_names": n, "examples": [(row, type, string), ...] (up to 20)}."""
+    """Count recognized names standing in ``output``'s text columns where their row's class does not share them.
+    ``recognized``: key -> entity type; ``allowed_per_row(row)``: the texts the row's class may show (its shared
+    terms, generalized values and relational values; one list object per class, as it is split into words once
+    per object). Returns {"names": Counter by type, "rows_with_names": n,
+    "examples": [(row, type, string), ...] (up to 20)}."""
     names: dict[tuple[str, ...], str] = {}
-    common: dict[tuple[str, ...], str] = {}
     labels = set(recognized.values())
     lengths: dict[str, set[int]] = {}
     for key, label in recognized.items():
@@ -55,10 +57,11 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                 or key.upper() in labels):  # "FAC" in the output is the type written in place of a term
             continue
         ordinary = all(len(w) == 1 or is_common_word(w) for w in re.findall(r"\w[\w'’]*", key))
-        (common if ordinary else names)[words] = label
-        lengths.setdefault(words[0], set()).add(len(words))
+        if not ordinary:
+            names[words] = label
+            lengths.setdefault(words[0], set()).add(len(words))
     lengths_of = {word: sorted(ls, reverse=True) for word, ls in lengths.items()}  # longest first
-    found_names, found_common, rows_with, examples = Counter(), Counter(), 0, []
+    found_names, rows_with, examples = Counter(), 0, []
     seen: dict[int, tuple[set, dict]] = {}
     with output.open(encoding=encoding, newline="") as handle:
         reader = csv.DictReader(handle)
@@ -76,32 +79,29 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
             for column in text_columns:
                 words = _words(record[column])
                 covered = _covered(words, allowed_spans)
-                i = 0
-                while i < len(words):
-                    for length in lengths_of.get(words[i], ()):
+                after = 0  # words up to here belong to a string already counted
+                for i in [i for i, word in enumerate(words) if word in lengths_of]:
+                    if i < after:
+                        continue
+                    for length in lengths_of[words[i]]:
                         if i + length > len(words):
                             continue
                         gram = tuple(words[i:i + length])
-                        label = names.get(gram) or common.get(gram)
+                        label = names.get(gram)
                         # A name identifies by its uncommon words: "this Thursday" with "Thursday" shared by
                         # the class (kept there) shows nothing the class does not share.
                         if label is None or gram in allowed or all(
                                 covered[j] for j in range(i, i + length)
                                 if words[j][0].isalnum() and not is_common_word(words[j])):
                             continue
-                        if gram in names:
-                            found_names[label] += 1
-                            leaked = True
-                            if len(examples) < 20:
-                                examples.append((row, label, " ".join(gram)))
-                        else:
-                            found_common[label] += 1
-                        i += length - 1
+                        found_names[label] += 1
+                        leaked = True
+                        if len(examples) < 20:
+                            examples.append((row, label, " ".join(gram)))
+                        after = i + length
                         break
-                    i += 1
             rows_with += leaked
-    return {"names": found_names, "common_words": found_common, "rows_with_names": rows_with,
-            "examples": examples}
+    return {"names": found_names, "rows_with_names": rows_with, "examples": examples}
 
 
 def _covered(words: list[str], by_first: dict[str, list[tuple[str, ...]]]) -> list[bool]:

@@ -1,4 +1,5 @@
-"""Sensitive terms in free text: spaCy NER (OntoNotes types) plus precise rule-based recognizers (rx-anon, §4).
+"""Sensitive terms in free text: spaCy NER (OntoNotes types), lexicon recognizers that fill what the small model
+misses, plus precise rule-based recognizers (rx-anon, §4).
 
 A :class:`TermRecognizer` finds the terms of one text or of a stream of texts; :class:`TermCache` keeps the
 results by (recognizer fingerprint, sha256 of the text) in an SQLite file, and :func:`recognize_with_cache`
@@ -8,8 +9,10 @@ Unicode text stays Unicode: offsets are ``str`` indices into the original text (
 normalised copy), and no character is stripped (rx-anon's reference removed non-ASCII characters). The rules
 are not tied to one country.
 
-The modules: `rules` (MAIL, URL, PHONE, POSTCODE), `custom` (the user's entity types), `recognizer`
-(TermRecognizer: spaCy NER plus both, and how overlapping spans are resolved) and `cache`.
+The modules: `rules` (MAIL, URL, PHONE, POSTCODE), `custom` (the user's entity types), `lexicons` (PERSON, GPE,
+LOC, ORG, DATE, TIME from the gazetteer, the US Census name lists of the ``names`` package, organisation
+suffixes and date / time shapes; on by default, ``TermRecognizer(lexicons=False)`` for spaCy alone),
+`recognizer` (TermRecognizer: spaCy NER plus all of them, and how overlapping spans are resolved) and `cache`.
 """
 
 from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity

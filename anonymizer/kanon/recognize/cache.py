@@ -106,11 +106,12 @@ class _Chunk:
     results: list[list[Term] | None]
     misses: list[str]
     fed: bool = False
+    repeats: int = 0    # characters of the misses' repetitions within the chunk
 
 
 def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache: TermCache | None, *,
-                         progress: Callable[[int, str], None] | None = None, chunk: int = 500
-                         ) -> Iterator[list[Term]]:
+                         progress: Callable[[int, str], None] | None = None, chunk: int = 500,
+                         on_characters: Callable[[int], None] | None = None) -> Iterator[list[Term]]:
     """Terms of every text, in input order: cached results where there are any, NER for the rest.
 
     Texts are looked up ``chunk`` at a time; the misses of all chunks (a text repeated within a chunk once)
@@ -118,14 +119,32 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
     not once per chunk (that cost 1.2 s per chunk with 2 processes). Fresh results are stored as each chunk
     completes, and ``progress(n_done, message)`` is called then. Only the chunks between the one being
     yielded and spaCy's read-ahead are in memory. A fully cached run never loads the spaCy model.
+
+    ``on_characters(n)`` is called with the cumulative number of characters of the texts done: those of
+    cached texts count at once when their chunk is looked up (and a text repeated in a chunk when the chunk
+    completes), the others as NER goes (see ``TermRecognizer.recognize_many``). It ends at the total length.
     """
     if chunk < 1:
         raise ValueError("chunk must be >= 1")
     fingerprint = recognizer.fingerprint
     source = iter(texts)
     waiting: deque[_Chunk] = deque()  # looked up and not yet yielded, in input order
+    counted = fresh_chars = 0         # characters of cached / repeated texts; of texts through NER
+    last_reported = -1
+
+    def report() -> None:
+        nonlocal last_reported
+        if on_characters is not None and counted + fresh_chars > last_reported:
+            last_reported = counted + fresh_chars
+            on_characters(last_reported)
+
+    def on_fresh(n: int) -> None:
+        nonlocal fresh_chars
+        fresh_chars = n
+        report()
 
     def look_up_next() -> _Chunk | None:
+        nonlocal counted
         batch = [_check_text(t) for t in islice(source, chunk)]
         if not batch:
             return None
@@ -133,6 +152,11 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
         item = _Chunk(batch, results, list(dict.fromkeys(t for t, r in zip(batch, results, strict=True)
                                                          if r is None)))
         waiting.append(item)
+        if on_characters is not None:
+            cached = sum(len(t) for t, r in zip(batch, results, strict=True) if r is not None)
+            item.repeats = sum(map(len, batch)) - cached - sum(map(len, item.misses))
+            counted += cached
+            report()
         return item
 
     def to_recognize() -> Iterator[str]:
@@ -154,13 +178,17 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
             from_cache += sum(r is not None for r in item.results)
             if item.misses:
                 if stream is None:
-                    stream = recognizer.recognize_many(to_recognize())
+                    stream = (recognizer.recognize_many(to_recognize(), on_characters=on_fresh)
+                              if on_characters is not None else recognizer.recognize_many(to_recognize()))
                 fresh = {text: next(stream) for text in item.misses}
                 if cache is not None:
                     cache.put_many(fingerprint, item.misses, [fresh[t] for t in item.misses])
                 item.results = [r if r is not None else fresh[t] for t, r in zip(item.texts, item.results,
                                                                                   strict=True)]
             waiting.popleft()
+            if item.repeats:
+                counted += item.repeats
+                report()
             done += len(item.texts)
             if progress is not None:
                 progress(done, f"sensitive terms: {done} texts ({from_cache} from cache)")

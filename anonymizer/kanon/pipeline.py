@@ -8,6 +8,7 @@ spaCy documents.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -56,7 +57,20 @@ def recognize_rows(source: Path, table, config, recognize: Callable, progress: P
     total = table.rows * len(columns)
     done_chars, last = 0, time.monotonic()
     lengths = (len(text) for text in _texts(source, columns))
-    for done, terms in enumerate(recognize(_texts(source, columns)), start=1):
+    counted = {"texts": 0}
+
+    def inside(characters: int) -> None:  # within one huge cell, as NER goes through its pieces
+        nonlocal last
+        if time.monotonic() - last >= 1:
+            last = time.monotonic()
+            progress(characters, total_chars, f"recognizing sensitive terms: {counted['texts']:,} of {total:,} "
+                                              f"texts, {_chars(characters)} of {_chars(total_chars)} characters")
+
+    accepts = "on_characters" in inspect.signature(recognize).parameters
+    stream = recognize(_texts(source, columns), on_characters=inside) if accepts else recognize(
+        _texts(source, columns))
+    for done, terms in enumerate(stream, start=1):
+        counted["texts"] = done
         per_text.append(terms)
         done_chars += next(lengths)
         if done % 500 == 0 or done == total or time.monotonic() - last >= 1:

@@ -195,8 +195,8 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     try:
         recognizer = recognizer_for(config) if config.text_columns else None
 
-        def recognize(texts):
-            return recognize_with_cache(texts, recognizer, cache)
+        def recognize(texts, on_characters=None):
+            return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters)
 
         report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress,
                                neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS)

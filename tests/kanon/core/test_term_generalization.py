@@ -229,3 +229,26 @@ def test_recognition_progress_counts_characters(tmp_path):
     total = 5 + 100_000 + 9
     assert seen[-1][:2] == (total, total)
     assert seen[-1][2] == "recognizing sensitive terms: 3 of 3 texts, 100,014 of 100,014 characters"
+
+
+def test_progress_moves_inside_one_huge_cell(tmp_path, monkeypatch):
+    """A recognizer that reports characters as it goes through a long text: the bar moves before it is done."""
+    import anonymizer.kanon.pipeline as pipeline
+
+    source = write_csv(tmp_path / "posts.csv", [("a", 30, "x " * 100_000)])
+    seen = []
+    clock = iter(range(0, 10_000, 5))  # every reading of the clock is 5 s later
+    monkeypatch.setattr(pipeline.time, "monotonic", lambda: next(clock))
+
+    def recognizer(texts, on_characters=None):
+        for text in texts:
+            for done in range(50_000, len(text) + 1, 50_000):
+                on_characters(done)
+            yield []
+
+    config = load_config(CONFIG, columns=["id", "age", "text"])
+    with source.open("rb") as handle:
+        table = read_table(handle, config)
+    pipeline.recognize_rows(source, table, config, recognizer, lambda *report: seen.append(report))
+    assert [done for done, _, _ in seen] == [50_000, 100_000, 150_000, 200_000, 200_000]
+    assert seen[0][2] == "recognizing sensitive terms: 0 of 1 texts, 50,000 of 200,000 characters"

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from anonymizer.kanon.recognize import Term
 
-__all__ = ["SCOPES", "OccurrenceSpreader"]
+__all__ = ["SCOPES", "OccurrenceSpreader", "is_common_word"]
 
 SCOPES = ("dataset", "person", "off")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -55,8 +55,9 @@ def _word_frequency(word: str) -> int:
     return word_frequency(word)
 
 
-def _common_word_checker() -> Callable[[str], bool]:
-    return lambda word: _word_frequency(word) > COMMON_WORD_FREQUENCY
+def is_common_word(word: str) -> bool:
+    """Whether a word (lower case) is an ordinary English one, by pyspellchecker's frequency list."""
+    return _word_frequency(word) > COMMON_WORD_FREQUENCY
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class OccurrenceSpreader:
     def fit(self, texts: Sequence[str], row_terms: Sequence[Sequence[Term]],
             row_person: Sequence[object] | None = None) -> OccurrenceSpreader:
         """``row_terms[i]``: the terms of ``texts[i]``; ``row_person[i]``: its person (None: each text its own)."""
-        common = self.is_common_word or _common_word_checker()
+        common = self.is_common_word or is_common_word
         labels: dict[str, Counter] = defaultdict(Counter)
         surfaces: dict[str, set[str]] = defaultdict(set)
         owners: dict[str, set] = defaultdict(set)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
-from anonymizer.kanon.occurrences import COMMON_WORD_FREQUENCY, OccurrenceSpreader
+from anonymizer.kanon.occurrences import OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import recode_classes, recode_text
 from anonymizer.kanon.table import iter_rows, read_table
@@ -107,6 +107,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["recognize"] = time.perf_counter() - step
 
     step = time.perf_counter()
+    _stage(progress, "partition")(0, 3, "recoding every occurrence of the recognized strings")
     recognized_terms = row_terms
     row_terms = spread_terms(source, table, config, row_terms)
     spread = Counter()
@@ -134,6 +135,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["write"] = time.perf_counter() - step
     loss = information_loss(view, recodings, person_class, config, hierarchies)
     step = time.perf_counter()
+    _stage(progress, "write")(1, 1, "re-reading the released file for recognized names")
     check = check_release(output, table, config, row_terms, recodings, person_class, view, hierarchies)
     seconds["verify"] = time.perf_counter() - step
 
@@ -205,17 +207,8 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
                 else:
                     allowed.extend(hierarchies.texts_of(label, node_key))
         allowed_of_class.append(allowed)
-    dropped = {config.direct_identifier}
-    columns = [name for name in config.text_columns if name not in dropped]
-    return surviving_strings(output, columns, recognized,
-                             lambda row: allowed_of_class[person_class[view.row_person[row]]],
-                             _common_word, encoding="utf-8")
-
-
-def _common_word(word: str) -> bool:
-    from anonymizer.temporal.normalize import word_frequency
-
-    return word_frequency(word) > COMMON_WORD_FREQUENCY
+    return surviving_strings(output, list(config.text_columns), recognized,
+                             lambda row: allowed_of_class[person_class[view.row_person[row]]], is_common_word)
 
 
 def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, hierarchies,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import csv
 import functools
 import io
@@ -175,3 +176,16 @@ def answer_all(campaign: Campaign, participants: int, decide) -> None:
             Assignment.objects.create(participant=participant, post=post, served_at=now,
                                       expires_at=now + timedelta(minutes=5))
             crowd.answer(participant, post.id, answer=decide(post.text))
+
+
+def replaced_at(document, path: tuple, value):
+    """A deep copy of a parsed configuration with the value at ``path`` (keys and indices) replaced; the
+    value itself for an empty path. For fuzzing a configuration's shape field by field."""
+    if not path:
+        return value
+    document = copy.deepcopy(document)
+    parent = document
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return document

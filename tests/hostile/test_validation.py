@@ -17,7 +17,6 @@ upload or campaign row, no file and no directory left behind.
 
 from __future__ import annotations
 
-import copy
 import datetime
 import decimal
 import importlib
@@ -41,7 +40,7 @@ from anonymizer.kanon.config import ConfigError, KanonConfig, load_config
 from anonymizer.models import Campaign, Job, JobResult, Upload
 from anonymizer.platform.jobs.registry import JobKind
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes, csv_upload, run_in_process, wait_for
+from tests.helpers import PAPER_EXAMPLE_ROWS, csv_bytes, csv_upload, replaced_at, run_in_process, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -230,16 +229,6 @@ def _paths(value, prefix=()):
         yield from _paths(child, (*prefix, key))
 
 
-def _replaced(document, path, value):
-    if not path:
-        return value
-    document = copy.deepcopy(document)
-    parent = document
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = value
-    return document
-
 
 def _as_texts(document, value) -> list[str]:
     """The document as JSON and as YAML (aliases kept), where it can be written so (JSON has no aliases: a
@@ -260,7 +249,7 @@ def test_every_shape_of_a_configuration_is_refused_by_field(base):
     load_config(json.dumps(base), columns=COLUMNS)  # the base is valid
     for value in HOSTILE:  # the aliased billion last: before the fix its repr alone took all the memory
         for path in _paths(base):
-            document = _replaced(base, path, value)
+            document = replaced_at(base, path, value)
             for text in _as_texts(document, value):
                 started = time.perf_counter()
                 try:

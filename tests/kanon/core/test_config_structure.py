@@ -4,7 +4,6 @@ shape is one error naming its path, what was expected and what was found, with n
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 
@@ -13,6 +12,7 @@ import yaml
 
 from anonymizer.kanon.config import ConfigError, KanonConfig, load_config
 from anonymizer.kanon.config.structure import OURS, RX_ANON, structure_errors
+from tests.helpers import replaced_at
 
 COLUMNS = ("id", "gender", "age", "topic", "sign", "date", "text")
 
@@ -55,14 +55,6 @@ def ours() -> dict:
     }
 
 
-def replaced(document: dict, path: tuple, value) -> dict:
-    document = copy.deepcopy(document)
-    parent = document
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = value
-    return document
-
 
 def errors_of(text: str) -> list[ConfigError]:
     with pytest.raises(ConfigError) as caught:
@@ -79,7 +71,7 @@ def test_the_bases_are_valid():
 
 def test_entities_native_with_a_mapping_names_the_item():
     """The finding: ``entities: {native: [{a: 1}]}``, a field error naming the list and the item."""
-    (error,) = errors_of(yaml.safe_dump(replaced(rx(), ("entities", "native"), [{"a": 1}])))
+    (error,) = errors_of(yaml.safe_dump(replaced_at(rx(), ("entities", "native"), [{"a": 1}])))
     assert (error.field, error.message) == (
         "entities.native", "item 1, {'a': 1}, is a mapping; expected an entity type name (a string)")
 
@@ -147,7 +139,7 @@ RX_SHAPES = [
 @pytest.mark.parametrize(("path", "value", "field", "words"), RX_SHAPES,
                          ids=[f"{'.'.join(map(str, p)) or 'document'}={v!r}" for p, v, _, _ in RX_SHAPES])
 def test_a_wrong_shape_in_an_rx_anon_file_is_one_error_naming_its_path(path, value, field, words):
-    document = replaced(rx(), path, value) if path else value
+    document = replaced_at(rx(), path, value)
     for text in (yaml.safe_dump(document), json.dumps(document)):
         errors = errors_of(text)
         assert [(error.field, words in error.message) for error in errors] == [(field, True)], errors
@@ -189,7 +181,7 @@ OUR_SHAPES = [
 @pytest.mark.parametrize(("path", "value", "field", "words"), OUR_SHAPES,
                          ids=[f"{'.'.join(map(str, p))}={v!r}" for p, v, _, _ in OUR_SHAPES])
 def test_a_wrong_shape_in_our_schema_is_one_error_naming_its_path(path, value, field, words):
-    document = replaced(ours(), path, value)
+    document = replaced_at(ours(), path, value)
     for text in (yaml.safe_dump(document), json.dumps(document)):
         errors = errors_of(text)
         assert [(error.field, words in error.message) for error in errors] == [(field, True)], errors
@@ -206,7 +198,7 @@ def test_a_wrong_shape_in_our_schema_is_one_error_naming_its_path(path, value, f
 ])
 def test_a_wrong_shape_of_the_identifiers_settings_says_nothing_about_the_other_columns(path, value):
     """With the identifier's role unknown, "no direct identifier" would be noise."""
-    errors = errors_of(yaml.safe_dump(replaced(rx(), path, value)))
+    errors = errors_of(yaml.safe_dump(replaced_at(rx(), path, value)))
     assert [error.field for error in errors] == [".".join(path)], errors
 
 

@@ -10,7 +10,6 @@ what it produces is named after the run.
 
 from __future__ import annotations
 
-import copy
 import html
 import time
 
@@ -24,7 +23,7 @@ from anonymizer.kanon.web import jobs as kanon_jobs
 from anonymizer.models import Job, Upload
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import csv_bytes, kanon_file, run_in_process, write_large_csv
+from tests.helpers import csv_bytes, kanon_file, replaced_at, run_in_process, write_large_csv
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,16 +53,6 @@ def rx(k: int = 2, **parameters) -> dict:
         "entities": {"native": ["PERSON", "GPE"], "custom": {"SID": "[a-z]{2}[0-9]+"}},
     }
 
-
-def replaced(document, path: tuple, value):
-    if not path:
-        return value
-    document = copy.deepcopy(document)
-    parent = document
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = value
-    return document
 
 
 def start_by_api(api, upload: Upload, **params):
@@ -117,7 +106,7 @@ WRONG_SHAPES = [
                          ids=[f"{'.'.join(map(str, w[0])) or 'document'}={w[1]!r}" for w in WRONG_SHAPES])
 def test_a_configuration_of_a_wrong_shape_is_a_field_error_in_the_api_and_on_the_page(
         api, alice_client, paper_upload, path, value, field, on_page, words):
-    text = yaml.safe_dump(replaced(rx(), path, value), allow_unicode=True)
+    text = yaml.safe_dump(replaced_at(rx(), path, value), allow_unicode=True)
     response = start_by_api(api, paper_upload, config_yaml=text)
     if field is None:
         assert response.status_code == 201, response.content

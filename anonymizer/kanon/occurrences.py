@@ -22,15 +22,19 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
 
 from anonymizer.kanon.recognize import Term
 
-__all__ = ["SCOPES", "OccurrenceSpreader", "is_common_word"]
+__all__ = ["SCOPES", "SPREAD_VERSION", "OccurrenceSpreader", "is_common_word", "is_ordinary"]
 
 SCOPES = ("dataset", "person", "off")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 #: A word more frequent than this in pyspellchecker's English list is a common word.
 COMMON_WORD_FREQUENCY = 3_000
+#: Changes whenever what the spreader adds to the same input changes (results kept in a cache carry it).
+SPREAD_VERSION = f"2; common > {COMMON_WORD_FREQUENCY}; pyspellchecker {metadata.version('pyspellchecker')}"
 _SENTENCE_END = frozenset(".!?\n")
 _JOINERS = frozenset("'’-‐")
 # "I", "I'm", "I'll": a capital there says nothing about a name.
@@ -55,9 +59,25 @@ def _word_frequency(word: str) -> int:
     return word_frequency(word)
 
 
+# The names of HTML's character entities ("&nbsp;" written out in scraped posts): markup, nobody's name.
+_MARKUP_WORDS = frozenset({"nbsp", "amp", "lt", "gt", "quot", "apos"})
+
+
+@lru_cache(maxsize=1 << 17)  # asked for every word of every recognized string, by the spreader and the re-read
 def is_common_word(word: str) -> bool:
-    """Whether a word (lower case) is an ordinary English one, by pyspellchecker's frequency list."""
-    return _word_frequency(word) > COMMON_WORD_FREQUENCY
+    """Whether a word (lower case) is an ordinary English one, by pyspellchecker's frequency list (or the name
+    of an HTML entity)."""
+    return word in _MARKUP_WORDS or _word_frequency(word) > COMMON_WORD_FREQUENCY
+
+
+_KEY_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_POSSESSIVE_S = re.compile(r"['’]s$")
+
+
+def is_ordinary(key: str, is_common_word: Callable[[str], bool]) -> bool:
+    """Whether a recognized string is made of common words only ("Will", "last night", "the have-more's"), by
+    its words as written ("you'll" and "doesn't" whole, a possessive "'s" left out) — else it is a name."""
+    return all(len(word) == 1 or is_common_word(_POSSESSIVE_S.sub("", word)) for word in _KEY_WORD.findall(key))
 
 
 @dataclass(frozen=True)
@@ -107,15 +127,20 @@ class OccurrenceSpreader:
                     named.add(key)
         self.patterns_: dict[tuple[str, ...], _Pattern] = {}
         frequency = self.word_frequency or _word_frequency
+        # How often each token stands in the data, from a sample of about 1,000 texts: the dictionary's
+        # frequency does not know that "nbsp", "urllink" or the "s" of "it's" are everywhere in blogs.
+        sample = texts[::max(1, len(texts) // 1000)]
+        seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
+        seen_written = Counter(word for text in sample for word in _TOKEN.findall(text))
         anchors: dict[object, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
+        exact: dict[object, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
         for key, counts in labels.items():
             # Tokenized as the texts are (then folded), not the folded key: NFKC turns "½" into "1⁄2".
             words = tuple(token for _, _, token in _tokens(min(surfaces[key])))
             if not words[0][0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2):
                 continue
             label = min(counts, key=lambda name: (-counts[name], name))  # most often given; ties: by name
-            # Words as written, not tokens, so that "you'll" and "doesn't" are looked up whole.
-            ordinary = all(len(w) == 1 or common(w) for w in re.findall(r"\w[\w'’]*", key))
+            ordinary = is_ordinary(key, common)
             written = frozenset(surfaces[key])
             everywhere = self.scope == "dataset" and (not ordinary or key in named)
             if ordinary and everywhere:  # "US" is a country, "us" a pronoun: only the capitalised spellings
@@ -123,59 +148,72 @@ class OccurrenceSpreader:
             pattern = _Pattern(key, label, written if ordinary else None, everywhere)
             self.patterns_[words] = pattern
             # Looked up by its rarest word ("iraq" in "the war in iraq"), so that a text is searched at its rare
-            # words only; a string spread to its own persons' texts only is indexed under each of them.
-            offset = min(range(len(words)), key=lambda i: (not words[i][0].isalnum(), len(words[i]) == 1,
-                                                           frequency(words[i]), i))
+            # words only; a string spread to its own persons' texts only is indexed under each of them. A string
+            # of common words is matched only as written, so it is indexed by its anchor as written ("The", not
+            # "the"): a text is then searched at its capitalised "The"s only, not at every "the".
+            spellings = [tokens for tokens in (_TOKEN.findall(w) for w in pattern.surfaces or ())
+                         if len(tokens) == len(words)] if pattern.surfaces is not None else []
+
+            def rarity(i: int, words=words, spellings=spellings) -> tuple:
+                seen = sum(seen_written[t[i]] for t in spellings) if spellings else seen_folded[words[i]]
+                return not words[i][0].isalnum(), seen, len(words[i]) == 1, frequency(words[i]), i
+
+            offset = min(range(len(words)), key=rarity)
+            spelled = {tokens[offset] for tokens in spellings}
             for owner in (None,) if everywhere else owners[key]:
-                anchors[owner][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
-        # Per anchor word: the (offset, length) shapes of its strings, longest first, each a dict by words.
-        self.anchors_ = {owner: {word: sorted(shapes.items(), key=lambda item: -item[0][1])
-                                 for word, shapes in index.items()} for owner, index in anchors.items()}
+                if spelled:
+                    for anchor in spelled:
+                        exact[owner][anchor].setdefault((offset, len(words)), {})[words] = pattern
+                else:
+                    anchors[owner][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
+        # Per anchor word (folded, or as written): the (offset, length) shapes of its strings, longest first,
+        # each a dict by (folded) words.
+        self.anchors_ = _by_owner(anchors)
+        self.exact_anchors_ = _by_owner(exact)
         return self
 
     def transform_one(self, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:
         """``terms`` plus the occurrences of learned strings in ``text`` that overlap none of them, by start."""
         if self.scope == "off" or not self.patterns_:
             return list(terms)
-        everyone = self.anchors_.get(None, {})
-        own = self.anchors_.get(person, {})
+        indexes = (self.anchors_.get(None, {}), self.anchors_.get(person, {}))
+        spelled = (self.exact_anchors_.get(None, {}), self.exact_anchors_.get(person, {}))
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
+            raw = _TOKEN.findall(text)
             words = _TOKEN.findall(lowered)
+            offsets = None
         else:
-            words = [token for _, _, token in _tokens(text)]
-        candidates = [j for j, word in enumerate(words) if word in everyone or word in own]
-        if not candidates:
-            return list(terms)
-        offsets = [m.span() for m in _TOKEN.finditer(lowered if len(lowered) == len(text) else text)]
-        if len(offsets) != len(words):  # folding changed the tokenization: take both from the original text
             tokens = _tokens(text)
             words, offsets = [t for _, _, t in tokens], [(s, e) for s, e, _ in tokens]
-            candidates = [j for j, word in enumerate(words) if word in everyone or word in own]
+            raw = [text[s:e] for s, e in offsets]
+        candidates = [j for j, (word, written) in enumerate(zip(words, raw, strict=True))
+                      if word in indexes[0] or word in indexes[1] or written in spelled[0] or written in spelled[1]]
+        if not candidates:
+            return list(terms)
+        if offsets is None:
+            offsets = [m.span() for m in _TOKEN.finditer(text)]
         n = len(words)
         spans = sorted((t.start, t.end) for t in terms)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
-        found: list[tuple[int, int, _Pattern]] = []
-        for j in candidates:
+        found: list[tuple[int, int, _Pattern]] = []  # every match, not only each anchor's longest: "Hard Rock"
+        for j in candidates:                         # may take "Rock" from "Rock Cafe", and "Cafe" is still one
             word = words[j]
-            best = None
-            for index in (everyone, own):
-                for (offset, length), patterns in index.get(word, ()):
+            for index, anchor in ((indexes[0], word), (indexes[1], word), (spelled[0], raw[j]), (spelled[1], raw[j])):
+                for (offset, length), patterns in index.get(anchor, ()):
                     i = j - offset
-                    if (best is not None and length <= best[1] - best[0]) or i < 0 or i + length > n:
+                    if i < 0 or i + length > n:
                         continue
                     pattern = patterns.get(tuple(words[i:i + length])) if length > 1 else patterns.get((word,))
                     if pattern is None or not _joined(text, offsets, i, length):
                         continue
                     start, end = offsets[i][0], offsets[i + length - 1][1]
-                    if not self._whole_word(text, start, end) or _overlaps(ends, starts, start, end):
+                    if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
                         continue
                     if pattern.surfaces is not None and (text[start:end] not in pattern.surfaces
                                                          or _starts_sentence(text, start)):
                         continue
-                    best = (i, i + length, pattern)
-            if best is not None:
-                found.append(best)
+                    found.append((i, i + length, pattern))
         if not found:
             return list(terms)
         added: list[Term] = []
@@ -186,7 +224,11 @@ class OccurrenceSpreader:
             start, end = offsets[i][0], offsets[stop - 1][1]
             added.append(Term(start, end, pattern.label, text[start:end]))
             covered = stop
-        return sorted([*terms, *added], key=lambda t: t.start)
+        # A string recognized whole elsewhere takes in the shorter terms NER tagged inside it here ("august" of
+        # "august 4th", "Thursday" of "Thursday 3"): otherwise the rest of it would be released next to them.
+        inside = [(t.start, t.end) for t in added]
+        kept = [t for t in terms if not _within(inside, t.start, t.end)]
+        return sorted([*kept, *added], key=lambda t: t.start)
 
     def transform(self, texts: Iterable[str], row_terms: Sequence[Sequence[Term]],
                   row_person: Sequence[object] | None = None) -> list[list[Term]]:
@@ -198,10 +240,12 @@ class OccurrenceSpreader:
         """Not inside a longer word: no word character glued to either end, nor a word glued on by an
         apostrophe or hyphen ("it's" holds no "s", "Jean-Paul" no "Paul", "dj-ing" no "dj"); a possessive "'s"
         and a dash before a name ("--Norman") do not glue."""
-        if start and (_is_word_char(text[start - 1]) or (
+        # Only a word character at the string's own edge can be glued: "38%pf" holds "38%", "sarcasm&gt;"
+        # holds "sarcasm&", "Ph.D.s" holds "Ph.D.".
+        if start and _is_word_char(text[start]) and (_is_word_char(text[start - 1]) or (
                 text[start - 1] in _JOINERS and start > 1 and _is_word_char(text[start - 2]))):
             return False
-        if end < len(text):
+        if end < len(text) and _is_word_char(text[end - 1]):
             after = text[end]
             if _is_word_char(after):
                 return False
@@ -209,6 +253,11 @@ class OccurrenceSpreader:
                 possessive = after in "'’" and text[end + 1] in "sS" and not _is_word_char(text[end + 2:end + 3] or " ")
                 return possessive
         return True
+
+
+def _by_owner(anchors: dict) -> dict:
+    return {owner: {word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in index.items()}
+            for owner, index in anchors.items()}
 
 
 def _is_word_char(char: str) -> bool:
@@ -220,10 +269,21 @@ def _joined(text: str, offsets: list[tuple[int, int]], i: int, length: int) -> b
     return all(not text[offsets[j - 1][1]:offsets[j][0]].strip() for j in range(i + 1, i + length))
 
 
-def _overlaps(ends: list[int], starts: list[int], start: int, end: int) -> bool:
-    """Whether [start, end) overlaps one of the sorted, non-overlapping spans (starts[i], ends[i])."""
+def _crosses(ends: list[int], starts: list[int], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of the sorted, non-overlapping spans (starts[i], ends[i]) other than by
+    holding a shorter one whole (a span NER tagged exactly keeps the type NER gave it there)."""
     i = bisect.bisect_right(ends, start)  # the first span ending after start
-    return i < len(starts) and starts[i] < end
+    while i < len(starts) and starts[i] < end:
+        if starts[i] < start or ends[i] > end or (starts[i], ends[i]) == (start, end):
+            return True
+        i += 1
+    return False
+
+
+def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) lies inside one of the sorted, non-overlapping spans."""
+    i = bisect.bisect_right(spans, (start, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
 
 
 def _starts_sentence(text: str, start: int) -> bool:

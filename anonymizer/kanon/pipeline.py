@@ -8,7 +8,9 @@ spaCy documents.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
-from anonymizer.kanon.occurrences import OccurrenceSpreader, is_common_word
+from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import recode_classes, recode_text
 from anonymizer.kanon.table import iter_rows, read_table
@@ -86,10 +88,12 @@ def _chars(count: int) -> str:
 
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,
-                  progress: Progress | None = None, neutralize_formulas: bool = True) -> dict:
+                  progress: Progress | None = None, neutralize_formulas: bool = True, cache=None) -> dict:
     """Run rx-anon on ``source`` into ``output`` and return the report. ``recognize(texts) -> iterator of term
     lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column.
-    ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``)."""
+    ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``).
+    ``cache``: a ``TermCache`` that keeps the dataset's terms after string-level recoding, which depend on the
+    dataset, not on k or λ, so that the other runs of a grid skip it."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with source.open("rb") as handle:
@@ -109,7 +113,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     step = time.perf_counter()
     _stage(progress, "partition")(0, 3, "recoding every occurrence of the recognized strings")
     recognized_terms = row_terms
-    row_terms = spread_terms(source, table, config, row_terms)
+    row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache)
     spread = Counter()
     for before, after in zip(recognized_terms, row_terms, strict=True):
         for old, new in zip(before, after, strict=True):
@@ -156,7 +160,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
         "recognized_terms": dict(sorted(recognized.items())), "redundant_terms": redundant,
         # String-level recoding: occurrences NER missed of strings it recognized elsewhere, per type.
         "spread_terms": dict(sorted(spread.items())), "spread_scope": "dataset" if config.recode_everywhere
-        else "person",
+        else "person", "spread_cached": spread_cached,
         # How the released terms were written: kept, generalized (a node between term and type) or as the type.
         "released_terms": levels,
         "generalize_terms": config.generalize_terms,
@@ -171,20 +175,40 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     }
 
 
-def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]]) -> list[tuple[list, ...]]:
+def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]], cache=None
+                 ) -> tuple[list[tuple[list, ...]], bool]:
     """String-level recoding (``occurrences``): each column's terms plus the occurrences of recognized strings
-    NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``."""
+    NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``. With a
+    ``cache`` (``TermCache``) the result is kept under a digest of all it depends on; returns (terms, whether
+    they came from the cache)."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
-        return row_terms
+        return row_terms, False
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
     flat = [[t for t in terms[n] if t.label in wanted] for terms in row_terms for n in range(len(columns))]
     owners = [person for person in table.persons for _ in columns]
-    spreader = OccurrenceSpreader("dataset" if config.recode_everywhere else "person")
-    spreader.fit(list(_texts(source, columns)), flat, owners)
-    spread = spreader.transform(_texts(source, columns), flat, owners)
+    scope = "dataset" if config.recode_everywhere else "person"
+    texts = list(_texts(source, columns))
+    digest = _spread_digest(texts, flat, owners, scope) if cache is not None else None
+    spread = cache.get_dataset(digest, texts) if cache is not None else None
+    cached = spread is not None
+    if spread is None:
+        spreader = OccurrenceSpreader(scope)
+        spreader.fit(texts, flat, owners)
+        spread = spreader.transform(texts, flat, owners)
+        if cache is not None:
+            cache.put_dataset(digest, spread)
     width = len(columns)
-    return [tuple(spread[row * width: (row + 1) * width]) for row in range(table.rows)]
+    return [tuple(spread[row * width: (row + 1) * width]) for row in range(table.rows)], cached
+
+
+def _spread_digest(texts: list[str], row_terms: list[list], owners: list, scope: str) -> bytes:
+    """Everything string-level recoding depends on: its version, the scope, every text with its owner and terms."""
+    digest = hashlib.sha256(f"{SPREAD_VERSION}\0{scope}\0{len(texts)}".encode())
+    for text, terms, owner in zip(texts, row_terms, owners, strict=True):
+        digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
+        digest.update(json.dumps([str(owner), [[t.start, t.end, t.label] for t in terms]]).encode())
+    return digest.digest()
 
 
 def check_release(output: Path, table, config, row_terms, recodings, person_class, view, hierarchies) -> dict:

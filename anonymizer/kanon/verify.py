@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from anonymizer.kanon.occurrences import is_ordinary
+
 # Words as a reader sees them: "doesn't", "dj-ing" and "Sunday-afternoon" are one word each (a name glued
 # into a longer word is not the name standing), a possessive "'s" is split off ("Omaha's" holds "Omaha").
 _WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
@@ -30,7 +32,12 @@ def _fold(text: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    words = _WORD.findall(_fold(text))
+    """The words of a text, each folded on its own: folding the whole text first would make words that are not
+    there ("ï¿½All" would hold "2all", as NFKC turns "½" into "1⁄2")."""
+    if text.isascii():
+        words = _WORD.findall(text.lower())
+    else:
+        words = [_fold(word) for word in _WORD.findall(text)]
     if "'" not in text and "’" not in text:
         return words
     out = []
@@ -50,21 +57,25 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
     "examples": [(row, type, string), ...] (up to 20)}."""
     names: dict[tuple[str, ...], str] = {}
     labels = set(recognized.values())
-    lengths: dict[str, set[int]] = {}
+    shapes: dict[str, set[tuple[int, int]]] = {}
     for key, label in recognized.items():
         words = tuple(_words(key))
         if (not words or not key[0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2)
                 or key.upper() in labels):  # "FAC" in the output is the type written in place of a term
             continue
-        ordinary = all(len(w) == 1 or is_common_word(w) for w in re.findall(r"\w[\w'’]*", key))
-        if not ordinary:
+        if not is_ordinary(key, is_common_word):
             names[words] = label
-            lengths.setdefault(words[0], set()).add(len(words))
-    lengths_of = {word: sorted(ls, reverse=True) for word, ls in lengths.items()}  # longest first
+            # Looked for at its first uncommon word, so that a text is searched at its rare words only.
+            offset = min(range(len(words)), key=lambda i, words=words: (
+                not words[i][0].isalnum(), len(words[i]) == 1 or is_common_word(words[i]), i))
+            shapes.setdefault(words[offset], set()).add((offset, len(words)))
+    shapes_of = {word: sorted(found, key=lambda shape: -shape[1]) for word, found in shapes.items()}
     found_names, rows_with, examples = Counter(), 0, []
     seen: dict[int, tuple[set, dict]] = {}
     with output.open(encoding=encoding, newline="") as handle:
-        reader = csv.DictReader(handle)
+        reader = csv.reader(handle)
+        header = next(reader, [])
+        columns = [header.index(name) for name in text_columns]
         for row, record in enumerate(reader):
             texts = allowed_per_row(row)
             if id(texts) not in seen:  # one list per class: its words are split once
@@ -76,32 +87,63 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                 seen[id(texts)] = (allowed, starting)
             allowed, allowed_spans = seen[id(texts)]
             leaked = False
-            for column in text_columns:
+            for column in columns:
                 words = _words(record[column])
-                covered = _covered(words, allowed_spans)
-                after = 0  # words up to here belong to a string already counted
-                for i in [i for i, word in enumerate(words) if word in lengths_of]:
-                    if i < after:
-                        continue
-                    for length in lengths_of[words[i]]:
-                        if i + length > len(words):
+                covered = None
+                leaks = []
+                for j in [j for j, word in enumerate(words) if word in shapes_of]:
+                    for offset, length in shapes_of[words[j]]:
+                        i = j - offset
+                        if i < 0 or i + length > len(words):
                             continue
                         gram = tuple(words[i:i + length])
                         label = names.get(gram)
+                        if label is None or gram in allowed:
+                            continue
+                        if covered is None:
+                            covered = _covered(words, allowed_spans)
                         # A name identifies by its uncommon words: "this Thursday" with "Thursday" shared by
                         # the class (kept there) shows nothing the class does not share.
-                        if label is None or gram in allowed or all(
-                                covered[j] for j in range(i, i + length)
-                                if words[j][0].isalnum() and not is_common_word(words[j])):
+                        if all(covered[w] for w in range(i, i + length)
+                               if words[w][0].isalnum() and not is_common_word(words[w])):
                             continue
-                        found_names[label] += 1
-                        leaked = True
-                        if len(examples) < 20:
-                            examples.append((row, label, " ".join(gram)))
-                        after = i + length
-                        break
+                        leaks.append((i, i + length, label, gram))
+                if leaks:  # the words can split what the class shows differently from the text around it
+                    leaks = _outside(leaks, _fold(record[column]), texts, is_common_word)
+                after = 0  # words up to here belong to a string already counted
+                for i, stop, label, gram in sorted(leaks, key=lambda leak: (leak[0], leak[0] - leak[1])):
+                    if i < after:
+                        continue
+                    found_names[label] += 1
+                    leaked = True
+                    if len(examples) < 20:
+                        examples.append((row, label, " ".join(gram)))
+                    after = stop
             rows_with += leaked
     return {"names": found_names, "rows_with_names": rows_with, "examples": examples}
+
+
+def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: Callable[[str], bool]) -> list:
+    """The leaks with an uncommon word that stands somewhere in the (folded) text outside every occurrence of
+    what the class may show. Word by word a shown value can look cut: "the United States" followed by
+    mojibake ("Statesâ€") or a shared "Nobel Prize" in "Nobel Prize-winning" (a hyphenated word is one word).
+    An occurrence is inside when what of it lies outside the shown values holds no ASCII letter or digit
+    ("Statesâ€" is, "Nebraskan" next to "a city in Nebraska" is not)."""
+    shown = [(m.start(), m.end()) for text in {_fold(t) for t in allowed if t}
+             for m in re.finditer(re.escape(text), folded)]
+    if not shown:
+        return leaks
+
+    def inside(start: int, end: int) -> bool:
+        covered = [any(low <= i < high for low, high in shown) for i in range(start, end)]
+        return any(covered) and not any(c.isascii() and c.isalnum()
+                                        for c, within in zip(folded[start:end], covered, strict=True) if not within)
+
+    def stands_outside(word: str) -> bool:
+        return any(not inside(m.start(), m.end()) for m in re.finditer(re.escape(word), folded))
+
+    return [leak for leak in leaks if any(stands_outside(word) for word in leak[3]
+                                          if word[0].isalnum() and not is_common_word(word))]
 
 
 def _covered(words: list[str], by_first: dict[str, list[tuple[str, ...]]]) -> list[bool]:

@@ -41,6 +41,9 @@ class TermCache:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS terms_v1 (fingerprint TEXT NOT NULL, text_sha256 BLOB NOT NULL, "
             "terms TEXT NOT NULL, PRIMARY KEY (fingerprint, text_sha256)) WITHOUT ROWID")
+        # Whole datasets' terms after string-level recoding, by a digest of everything that decides them.
+        self._db.execute("CREATE TABLE IF NOT EXISTS spread_v1 (dataset_sha256 BLOB PRIMARY KEY, terms TEXT NOT NULL, "
+                         "used REAL NOT NULL)")
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> list[list[Term] | None]:
         digests = [_digest(_check_text(t)) for t in texts]
@@ -62,6 +65,13 @@ class TermCache:
     def _decode(text: str, stored: str) -> list[Term] | None:
         try:
             triples = json.loads(stored)
+        except ValueError:
+            return None
+        return TermCache._terms(text, triples)
+
+    @staticmethod
+    def _terms(text: str, triples: object) -> list[Term] | None:
+        try:
             terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
         except (ValueError, TypeError):
             return None
@@ -80,6 +90,42 @@ class TermCache:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.executemany("INSERT OR REPLACE INTO terms_v1 VALUES (?, ?, ?)", rows)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    #: Datasets whose spread terms are kept (the least recently used go first): one is 1-2 MB per 10,000 posts.
+    SPREAD_ENTRIES = 16
+
+    def get_dataset(self, digest: bytes, texts: Sequence[str]) -> list[list[Term]] | None:
+        """A dataset's terms per text stored by ``put_dataset`` under ``digest``, or None."""
+        row = self._db.execute("SELECT terms FROM spread_v1 WHERE dataset_sha256 = ?", [digest]).fetchone()
+        if row is None:
+            return None
+        try:
+            per_text = json.loads(row[0])
+        except ValueError:
+            return None
+        if not isinstance(per_text, list) or len(per_text) != len(texts):
+            return None
+        out = []
+        for text, triples in zip(texts, per_text, strict=True):
+            terms = self._terms(text, triples)
+            if terms is None:
+                return None
+            out.append(terms)
+        self._db.execute("UPDATE spread_v1 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
+        return out
+
+    def put_dataset(self, digest: bytes, results: Sequence[list[Term]]) -> None:
+        stored = json.dumps([[[t.start, t.end, t.label] for t in terms] for terms in results], ensure_ascii=False,
+                            separators=(",", ":"))
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("INSERT OR REPLACE INTO spread_v1 VALUES (?, ?, julianday('now'))", [digest, stored])
+            self._db.execute("DELETE FROM spread_v1 WHERE dataset_sha256 NOT IN (SELECT dataset_sha256 FROM spread_v1 "
+                             "ORDER BY used DESC LIMIT ?)", [self.SPREAD_ENTRIES])
         except BaseException:
             self._db.execute("ROLLBACK")
             raise

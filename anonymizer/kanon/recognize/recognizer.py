@@ -28,6 +28,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,13 @@ class Term:
 
     def key(self) -> str:
         """Normalised form for comparing terms across posts: NFKC, casefold, whitespace runs -> one space."""
-        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", self.text).casefold())
-        return " ".join(folded.split())
+        return _key(self.text)
+
+
+@lru_cache(maxsize=1 << 17)  # a dataset's terms repeat: a run asks for about a million keys of 70,000 strings
+def _key(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return " ".join(folded.split())
 
 
 # ------------------------------------------------------------------------------------------ overlaps

@@ -199,7 +199,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
             return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters)
 
         report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress,
-                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS)
+                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:

@@ -132,7 +132,7 @@ def slow_information_loss(source: Path, config_text: str, k: int, strategy: str,
         table = read_table(handle, config)
     # The terms the pipeline works on: recognized, then spread to every occurrence of their strings.
     recognized = [(list(terms),) for terms in recognizer.recognize_many(row["text"] for row in original)]
-    terms = [column for columns in spread_terms(source, table, config, recognized) for column in columns]
+    terms = [column for columns in spread_terms(source, table, config, recognized)[0] for column in columns]
     view = build_view(table, config, terms)
     classes = partition(view, config).classes
     class_of = {view.persons[p]: c for c, members in enumerate(classes) for p in members.tolist()}

@@ -96,6 +96,31 @@ def test_a_name_tagged_once_is_recoded_in_every_text(tmp_path):
     assert report["surviving_names"] == 1  # the check on the written file sees b's Kurt
 
 
+def test_string_level_recoding_is_kept_for_the_other_runs_of_a_dataset(tmp_path):
+    from anonymizer.kanon.recognize import TermCache
+
+    rows = [("a", 30, "Kurt came by. Lucas loves Kurt."), ("b", 60, "I met Kurt at the station."),
+            ("c", 31, "Nothing happened."), ("d", 61, "We will see.")]
+    source = write_csv(tmp_path / "posts.csv", rows)
+    recognize = FirstOccurrenceRecognizer({rows[0][2]: {"Kurt": "PERSON"}}).recognize_many
+    config = load_config(CONFIG, columns=["id", "age", "text"])
+    with TermCache(tmp_path / "cache.sqlite") as cache:
+        first = anonymize_csv(source, config, tmp_path / "first.csv", recognize=recognize, cache=cache)
+        again = anonymize_csv(source, config.with_parameters(k=4), tmp_path / "again.csv", recognize=recognize,
+                              cache=cache)
+        assert not first["spread_cached"] and again["spread_cached"]
+        assert again["spread_terms"] == first["spread_terms"] == {"PERSON": 2}
+        assert read_texts(tmp_path / "again.csv")[:2] == ["PERSON came by. Lucas loves PERSON.",
+                                                          "I met PERSON at the station."]
+        # Another text, or the other scope, is another dataset.
+        person_only = anonymize_csv(source, config.with_parameters(recode_everywhere=False), tmp_path / "p.csv",
+                                    recognize=recognize, cache=cache)
+        assert not person_only["spread_cached"] and person_only["spread_terms"] == {"PERSON": 1}
+        changed = write_csv(tmp_path / "changed.csv", [*rows[:3], ("d", 61, "We will see Kurt.")])
+        report = anonymize_csv(changed, config, tmp_path / "c.csv", recognize=recognize, cache=cache)
+        assert not report["spread_cached"] and report["spread_terms"] == {"PERSON": 3}
+
+
 def test_spreading_takes_whole_words_of_the_most_frequent_type_only():
     texts = ["Omaha is big.", "omaha again", "In Omaha now.", "Omahaville and Omaha-style", "it's Omaha's"]
     recognized = [[Term(0, 5, "GPE", "Omaha")], [Term(0, 5, "ORG", "omaha")], [Term(3, 8, "GPE", "Omaha")], [], []]
@@ -104,6 +129,66 @@ def test_spreading_takes_whole_words_of_the_most_frequent_type_only():
     assert out[:3] == recognized[:3]  # nothing new where every occurrence was tagged
     assert out[3] == []  # inside a longer word or glued by a hyphen: not the name standing alone
     assert [(t.text, t.label) for t in out[4]] == [("Omaha", "GPE")]  # the possessive is the name
+
+
+def test_an_overlapping_longer_match_does_not_hide_a_shorter_one():
+    # "Hard Rock" and "Rock Cafe" overlap at "Rock"; the leftmost wins, and "Cafe" — a string of its own —
+    # is still recoded rather than released next to it.
+    texts = ["Ask Cafe.", "Hard Rock rules.", "Rock Cafe opens.", "a Hard Rock Cafe pin"]
+    recognized = [[Term(4, 8, "PERSON", "Cafe")], [Term(0, 9, "GPE", "Hard Rock")], [Term(0, 9, "ORG", "Rock Cafe")],
+                  []]
+    spreader = OccurrenceSpreader("dataset", is_common_word=lambda word: False).fit(texts, recognized)
+    assert [(t.text, t.label) for t in spreader.transform_one(texts[3], [])] == [("Hard Rock", "GPE"),
+                                                                                ("Cafe", "PERSON")]
+
+
+def test_a_string_recognized_whole_takes_in_the_shorter_term_tagged_inside_it():
+    # NER tagged "august 4th" once and only "august" the second time: "4th" must not be released beside it.
+    text = "on august 4th. Yes august 4th so"
+    recognized = [Term(3, 13, "DATE", "august 4th"), Term(19, 25, "DATE", "august")]
+    spreader = OccurrenceSpreader("dataset", is_common_word=lambda word: False).fit([text], [recognized])
+    out = spreader.transform_one(text, recognized)
+    assert [(t.text, t.label) for t in out] == [("august 4th", "DATE"), ("august 4th", "DATE")]
+    # A span NER tagged exactly keeps the type NER gave it there.
+    assert spreader.transform_one("august 4th", [Term(0, 10, "TIME", "august 4th")])[0].label == "TIME"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("38%pf of parents", "38%"),  # the string ends in punctuation: the letters after it are another word
+    ("people with Ph.D.s here", "Ph.D."),
+    ("&lt;sarcasm&gt; indeed", "sarcasm&"),
+])
+def test_a_string_ending_in_punctuation_is_matched_before_a_letter(text, expected):
+    string = expected
+    spreader = OccurrenceSpreader("dataset", is_common_word=lambda word: False).fit(
+        [f"x {string} y"], [[Term(2, 2 + len(string), "ORG", string)]])
+    assert [t.text for t in spreader.transform_one(text, [])] == [expected]
+
+
+def test_the_re_read_reads_words_as_written_and_values_as_shown(tmp_path):
+    from anonymizer.kanon.verify import surviving_strings
+
+    texts = ["ï¿½All right, enough.",  # NFKC would turn "½All" into "1⁄2all" and show a "2all" that is not there
+             "A Nobel Prize-winning economist.",  # the class shows "Nobel Prize": "Nobel" stands only inside it
+             "the “a city in the United Statesâ€\x9d in June",  # mojibake after a shown value
+             "a Nebraskan in a city in Nebraska"]  # "Nebraskan" is not the shown "Nebraska"
+    output = tmp_path / "out.csv"
+    with output.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["text"])
+        writer.writerows([t] for t in texts)
+    recognized = {"2all": "PERSON", "nobel": "WORK_OF_ART", "nobel prize": "WORK_OF_ART",
+                  "statesâ\x80\x9d": "PERSON", "nebraskan": "NORP", "nebraska": "GPE"}
+    allowed = [[], ["nobel prize"], ["a city in the United States"], ["a city in Nebraska"]]
+    found = surviving_strings(output, ["text"], recognized, lambda row: allowed[row],
+                              lambda word: word in {"a", "all", "right", "the", "city", "in", "states"})
+    assert found["examples"] == [(3, "NORP", "nebraskan")] and found["rows_with_names"] == 1
+
+
+def test_html_entities_are_markup_not_names():
+    from anonymizer.kanon.occurrences import is_common_word
+
+    assert is_common_word("nbsp") and is_common_word("quot") and not is_common_word("nebraska")
 
 
 # ------------------------------------------------------------------------------------ hierarchies
@@ -171,7 +256,7 @@ def test_released_blog_texts_share_every_term_they_show(tmp_path):
         report = anonymize_csv(source, config, tmp_path / "out.csv", recognize=recognizer.recognize_many)
         with source.open("rb") as handle:
             table = read_table(handle, config)
-        row_terms = spread_terms(source, table, config, recognize_rows(
+        row_terms, _ = spread_terms(source, table, config, recognize_rows(
             source, table, config, recognizer.recognize_many, lambda *args: None))
     finally:
         recognizer.cache.close()

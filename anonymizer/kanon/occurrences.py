@@ -34,7 +34,7 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 #: A word more frequent than this in pyspellchecker's English list is a common word.
 COMMON_WORD_FREQUENCY = 3_000
 #: Changes whenever what the spreader adds to the same input changes (results kept in a cache carry it).
-SPREAD_VERSION = f"2; common > {COMMON_WORD_FREQUENCY}; pyspellchecker {metadata.version('pyspellchecker')}"
+SPREAD_VERSION = f"3; common > {COMMON_WORD_FREQUENCY}; pyspellchecker {metadata.version('pyspellchecker')}"
 _SENTENCE_END = frozenset(".!?\n")
 _JOINERS = frozenset("'’-‐")
 # "I", "I'm", "I'll": a capital there says nothing about a name.
@@ -216,14 +216,16 @@ class OccurrenceSpreader:
                     found.append((i, i + length, pattern))
         if not found:
             return list(terms)
-        added: list[Term] = []
-        covered = 0
+        chosen: list[list] = []  # [first word, end word, pattern]
         for i, stop, pattern in sorted(found, key=lambda f: (f[0], f[0] - f[1])):  # leftmost, then longest
-            if i < covered:
+            if chosen and i < chosen[-1][1]:
+                # Overlapping strings ("around JULY" and "JULY 30") become one term, under the leftmost one's
+                # type: recoding only one of them would release the rest of the other ("30").
+                chosen[-1][1] = max(chosen[-1][1], stop)
                 continue
-            start, end = offsets[i][0], offsets[stop - 1][1]
-            added.append(Term(start, end, pattern.label, text[start:end]))
-            covered = stop
+            chosen.append([i, stop, pattern])
+        added = [Term(offsets[i][0], offsets[stop - 1][1], pattern.label, text[offsets[i][0]:offsets[stop - 1][1]])
+                 for i, stop, pattern in chosen]
         # A string recognized whole elsewhere takes in the shorter terms NER tagged inside it here ("august" of
         # "august 4th", "Thursday" of "Thursday 3"): otherwise the rest of it would be released next to them.
         inside = [(t.start, t.end) for t in added]

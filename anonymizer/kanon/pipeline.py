@@ -12,7 +12,7 @@ import hashlib
 import inspect
 import json
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -215,24 +215,29 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
     """``verify.surviving_strings`` on the written file, with what each row's class may show."""
     if not config.text_columns:
         return {"names": Counter(), "rows_with_names": 0, "examples": []}
-    labels: dict[str, Counter] = {}
+    labels: dict[str, Counter] = defaultdict(Counter)
     for terms in row_terms:
         for column in terms:
             for term in column:
-                labels.setdefault(term.key(), Counter())[term.label] += 1
+                labels[term.key()][term.label] += 1
     recognized = {key: counts.most_common(1)[0][0] for key, counts in labels.items()}
-    allowed_of_class = []
-    for recoding in recodings:
-        allowed = [g.text for g in recoding.relational.values()]
-        for label, nodes in recoding.shared.items():
-            for node_key in nodes:
-                if node_key[0] == "term":
-                    allowed.append(node_key[1])
-                else:
-                    allowed.extend(hierarchies.texts_of(label, node_key))
-        allowed_of_class.append(allowed)
-    return surviving_strings(output, list(config.text_columns), recognized,
-                             lambda row: allowed_of_class[person_class[view.row_person[row]]], is_common_word)
+    allowed_of_class: dict[int, list[str]] = {}
+
+    def allowed(row: int) -> list[str]:  # asked for the rows where a recognized name stands only
+        index = int(person_class[view.row_person[row]])
+        if index not in allowed_of_class:
+            recoding = recodings[index]
+            shown = [g.text for g in recoding.relational.values()]
+            for label, nodes in recoding.shared.items():
+                for node_key in nodes:
+                    if node_key[0] == "term":
+                        shown.append(node_key[1])
+                    else:
+                        shown.extend(hierarchies.texts_of(label, node_key))
+            allowed_of_class[index] = shown
+        return allowed_of_class[index]
+
+    return surviving_strings(output, list(config.text_columns), recognized, allowed, is_common_word)
 
 
 def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, hierarchies,

@@ -114,8 +114,10 @@ def person_nodes(view: PersonView, hierarchies: TermHierarchies) -> dict[str, li
     out = {}
     for label, per_person in view.terms.items():
         spelling = view.spellings.get(label, {})
-        out[label] = [frozenset(node.key for key in keys for node in hierarchies.path(label, key, spelling[key])[:-1])
-                      for keys in per_person]
+        nodes_of = {key: frozenset(node.key for node in hierarchies.path(label, key, text)[:-1])
+                    for key, text in spelling.items()}
+        empty: frozenset = frozenset()
+        out[label] = [empty.union(*(nodes_of[key] for key in keys)) if keys else empty for keys in per_person]
     return out
 
 

@@ -23,8 +23,7 @@ from anonymizer.kanon.occurrences import is_ordinary
 
 # Words as a reader sees them: "doesn't", "dj-ing" and "Sunday-afternoon" are one word each (a name glued
 # into a longer word is not the name standing), a possessive "'s" is split off ("Omaha's" holds "Omaha").
-_WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
-_POSSESSIVE = re.compile(r"^(.+?)['’]s$")
+_WORD = re.compile(r"\w+(?:-\w+|['’](?![sS](?!\w))\w+)*|['’][sS](?!\w)|[^\w\s]")
 
 
 def _fold(text: str) -> str:
@@ -35,16 +34,9 @@ def _words(text: str) -> list[str]:
     """The words of a text, each folded on its own: folding the whole text first would make words that are not
     there ("ï¿½All" would hold "2all", as NFKC turns "½" into "1⁄2")."""
     if text.isascii():
-        words = _WORD.findall(text.lower())
-    else:
-        words = [_fold(word) for word in _WORD.findall(text)]
-    if "'" not in text and "’" not in text:
-        return words
-    out = []
-    for word in words:
-        possessive = _POSSESSIVE.match(word) if "'" in word or "’" in word else None
-        out.extend((possessive.group(1), "'s") if possessive else (word,))
-    return out
+        return _WORD.findall(text.lower())
+    words = [_fold(word) for word in _WORD.findall(text)]
+    return [word if word != "’s" else "'s" for word in words] if "’" in text else words
 
 
 def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dict[str, str],
@@ -77,15 +69,7 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
         header = next(reader, [])
         columns = [header.index(name) for name in text_columns]
         for row, record in enumerate(reader):
-            texts = allowed_per_row(row)
-            if id(texts) not in seen:  # one list per class: its words are split once
-                allowed = {tuple(_words(text)) for text in texts}
-                starting: dict[str, list[tuple[str, ...]]] = {}
-                for span in allowed:
-                    if span:
-                        starting.setdefault(span[0], []).append(span)
-                seen[id(texts)] = (allowed, starting)
-            allowed, allowed_spans = seen[id(texts)]
+            texts = None
             leaked = False
             for column in columns:
                 words = _words(record[column])
@@ -98,7 +82,14 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             continue
                         gram = tuple(words[i:i + length])
                         label = names.get(gram)
-                        if label is None or gram in allowed:
+                        if label is None:
+                            continue
+                        if texts is None:  # what the class may show, only for rows where a name stands
+                            texts = allowed_per_row(row)
+                            if id(texts) not in seen:  # one list per class: its words are split once
+                                seen[id(texts)] = _shown_words(texts)
+                            allowed, allowed_spans = seen[id(texts)]
+                        if gram in allowed:
                             continue
                         if covered is None:
                             covered = _covered(words, allowed_spans)
@@ -121,6 +112,16 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                     after = stop
             rows_with += leaked
     return {"names": found_names, "rows_with_names": rows_with, "examples": examples}
+
+
+def _shown_words(texts: Sequence[str]) -> tuple[set, dict]:
+    """The word tuples of what a class may show, and the same indexed by their first word."""
+    allowed = {tuple(_words(text)) for text in texts}
+    starting: dict[str, list[tuple[str, ...]]] = {}
+    for span in allowed:
+        if span:
+            starting.setdefault(span[0], []).append(span)
+    return allowed, starting
 
 
 def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: Callable[[str], bool]) -> list:

@@ -131,15 +131,13 @@ def test_spreading_takes_whole_words_of_the_most_frequent_type_only():
     assert [(t.text, t.label) for t in out[4]] == [("Omaha", "GPE")]  # the possessive is the name
 
 
-def test_an_overlapping_longer_match_does_not_hide_a_shorter_one():
-    # "Hard Rock" and "Rock Cafe" overlap at "Rock"; the leftmost wins, and "Cafe" — a string of its own —
-    # is still recoded rather than released next to it.
-    texts = ["Ask Cafe.", "Hard Rock rules.", "Rock Cafe opens.", "a Hard Rock Cafe pin"]
-    recognized = [[Term(4, 8, "PERSON", "Cafe")], [Term(0, 9, "GPE", "Hard Rock")], [Term(0, 9, "ORG", "Rock Cafe")],
-                  []]
+def test_overlapping_strings_are_recoded_together():
+    # "Hard Rock" and "Rock Cafe" overlap at "Rock": recoding only the leftmost would release "Cafe", so the two
+    # become one term, of the leftmost one's type.
+    texts = ["Hard Rock rules.", "Rock Cafe opens.", "a Hard Rock Cafe pin"]
+    recognized = [[Term(0, 9, "GPE", "Hard Rock")], [Term(0, 9, "ORG", "Rock Cafe")], []]
     spreader = OccurrenceSpreader("dataset", is_common_word=lambda word: False).fit(texts, recognized)
-    assert [(t.text, t.label) for t in spreader.transform_one(texts[3], [])] == [("Hard Rock", "GPE"),
-                                                                                ("Cafe", "PERSON")]
+    assert [(t.text, t.label) for t in spreader.transform_one(texts[2], [])] == [("Hard Rock Cafe", "GPE")]
 
 
 def test_a_string_recognized_whole_takes_in_the_shorter_term_tagged_inside_it():

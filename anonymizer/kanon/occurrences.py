@@ -12,6 +12,9 @@ only whitespace between the words of a multi-word string; case and width do not 
 ``Term.key``), except for strings that are also common English words ("Will", "May", "Bill", "Today"): those
 are matched only as written when recognized and not at the start of a sentence, so that "will" stays a verb.
 Strings with no letter or digit, and numbers of one or two digits, are not spread: they identify nobody.
+Where learned strings overlap in a text ("around JULY", "JULY 30") they become one term, and a string found
+whole takes in the shorter terms NER tagged inside it ("august" of "august 4th"): no part of a recognized
+string is released beside a recoded one.
 """
 
 from __future__ import annotations
@@ -173,7 +176,9 @@ class OccurrenceSpreader:
         return self
 
     def transform_one(self, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:
-        """``terms`` plus the occurrences of learned strings in ``text`` that overlap none of them, by start."""
+        """``terms`` plus the occurrences of learned strings in ``text``, by start. An occurrence that crosses a
+        term, or is exactly one, is left out; one that holds shorter terms whole replaces them; overlapping
+        occurrences become one term."""
         if self.scope == "off" or not self.patterns_:
             return list(terms)
         indexes = (self.anchors_.get(None, {}), self.anchors_.get(person, {}))

@@ -190,14 +190,14 @@ def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]],
     scope = "dataset" if config.recode_everywhere else "person"
     texts = list(_texts(source, columns))
     digest = _spread_digest(texts, flat, owners, scope) if cache is not None else None
-    spread = cache.get_dataset(digest, texts) if cache is not None else None
+    spread = cache.get_dataset(digest, texts, flat) if cache is not None else None
     cached = spread is not None
     if spread is None:
         spreader = OccurrenceSpreader(scope)
         spreader.fit(texts, flat, owners)
         spread = spreader.transform(texts, flat, owners)
         if cache is not None:
-            cache.put_dataset(digest, spread)
+            cache.put_dataset(digest, spread, flat)
     width = len(columns)
     return [tuple(spread[row * width: (row + 1) * width]) for row in range(table.rows)], cached
 

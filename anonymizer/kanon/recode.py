@@ -140,8 +140,12 @@ def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarch
             relational[attribute.name] = generalize([v for p in people for v in per_person[p]], attribute)
         shared = {}
         for label, per_person in held.items():
-            sets = sorted((per_person[p] for p in people), key=len)  # smallest first: the intersection is quick
-            shared[label] = frozenset.intersection(*sets) if sets else frozenset()
+            sets = [per_person[p] for p in people]
+            if not all(sets):  # a person without a term of the type: the class shares none (most types, most classes)
+                shared[label] = frozenset()
+                continue
+            sets.sort(key=len)  # smallest first: the intersection is quick
+            shared[label] = frozenset.intersection(*sets)
         out.append(ClassRecoding(members, relational, shared))
     return out, person_class
 

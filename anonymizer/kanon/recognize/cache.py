@@ -42,7 +42,8 @@ class TermCache:
             "CREATE TABLE IF NOT EXISTS terms_v1 (fingerprint TEXT NOT NULL, text_sha256 BLOB NOT NULL, "
             "terms TEXT NOT NULL, PRIMARY KEY (fingerprint, text_sha256)) WITHOUT ROWID")
         # Whole datasets' terms after string-level recoding, by a digest of everything that decides them.
-        self._db.execute("CREATE TABLE IF NOT EXISTS spread_v1 (dataset_sha256 BLOB PRIMARY KEY, terms TEXT NOT NULL, "
+        self._db.execute("DROP TABLE IF EXISTS spread_v1")  # whole term lists; v2 keeps only the changes
+        self._db.execute("CREATE TABLE IF NOT EXISTS spread_v2 (dataset_sha256 BLOB PRIMARY KEY, terms TEXT NOT NULL, "
                          "used REAL NOT NULL)")
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> list[list[Term] | None]:
@@ -95,36 +96,49 @@ class TermCache:
             raise
         self._db.execute("COMMIT")
 
-    #: Datasets whose spread terms are kept (the least recently used go first): one is 1-2 MB per 10,000 posts.
+    #: Datasets whose spread terms are kept (the least recently used go first); one is a few MB.
     SPREAD_ENTRIES = 16
 
-    def get_dataset(self, digest: bytes, texts: Sequence[str]) -> list[list[Term]] | None:
-        """A dataset's terms per text stored by ``put_dataset`` under ``digest``, or None."""
-        row = self._db.execute("SELECT terms FROM spread_v1 WHERE dataset_sha256 = ?", [digest]).fetchone()
+    def get_dataset(self, digest: bytes, texts: Sequence[str], base: Sequence[Sequence[Term]]
+                    ) -> list[list[Term]] | None:
+        """A dataset's terms per text stored by ``put_dataset`` under ``digest`` (as changes to ``base``, the
+        terms the dataset's texts had before), or None."""
+        row = self._db.execute("SELECT terms FROM spread_v2 WHERE dataset_sha256 = ?", [digest]).fetchone()
         if row is None:
             return None
         try:
-            per_text = json.loads(row[0])
+            changes = json.loads(row[0])
         except ValueError:
             return None
-        if not isinstance(per_text, list) or len(per_text) != len(texts):
+        if not isinstance(changes, dict) or not all(isinstance(v, list) and len(v) == 2 for v in changes.values()):
             return None
-        out = []
-        for text, triples in zip(texts, per_text, strict=True):
-            terms = self._terms(text, triples)
-            if terms is None:
+        out = [list(terms) for terms in base]
+        for index, (removed, triples) in changes.items():
+            if not index.isdigit() or int(index) >= len(texts):
                 return None
-            out.append(terms)
-        self._db.execute("UPDATE spread_v1 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
+            i = int(index)
+            added = self._terms(texts[i], triples)
+            if added is None or not all(isinstance(r, int) and 0 <= r < len(out[i]) for r in removed):
+                return None
+            gone = set(removed)
+            out[i] = sorted([t for n, t in enumerate(out[i]) if n not in gone] + added, key=lambda t: t.start)
+        self._db.execute("UPDATE spread_v2 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
         return out
 
-    def put_dataset(self, digest: bytes, results: Sequence[list[Term]]) -> None:
-        stored = json.dumps([[[t.start, t.end, t.label] for t in terms] for terms in results], ensure_ascii=False,
-                            separators=(",", ":"))
+    def put_dataset(self, digest: bytes, results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> None:
+        """Keep ``results`` (per text) as their changes to ``base``: most texts have none."""
+        changes = {}
+        for i, (after, before) in enumerate(zip(results, base, strict=True)):
+            if list(after) != list(before):
+                kept = set(after)
+                removed = [n for n, term in enumerate(before) if term not in kept]
+                had = set(before)
+                changes[str(i)] = [removed, [[t.start, t.end, t.label] for t in after if t not in had]]
+        stored = json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.execute("INSERT OR REPLACE INTO spread_v1 VALUES (?, ?, julianday('now'))", [digest, stored])
-            self._db.execute("DELETE FROM spread_v1 WHERE dataset_sha256 NOT IN (SELECT dataset_sha256 FROM spread_v1 "
+            self._db.execute("INSERT OR REPLACE INTO spread_v2 VALUES (?, ?, julianday('now'))", [digest, stored])
+            self._db.execute("DELETE FROM spread_v2 WHERE dataset_sha256 NOT IN (SELECT dataset_sha256 FROM spread_v2 "
                              "ORDER BY used DESC LIMIT ?)", [self.SPREAD_ENTRIES])
         except BaseException:
             self._db.execute("ROLLBACK")

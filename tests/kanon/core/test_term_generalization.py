@@ -119,6 +119,11 @@ def test_string_level_recoding_is_kept_for_the_other_runs_of_a_dataset(tmp_path)
         changed = write_csv(tmp_path / "changed.csv", [*rows[:3], ("d", 61, "We will see Kurt.")])
         report = anonymize_csv(changed, config, tmp_path / "c.csv", recognize=recognize, cache=cache)
         assert not report["spread_cached"] and report["spread_terms"] == {"PERSON": 3}
+        # A damaged entry (a removed term that is not there) is not trusted: the recoding is done again.
+        cache._db.execute("""UPDATE spread_v2 SET terms = '{"0": [[99], []]}'""")
+        report = anonymize_csv(source, config, tmp_path / "damaged.csv", recognize=recognize, cache=cache)
+        assert not report["spread_cached"] and report["spread_terms"] == {"PERSON": 2}
+    assert (tmp_path / "damaged.csv").read_bytes() == (tmp_path / "first.csv").read_bytes()
 
 
 def test_spreading_takes_whole_words_of_the_most_frequent_type_only():

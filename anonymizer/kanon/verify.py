@@ -140,8 +140,9 @@ def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: C
         return any(covered) and not any(c.isascii() and c.isalnum()
                                         for c, within in zip(folded[start:end], covered, strict=True) if not within)
 
-    def stands_outside(word: str) -> bool:
-        return any(not inside(m.start(), m.end()) for m in re.finditer(re.escape(word), folded))
+    def stands_outside(word: str) -> bool:  # a word the folded text does not show as such counts as outside
+        places = [(m.start(), m.end()) for m in re.finditer(re.escape(word), folded)]
+        return not places or any(not inside(start, end) for start, end in places)
 
     return [leak for leak in leaks if any(stands_outside(word) for word in leak[3]
                                           if word[0].isalnum() and not is_common_word(word))]

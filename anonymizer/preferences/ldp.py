@@ -52,7 +52,9 @@ charge that would take a user over a budget.
 
 ``Mulberry32`` and ``perturb_report`` / ``client_report`` are the tiny, portable client side: a 32-bit PRNG
 and the one-bit report written on one float at a time, so a browser implementation can be checked against
-this one on fixed streams. The vectorized training uses the same formula with numpy uniforms.
+this one on fixed streams. Mulberry32 is for those comparisons only: its 32-bit seed can be brute-forced from a
+few reports, so the page draws every report's randomness from the browser's cryptographic generator.
+The vectorized training uses the same formula with numpy uniforms.
 """
 
 from __future__ import annotations

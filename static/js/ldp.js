@@ -29,9 +29,20 @@
     const generator = new Mulberry32(seed);
     return () => generator.uniform();
   }
-  // A fresh seed from the browser's cryptographic generator: nobody, the server included, can predict it.
+  // A fresh seed from the browser's cryptographic generator, for tests and the fixed-stream comparisons only:
+  // a 32-bit seed can be brute-forced from a few reports (issue 17), so the page never seeds a stream with it.
   function newSeed() {
     return root.crypto.getRandomValues(new Uint32Array(1))[0];
+  }
+  // The uniform() the page draws a person's reports from: every draw is 53 fresh bits from the browser's
+  // cryptographic generator, so no report tells anything about another (no shared, recoverable state).
+  function secureUniform() {
+    const words = root.crypto.getRandomValues(new Uint32Array(2));
+    return ((words[0] >>> 5) * 67108864 + (words[1] >>> 6)) / 9007199254740992;  // (a 2^26 + b) / 2^53
+  }
+  // The source of the page's report randomness (a test may replace it with a fixed stream to compare).
+  function reportUniform() {
+    return secureUniform;
   }
 
   // B = (e^eps + 1) / (e^eps - 1), the magnitude of every report.
@@ -143,7 +154,8 @@
   }
 
   root.KakuregaLDP = {
-    Mulberry32, uniformStream, newSeed, oneBitBound, perturbReport, clientReport, contributionReports,
+    Mulberry32, uniformStream, newSeed, secureUniform, reportUniform, oneBitBound, perturbReport, clientReport,
+    contributionReports,
     fitProfile, scores, confidence, gradient,
   };
 })(window);

@@ -158,7 +158,8 @@
     }
     const profile = LDP.fitProfile(model, ratings);
     const gradient = LDP.gradient(model, profile, ratings);
-    const reports = LDP.contributionReports(gradient, budget.epsilon, budget.rounds, LDP.uniformStream(LDP.newSeed()));
+    const reports = LDP.contributionReports(gradient, budget.epsilon, budget.rounds,
+      LDP.reportUniform());
     const body = { model: model.id, reports: reports };
     $("pref-contribute").disabled = true;
     try {

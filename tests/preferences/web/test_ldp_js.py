@@ -116,3 +116,35 @@ def test_profile_scores_confidence_and_gradient_are_the_same(js, default_artifac
         assert len(out["gradient"]) == default_artifact.n_coordinates
         rated = {j * (default_artifact.rank + 1) + d for j in ratings for d in range(default_artifact.rank + 1)}
         assert all(v == 0 for k, v in enumerate(out["gradient"]) if k not in rated)  # unrated items: exactly 0
+
+
+def test_the_page_draws_every_report_from_fresh_cryptographic_bits(js):
+    """Issue 17: a contribution's draws used to come from one Mulberry32 stream seeded by 32 random bits, which a
+    brute force over 2^32 seeds recovers from a few reports. Now each draw is 53 fresh bits of
+    crypto.getRandomValues: recorded here, every coordinate index and every sign is that draw's function of the
+    person's gradient, and nothing is carried from one draw to the next."""
+    rng = np.random.default_rng(17)
+    gradient = rng.uniform(-1.5, 1.5, 480).tolist()
+    reports, calls = js("""gradient => {
+        const real = crypto.getRandomValues.bind(crypto), calls = [];
+        crypto.getRandomValues = array => { const out = real(array); calls.push(Array.from(out)); return out; };
+        try {
+            return [KakuregaLDP.contributionReports(gradient, 2.0, 5, KakuregaLDP.reportUniform()), calls];
+        } finally {
+            crypto.getRandomValues = real;
+        }
+    }""", gradient)
+
+    def uniform(words: list[int]) -> float:
+        return ((words[0] >> 5) * 2**26 + (words[1] >> 6)) / 2**53
+
+    assert len(reports) == 5 and len(calls) == 10 and all(len(words) == 2 for words in calls)
+    assert len({tuple(words) for words in calls}) == 10  # 64 fresh bits per draw
+    bound = one_bit_bound(2.0 / 5)
+    for r, report in enumerate(reports):
+        index_draw, sign_draw = uniform(calls[2 * r]), uniform(calls[2 * r + 1])
+        assert report["index"] == min(int(index_draw * 480), 479)
+        x = min(1.0, max(-1.0, gradient[report["index"]]))
+        assert report["value"] == pytest.approx(bound if sign_draw < 0.5 + x / (2 * bound) else -bound, rel=1e-14)
+    many = js("() => Array.from({length: 20000}, () => KakuregaLDP.secureUniform())")
+    assert all(0 <= u < 1 for u in many) and len(set(many)) == len(many) and 0.48 < float(np.mean(many)) < 0.52

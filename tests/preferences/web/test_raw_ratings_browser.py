@@ -35,8 +35,9 @@ def test_only_the_ldp_reports_leave_the_page(live_server, preference_model, defa
     page.fill("#pref-rounds", str(ROUNDS))
     page.click("#pref-recommend")
     page.wait_for_selector("#pref-result:not([hidden])")
-    # Fix the page's random seed (normally from crypto.getRandomValues) to compare with the Python reference.
-    page.evaluate(f"window.KakuregaLDP.newSeed = () => {SEED}")
+    # Fix the page's random stream (normally fresh crypto.getRandomValues bits for every draw) to compare with
+    # the Python reference.
+    page.evaluate(f"window.KakuregaLDP.reportUniform = () => window.KakuregaLDP.uniformStream({SEED})")
     page.click("#pref-contribute")
     page.wait_for_selector("#pref-contribution:not([hidden])")
     summary = page.text_content("#pref-contribution-summary")

@@ -105,9 +105,16 @@ def one_bit_bound(epsilon: float) -> float:
 def perturb_report(value: float, epsilon: float, uniform: Uniform) -> float:
     """The one-bit epsilon-LDP report of ``value`` (clipped to [-1, 1]): +B if uniform() < 1/2 + value *
     (e^eps - 1) / (2 (e^eps + 1)), else -B. Uses exactly one uniform draw. E[report] = value."""
-    x = min(1.0, max(-1.0, value))
+    x = clip_unit(value)
     bound = one_bit_bound(epsilon)
     return bound if uniform() < 0.5 + x / (2.0 * bound) else -bound
+
+
+def clip_unit(value: float) -> float:
+    """A value clipped to [-1, 1], NaN read as 0 (the same rule as ``one_bit`` and ldp.js): a NaN must not
+    decide the report's sign, which would break the e^eps bound against any real value."""
+    value = float(value)
+    return 0.0 if math.isnan(value) else min(1.0, max(-1.0, value))
 
 
 def client_report(gradient: Sequence[float], epsilon: float, uniform: Uniform) -> tuple[int, float]:
@@ -122,7 +129,7 @@ def client_report(gradient: Sequence[float], epsilon: float, uniform: Uniform) -
 def one_bit(values: np.ndarray, epsilon: float, uniforms: np.ndarray) -> np.ndarray:
     """Vectorized perturb_report: one report per value, given one uniform in [0, 1) per value."""
     bound = one_bit_bound(epsilon)
-    x = np.clip(values, -1.0, 1.0)
+    x = np.clip(np.nan_to_num(np.asarray(values, dtype=float), nan=0.0, posinf=1.0, neginf=-1.0), -1.0, 1.0)
     return np.where(uniforms < 0.5 + x / (2.0 * bound), bound, -bound)
 
 

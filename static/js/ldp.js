@@ -50,9 +50,15 @@
     if (!(epsilon > 0)) throw new RangeError("epsilon must be positive");
     return 1 / Math.tanh(epsilon / 2);
   }
+  // A value clipped to [-1, 1], NaN read as 0 (the rule of ldp.py's clip_unit and one_bit): a NaN must not
+  // decide the report's sign, which would break the e^eps bound against any real value.
+  function clipUnit(value) {
+    const v = Number(value);
+    return Number.isNaN(v) ? 0 : Math.min(1, Math.max(-1, v));
+  }
   // +B with probability 1/2 + x (e^eps - 1) / (2 (e^eps + 1)), x = value clipped to [-1, 1], else -B. One draw.
   function perturbReport(value, epsilon, uniform) {
-    const x = Math.min(1, Math.max(-1, value));
+    const x = clipUnit(value);
     const bound = oneBitBound(epsilon);
     return uniform() < 0.5 + x / (2 * bound) ? bound : -bound;
   }
@@ -154,8 +160,8 @@
   }
 
   root.KakuregaLDP = {
-    Mulberry32, uniformStream, newSeed, secureUniform, reportUniform, oneBitBound, perturbReport, clientReport,
-    contributionReports,
+    Mulberry32, uniformStream, newSeed, secureUniform, reportUniform, oneBitBound, clipUnit, perturbReport,
+    clientReport, contributionReports,
     fitProfile, scores, confidence, gradient,
   };
 })(window);

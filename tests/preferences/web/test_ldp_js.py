@@ -148,3 +148,38 @@ def test_the_page_draws_every_report_from_fresh_cryptographic_bits(js):
         assert report["value"] == pytest.approx(bound if sign_draw < 0.5 + x / (2 * bound) else -bound, rel=1e-14)
     many = js("() => Array.from({length: 20000}, () => KakuregaLDP.secureUniform())")
     assert all(0 <= u < 1 for u in many) and len(set(many)) == len(many) and 0.48 < float(np.mean(many)) < 0.52
+
+
+def test_one_rule_for_nan_infinities_and_out_of_range_values(js):
+    """Issue 17: NaN used to give -B always in the browser and in numpy but a clipped -1 in Python; a NaN that
+    decides the sign breaks the e^eps bound. One rule now: NaN reads as 0, ±inf and out-of-range values clip to
+    ±1 — the same reports from ldp.js, perturb_report and the vectorized one_bit on the same draws."""
+    from anonymizer.preferences.ldp import clip_unit, one_bit
+
+    names = ["NaN", "Infinity", "-Infinity", "1e308", "-1e308", "5", "-5", "0.3", "-0", "null"]
+    got = js("""([names, seeds]) => {
+        const values = names.map(name => name === "null" ? null : Number(name));
+        return {
+            clipped: values.map(KakuregaLDP.clipUnit),
+            reports: seeds.map(seed => {
+                const uniform = KakuregaLDP.uniformStream(seed), out = [];
+                for (let k = 0; k < 200; k++)
+                    for (const v of values) out.push(KakuregaLDP.perturbReport(v, 1.0, uniform));
+                return out;
+            }),
+        };
+    }""", [names, SEEDS])
+    values = [float("nan"), float("inf"), float("-inf"), 1e308, -1e308, 5.0, -5.0, 0.3, -0.0, float("nan")]
+    assert got["clipped"] == [0.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 0.3, 0.0, 0.0]
+    assert [clip_unit(v) for v in values] == got["clipped"]
+    for seed, reports in zip(SEEDS, got["reports"], strict=True):
+        stream = Mulberry32(seed)
+        expected = [perturb_report(v, 1.0, stream) for _ in range(200) for v in values]
+        assert np.array_equal(np.sign(reports), np.sign(expected)), seed
+        draws = Mulberry32(seed)
+        uniforms = np.array([draws.uniform() for _ in range(200 * len(values))])
+        vectorized = one_bit(np.tile(values, 200), 1.0, uniforms)
+        assert np.array_equal(np.sign(vectorized), np.sign(expected)), seed
+        # A NaN is a fair coin (E = 0), not a fixed sign.
+        nan_signs = np.sign(reports)[0::len(values)]
+        assert 0.3 < float(np.mean(nan_signs > 0)) < 0.7

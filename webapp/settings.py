@@ -266,14 +266,26 @@ INSPECT_RATE_USER = env_str("INSPECT_RATE_USER", "600/minute")
 AUTH_RATE = env_str("AUTH_RATE", "30/hour")
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+# Location-privacy preferences (issue 17). The page keeps each person's ledger per model and refuses a
+# contribution that would take them past PREFERENCE_LEDGER_EPSILON within PREFERENCE_LEDGER_DAYS; the server,
+# which must not know who sends what, bounds what it can: the epsilon and the reports of one contribution and
+# the contributions per client address (PREFERENCE_REPORT_RATE), and folds contributions into the model only
+# PREFERENCE_MIN_CONTRIBUTIONS at a time or more.
+PREFERENCE_LEDGER_EPSILON = env_float("PREFERENCE_LEDGER_EPSILON", 2.0, minimum=0.01)
+PREFERENCE_LEDGER_DAYS = env_int("PREFERENCE_LEDGER_DAYS", 30, minimum=1)
+PREFERENCE_MAX_EPSILON = env_float("PREFERENCE_MAX_EPSILON", PREFERENCE_LEDGER_EPSILON, minimum=0.01)
+PREFERENCE_MAX_ROUNDS = env_int("PREFERENCE_MAX_ROUNDS", 50, minimum=1)
+PREFERENCE_REPORT_RATE = env_str("PREFERENCE_REPORT_RATE", "10/hour")
+PREFERENCE_MIN_CONTRIBUTIONS = env_int("PREFERENCE_MIN_CONTRIBUTIONS", 20, minimum=1)
+if PREFERENCE_MAX_EPSILON > PREFERENCE_LEDGER_EPSILON:
+    raise ImproperlyConfigured(f"PREFERENCE_MAX_EPSILON={PREFERENCE_MAX_EPSILON:g} is more than a person's whole "
+                               f"budget PREFERENCE_LEDGER_EPSILON={PREFERENCE_LEDGER_EPSILON:g}.")
 for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_USER", INSPECT_RATE_USER),
-                     ("AUTH_RATE", AUTH_RATE)):
+                     ("AUTH_RATE", AUTH_RATE),
+                     ("PREFERENCE_REPORT_RATE", PREFERENCE_REPORT_RATE)):
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
         raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
-# Location-privacy preferences: what one anonymous contribution from the preferences page may spend and send.
-PREFERENCE_MAX_EPSILON = env_float("PREFERENCE_MAX_EPSILON", 10.0, minimum=0.01)
-PREFERENCE_MAX_ROUNDS = env_int("PREFERENCE_MAX_ROUNDS", 50, minimum=1)
 # k-anonymization: sensitive-term recognition results are cached here (by text and configuration), so a
 # re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
 KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))

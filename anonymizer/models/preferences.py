@@ -46,7 +46,8 @@ class PreferenceModel(models.Model):
 
 class PreferenceContribution(models.Model):
     """One anonymous contribution from the preferences page: the one-bit LDP reports of a person's gradient
-    against one model version. Nothing identifies the person: no account, no address, no ratings."""
+    against one model version. Nothing identifies the person: no account, no address, no ratings, and only the
+    day it arrived (UTC), so its time cannot be matched to another record of the same request."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     model = models.ForeignKey(PreferenceModel, on_delete=models.CASCADE, related_name="contributions")
@@ -55,10 +56,11 @@ class PreferenceContribution(models.Model):
     # The model version these reports were aggregated into, once they were.
     aggregated_into = models.ForeignKey(PreferenceModel, on_delete=models.SET_NULL, null=True, blank=True,
                                         related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    received_on = models.DateField(help_text="The day (UTC) it arrived; never a finer time.")
 
     class Meta:
-        ordering = ["created_at"]
+        # The id is random (uuid4): within a day this order says nothing about when each one arrived.
+        ordering = ["received_on", "id"]
 
     def __str__(self) -> str:
         return f"contribution {self.id} to {self.model_id}"

@@ -102,6 +102,8 @@ def in_process(settings):
     # other tests (their counters live as long as the session's Redis).
     settings.CACHES = {**settings.CACHES,
                        "default": {**settings.CACHES["default"], "KEY_PREFIX": f"fuzz-{uuid.uuid4().hex[:12]}"}}
+    # PREFERENCE_REPORT_RATE (10/hour) would answer 429 to nearly every report the fuzzing sends.
+    settings.PREFERENCE_REPORT_RATE = "100000/hour"
     # The token endpoint checks a password on every attempt; the default hasher takes ~0.5 s a check here.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Django closes the database connection at the end of a request; in the test's transaction that would

@@ -25,6 +25,7 @@ PASSWORD = "correct horse battery staple"
 @pytest.mark.parametrize("url_name", ["api-inspect", "api-preference-reports"])
 def test_forwarded_for_does_not_give_a_new_identity_per_request(url_name, settings):
     settings.INSPECT_RATE_ANON = "3/minute"
+    settings.PREFERENCE_REPORT_RATE = "3/hour"
     client = APIClient(REMOTE_ADDR=f"10.15.1.{1 + ['api-inspect', 'api-preference-reports'].index(url_name)}")
     codes = [client.post(reverse(url_name), {}, format="json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}").status_code
              for i in range(6)]

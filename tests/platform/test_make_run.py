@@ -105,6 +105,9 @@ def test_make_run_stack_serves_healthz_survives_a_killed_worker_and_stops_on_ctr
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends to the whole group
         output, _ = process.communicate(timeout=60)
     assert f"Kakurega: http://127.0.0.1:{web_port}/" in output
+    # gunicorn's access log (webapp.access_log) names the requests, never who sent them.
+    access = [line for line in output.splitlines() if '"GET /healthz HTTP/1.1" 200' in line]
+    assert access and not any("127.0.0.1" in line or "urllib" in line for line in access), access[:3]
     assert "keepalive[worker]: celery -A webapp was killed by signal 9; starting it again" in output, output[-3000:]
     # honcho took the Ctrl-C and stopped each process of the Procfile in turn (not one crashing the others).
     assert "SIGINT received" in output, output[-2000:]

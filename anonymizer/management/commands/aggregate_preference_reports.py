@@ -27,9 +27,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--model", default="", help="model id or name (default: the built-in default)")
         parser.add_argument("--learning-rate", type=float, default=1.0)
-        parser.add_argument("--min-contributions", type=int, default=1,
-                            help="do nothing unless at least this many contributions wait (the estimate of a "
-                                 "few is mostly noise, and the noise gate then keeps the model as it is)")
+        parser.add_argument("--min-contributions", type=int, default=None,
+                            help="do nothing unless at least this many contributions wait (default "
+                                 "PREFERENCE_MIN_CONTRIBUTIONS): a batch of a few is mostly noise, and a new "
+                                 "version made of one person's reports would show when they sent them")
 
     def handle(self, *args, **options) -> None:
         ref = options["model"]

@@ -14,17 +14,24 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from anonymizer.models import PreferenceModel
-from anonymizer.platform.throttles import InspectThrottle
+from anonymizer.platform.throttles import ClientRateThrottle
 from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
 from anonymizer.preferences.web import selectors
 from anonymizer.preferences.web import services as preference_services
 from anonymizer.preferences.web.serializers import ContributionSerializer
 
 
-class PreferenceThrottle(InspectThrottle):
-    """The inspect rates (INSPECT_RATE_ANON / _USER), counted separately."""
+class ContributionThrottle(ClientRateThrottle):
+    """PREFERENCE_REPORT_RATE contributions per client address, signed in or not: a contribution is never tied to
+    an account, not even in the rate limiter's cache (which holds an address's request times for one window)."""
 
-    scope = "preferences"
+    scope = "preference-reports"
+
+    def rate_for(self, request) -> str:
+        return settings.PREFERENCE_REPORT_RATE
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 def model_payload(request: Request, record: PreferenceModel, model: PreferenceArtifact) -> dict:
@@ -100,7 +107,7 @@ class PreferenceReportsView(APIView):
     the sender."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [PreferenceThrottle]
+    throttle_classes = [ContributionThrottle]
 
     @extend_schema(request=ContributionSerializer, examples=[_EXAMPLE],
                    responses={201: OpenApiResponse(_STORED, description="Stored: the contribution id, reports and ε "

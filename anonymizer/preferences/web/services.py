@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -116,10 +117,11 @@ def ensure_default_preference_model(data_dir: Path | None = None,
 # -- contributions from the preferences page ------------------------------------------------------------------------
 def create_contribution(record: PreferenceModel, reports: Sequence[dict]) -> PreferenceContribution:
     """Store one anonymous contribution's reports (already validated: rounds 0..R-1, index in range, value
-    +-B of its epsilon). Nothing else about the contributor is stored."""
+    +-B of its epsilon). Nothing else about the contributor is stored, and of the time only the day (UTC)."""
     with transaction.atomic():
         contribution = PreferenceContribution.objects.create(
-            model=record, rounds=len(reports), epsilon=float(sum(r["epsilon"] for r in reports)))
+            model=record, rounds=len(reports), epsilon=float(sum(r["epsilon"] for r in reports)),
+            received_on=datetime.now(UTC).date())
         PreferenceReport.objects.bulk_create(
             PreferenceReport(contribution=contribution, round=r["round"], index=r["index"], value=r["value"],
                              epsilon=r["epsilon"]) for r in reports)
@@ -127,10 +129,12 @@ def create_contribution(record: PreferenceModel, reports: Sequence[dict]) -> Pre
 
 
 def aggregate_contributions(record: PreferenceModel, artifact: PreferenceArtifact, *, learning_rate: float = 1.0,
-                            min_contributions: int = 1) -> PreferenceModel:
+                            min_contributions: int | None = None) -> PreferenceModel:
     """One gradient step on the model's item profiles from the contributions not yet aggregated, saved as a
     new active version of the model; the contributions are marked as used. Raises UserFacingError when there
-    are fewer than ``min_contributions``."""
+    are fewer than ``min_contributions`` (default PREFERENCE_MIN_CONTRIBUTIONS)."""
+    if min_contributions is None:
+        min_contributions = settings.PREFERENCE_MIN_CONTRIBUTIONS
     pending = list(PreferenceContribution.objects.filter(model=record, aggregated_into=None)
                    .prefetch_related("reports"))
     if len(pending) < max(min_contributions, 1):

@@ -3,11 +3,14 @@ else; malformed ones are refused by field. The stored reports aggregate into a n
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 from django.core.management import call_command
+from django.db import models
 from rest_framework.test import APIClient
 
 from anonymizer.models import PreferenceContribution, PreferenceModel, PreferenceReport
@@ -43,9 +46,23 @@ def test_a_contribution_is_stored_as_sent_and_nothing_else(preference_model):
     assert stored == sent
     # The records have no place for anything about the sender: no user, no address, no ratings.
     assert {f.name for f in PreferenceContribution._meta.get_fields()} == {
-        "id", "model", "rounds", "epsilon", "aggregated_into", "created_at", "reports"}
+        "id", "model", "rounds", "epsilon", "aggregated_into", "received_on", "reports"}
     assert {f.name for f in PreferenceReport._meta.get_fields()} == {
         "id", "contribution", "round", "index", "value", "epsilon"}
+    # Of the time, the day only (UTC): a finer one would match the request in any other record of it.
+    assert contribution.received_on == datetime.now(UTC).date()
+    assert not [f.name for f in PreferenceContribution._meta.get_fields() if isinstance(f, models.DateTimeField)]
+
+
+def test_one_address_sends_at_most_the_report_rate_signed_in_or_not(preference_model, user, settings):
+    settings.PREFERENCE_REPORT_RATE = "3/hour"
+    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "KEY_PREFIX": uuid.uuid4().hex}}
+    body = {"model": str(preference_model.id), "reports": reports()}
+    codes = [post(body, token_client(user) if i % 2 else None).status_code for i in range(5)]
+    # An account does not buy more (nor is it the key: the limiter's cache never ties a report to an account).
+    assert codes == [201, 201, 201, 429, 429]
+    assert PreferenceContribution.objects.count() == 3
+    assert int(post(body)["Retry-After"]) > 0
 
 
 def test_a_signed_in_contribution_is_not_tied_to_the_account(preference_model, user):
@@ -82,7 +99,7 @@ def test_a_malformed_report_is_refused_by_field(preference_model, change, field,
     ([{**r, "round": 0} for r in reports(rounds=2)], "0, 1, …, R − 1"),
     ([{**r, "round": r["round"] + 1} for r in reports(rounds=3)], "0, 1, …, R − 1"),
     ([*reports(epsilon=1.0, rounds=2)[:1], reports(epsilon=2.0, rounds=2)[1]], "same ε"),
-    (reports(epsilon=12.0, rounds=2), "at most 10"),
+    (reports(epsilon=2.5, rounds=2), "at most 2 is accepted"),
     (reports(epsilon=1.0, rounds=51), "At most 50 reports"),
 ])
 def test_a_malformed_contribution_is_refused(preference_model, sent, expected):
@@ -112,7 +129,7 @@ def test_reports_aggregate_into_a_new_version_of_the_model(preference_model, def
         ratings = {int(j): int(rng.random() < 0.3) for j in items}
         profile = serving.fit_profile(default_artifact, ratings)
         gradient = serving.gradient(default_artifact, profile, ratings)
-        sent = serving.contribution_reports(gradient, 4.0, 4, Mulberry32(person))
+        sent = serving.contribution_reports(gradient, 2.0, 4, Mulberry32(person))
         assert post({"model": str(preference_model.id), "reports": sent}).status_code == 201
     call_command("aggregate_preference_reports", "--min-contributions", "10")
     new = PreferenceModel.objects.get(name=preference_model.name, active=True)

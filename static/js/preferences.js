@@ -1,6 +1,9 @@
 // The preferences page: a week grid of (time slot, place) cells the person rates publish / hide; "Recommend"
 // fits their profile and scores the empty cells here (nothing is sent); "Contribute anonymously" sends only
 // the one-bit LDP reports of their gradient (static/js/ldp.js). The ratings live in this script's memory only.
+// The person's budget: a ledger per model in this browser's localStorage (ε and time of every contribution
+// sent, never sent itself) refuses a contribution that would take them past config.ledgerEpsilon within
+// config.ledgerDays. The server cannot keep it: it must not know who sends what.
 (function () {
   "use strict";
   const LDP = window.KakuregaLDP;
@@ -10,7 +13,8 @@
   let model = null;
   let ratings = new Map(); // item id -> 1 (publish) or 0 (hide); never serialized, never sent
   let recommendations = new Map(); // item id -> {publish, confidence}
-  let spent = 0; // epsilon this page has spent on contributions, in all
+  const LEDGER_PREFIX = "kakurega:ldp-ledger:";
+  const DAY_MS = 86400000;
 
   function csrfToken() {
     const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -147,6 +151,64 @@
     return { epsilon, rounds };
   }
 
+  // -- the ledger: [{epsilon, at (ms since 1970)}] per model name, in localStorage ------------------------------
+  function ledgerKey() {
+    return LEDGER_PREFIX + (model.mine ? "yours:" : "built-in:") + model.name;
+  }
+
+  // The contributions that still count (sent within the window; one dated in the future counts too). Throws
+  // when the browser keeps no storage or the ledger cannot be read: then nothing is sent.
+  function readLedger() {
+    let entries;
+    try {
+      entries = JSON.parse(window.localStorage.getItem(ledgerKey()) || "[]");
+    } catch (error) {
+      throw new Error("This browser's privacy ledger cannot be read (is site storage blocked?), so the page " +
+        "cannot tell what you have spent: contributing is off.");
+    }
+    if (!Array.isArray(entries)) throw new Error("This browser's privacy ledger is damaged: contributing is off.");
+    const since = Date.now() - config.ledgerDays * DAY_MS;
+    return entries.filter((e) => e && Number.isFinite(e.epsilon) && e.epsilon > 0 && Number.isFinite(e.at) &&
+      e.at > since);
+  }
+
+  function ledgerSpent(entries) {
+    return entries.reduce((sum, e) => sum + e.epsilon, 0);
+  }
+
+  // Written before the reports are sent: once sent, they are spent, whatever the server answers.
+  function charge(entries, epsilon) {
+    const next = [...entries, { epsilon: epsilon, at: Date.now() }];
+    window.localStorage.setItem(ledgerKey(), JSON.stringify(next));
+    return next;
+  }
+
+  function day(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+  }
+
+  function showLedger() {
+    let entries;
+    try {
+      entries = readLedger();
+    } catch (error) {
+      $("pref-ledger").textContent = error.message;
+      return;
+    }
+    const used = ledgerSpent(entries);
+    const left = Math.max(0, config.ledgerEpsilon - used);
+    let text = `Your budget on this model: ε = ${fmt(config.ledgerEpsilon, 2)} per ${config.ledgerDays} days, ` +
+      `kept in this browser only. Spent: ε = ${fmt(used, 3)} in ${entries.length} contribution` +
+      `${entries.length === 1 ? "" : "s"}; left: ε = ${fmt(left, 3)}.`;
+    if (entries.length) {
+      const oldest = Math.min(...entries.map((e) => e.at));
+      text += ` The oldest counts until ${day(oldest + config.ledgerDays * DAY_MS)}.`;
+    }
+    $("pref-ledger").textContent = text;
+    $("pref-ledger").dataset.spent = String(used);
+    $("pref-epsilon").max = String(Math.min(config.maxEpsilon, left));
+  }
+
   async function contribute() {
     showError("");
     if (!ratings.size) return showError("Rate at least one cell first: a contribution is built from your ratings.");
@@ -156,11 +218,28 @@
     } catch (error) {
       return showError(error.message);
     }
+    let entries;
+    try {
+      entries = readLedger();
+      const left = config.ledgerEpsilon - ledgerSpent(entries);
+      if (budget.epsilon > left + 1e-9) {
+        throw new Error(`This contribution would spend ε = ${fmt(budget.epsilon, 3)}, but only ε = ` +
+          `${fmt(Math.max(0, left), 3)} of your ${fmt(config.ledgerEpsilon, 2)} per ${config.ledgerDays} days on ` +
+          "this model is left in this browser's ledger. Nothing was sent.");
+      }
+    } catch (error) {
+      return showError(error.message);
+    }
     const profile = LDP.fitProfile(model, ratings);
     const gradient = LDP.gradient(model, profile, ratings);
     const reports = LDP.contributionReports(gradient, budget.epsilon, budget.rounds,
       LDP.reportUniform());
     const body = { model: model.id, reports: reports };
+    try {
+      entries = charge(entries, budget.epsilon);
+    } catch (error) {
+      return showError("The privacy ledger could not be written in this browser's storage, so nothing was sent.");
+    }
     $("pref-contribute").disabled = true;
     try {
       const response = await fetch(config.reportsUrl, {
@@ -170,17 +249,19 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(answer.detail || JSON.stringify(answer) || response.statusText);
-      spent += budget.epsilon;
       $("pref-contribution-summary").textContent =
         `Sent ${reports.length} one-bit report${reports.length === 1 ? "" : "s"} of ε = ` +
         `${fmt(budget.epsilon / budget.rounds, 4)} each: this contribution spends ε = ${fmt(budget.epsilon, 3)}` +
-        ` (${fmt(spent, 3)} in all from this page). Your ratings and profile were not sent.`;
+        ` (${fmt(ledgerSpent(entries), 3)} of ${fmt(config.ledgerEpsilon, 2)} in ${config.ledgerDays} days on ` +
+        "this model, from this browser). Your ratings and profile were not sent.";
       $("pref-sent").textContent = JSON.stringify(body, null, 1);
       $("pref-contribution").hidden = false;
     } catch (error) {
-      showError(`The contribution was not accepted: ${error.message}`);
+      showError(`The contribution was not accepted: ${error.message} (Its ε stays in your ledger: the ` +
+        "reports did leave this page.)");
     } finally {
       $("pref-contribute").disabled = false;
+      showLedger();
     }
   }
 
@@ -222,6 +303,7 @@
     $("pref-result").hidden = true;
     drawGrid();
     describeModel();
+    showLedger();
     updateCount();
     $("pref-recommend").disabled = $("pref-contribute").disabled = false;
     window.preferencesReady = true; // for tests and for people who script the page

@@ -50,7 +50,10 @@ def model_payload(request: Request, record: PreferenceModel, model: PreferenceAr
         "labels": record.metadata.get("labels", "proxy"),
         "notice": PROXY_NOTICE if record.metadata.get("labels", "proxy") == "proxy" else UPLOAD_NOTICE,
         "contribute": {"url": reverse("api-preference-reports"), "max_epsilon": settings.PREFERENCE_MAX_EPSILON,
-                       "max_rounds": settings.PREFERENCE_MAX_ROUNDS},
+                       "max_rounds": settings.PREFERENCE_MAX_ROUNDS,
+                       # The cap a person's own ledger keeps (the page's does); the server cannot.
+                       "ledger_epsilon": settings.PREFERENCE_LEDGER_EPSILON,
+                       "ledger_days": settings.PREFERENCE_LEDGER_DAYS},
     }
 
 
@@ -59,7 +62,11 @@ _ITEMS = inline_serializer("PreferenceItem", {"id": serializers.IntegerField(), 
                                               "column": serializers.IntegerField(), "label": serializers.CharField()},
                            many=True)
 _CONTRIBUTE = inline_serializer("PreferenceContribute", {
-    "url": serializers.CharField(), "max_epsilon": serializers.FloatField(), "max_rounds": serializers.IntegerField()})
+    "url": serializers.CharField(), "max_epsilon": serializers.FloatField(), "max_rounds": serializers.IntegerField(),
+    "ledger_epsilon": serializers.FloatField(help_text="What one person may spend on this model per ledger_days, "
+                                                      "kept by their own client (the server cannot tell people "
+                                                      "apart)."),
+    "ledger_days": serializers.IntegerField()})
 _MODEL = inline_serializer("PreferenceModelPayload", {
     "id": serializers.UUIDField(), "name": serializers.CharField(), "title": serializers.CharField(),
     "version": serializers.CharField(), "mine": serializers.BooleanField(),

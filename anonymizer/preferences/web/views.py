@@ -35,7 +35,8 @@ from anonymizer.tabular import CsvFormatError
 def preferences(request: HttpRequest) -> HttpResponse:
     models = list(selectors.preference_models_for(request.user).order_by("owner_id", "name"))
     config = {"modelUrl": reverse("api-preference-model"), "reportsUrl": reverse("api-preference-reports"),
-              "maxEpsilon": settings.PREFERENCE_MAX_EPSILON, "maxRounds": settings.PREFERENCE_MAX_ROUNDS}
+              "maxEpsilon": settings.PREFERENCE_MAX_EPSILON, "maxRounds": settings.PREFERENCE_MAX_ROUNDS,
+              "ledgerEpsilon": settings.PREFERENCE_LEDGER_EPSILON, "ledgerDays": settings.PREFERENCE_LEDGER_DAYS}
     return render(request, "preferences/page.html", {"models": models, "config": config})
 
 

@@ -135,7 +135,10 @@
     document.querySelectorAll("#pref-grid button[data-item]").forEach(drawCell);
     const empty = recommendations.size;
     $("pref-summary").textContent = `${empty} empty cells: ${publish} publish, ${empty - publish} hide. ` +
-      `Fitted to your ${ratings.size} rated cells in this page; nothing was sent.`;
+      `Fitted to your ${ratings.size} rated cells in this page; nothing was sent. A cell says publish only when ` +
+      `its score reaches ${fmt(model.threshold, 3)}` + (model.scores && model.scores.fpr_target ?
+      `, set so that on held-out users at most ${percent(model.scores.fpr_target)} of the cells they wanted ` +
+      "hidden came out publish; otherwise, and whenever the model cannot tell, it says hide." : ".");
     $("pref-result").hidden = false;
   }
 
@@ -267,16 +270,27 @@
 
   function describeModel() {
     const t = model.training;
-    let text = `${model.title} (version ${model.version}): trained on the LDP reports of ${t.users} users, ` +
-      `ε = ${t.epsilon_per_user} per user (${t.rounds} report${t.rounds === 1 ? "" : "s"} of ε = ` +
-      `${fmt(t.epsilon_per_report, 3)} each, ` +
-      `by ${t.accounting}); ${model.item_space.rows.length} time slots × ${model.item_space.columns.length} places.`;
-    const methods = model.scores && model.scores.methods;
-    if (methods) {
-      const line = (name, key) => methods[key] ?
-        ` ${name}: reconstruction ${fmt(methods[key].reconstruction, 3)}, false-positive rate ${fmt(methods[key].fpr, 3)}.` : "";
-      text += ` Held out (${model.scores.folds}-fold over users, 10% of each test user's ratings hidden):` +
-        line("this LDP model", "ldp-mf") + line("non-private MF", "mf") + line("item mean", "item-mean");
+    const space = `${model.item_space.rows.length} time slots × ${model.item_space.columns.length} places`;
+    let text;
+    if (model.method === "ldp-mf") {
+      text = `${model.title} (version ${model.version}): trained on the LDP reports of ${t.users} users, ` +
+        `ε = ${t.epsilon_per_user} per user (${t.rounds} report${t.rounds === 1 ? "" : "s"} of ε = ` +
+        `${fmt(t.epsilon_per_report, 3)} each, by ${t.accounting}); ${space}.`;
+    } else {
+      text = `${model.title} (version ${model.version}), served as ${model.method}: ${t.mechanism}; ` +
+        `${t.accounting}; ${space}.`;
+    }
+    const scores = model.scores;
+    if (scores && scores.methods) {
+      const line = (name) => {
+        const m = scores.methods[name];
+        return m ? ` ${name}${name === scores.served ? " (served)" : ""}: false-positive rate ${fmt(m.fpr, 3)}, ` +
+          `recall ${fmt(m.recall, 3)}, reconstruction ${fmt(m.reconstruction, 3)}.` : "";
+      };
+      if (scores.rule) text += ` ${scores.rule}`;
+      text += ` Held out (${scores.folds}-fold over users, ${percent(scores.hidden_share)} of each test user's ` +
+        "ratings hidden" + (scores.fpr_target ? `, each at its threshold for a false-positive rate of at most ` +
+        `${scores.fpr_target}, chosen on other users):` : "):") + Object.keys(scores.methods).map(line).join("");
     }
     $("pref-model-facts").textContent = text;
     $("pref-notice").textContent = model.notice;

@@ -47,6 +47,8 @@ def model_payload(request: Request, record: PreferenceModel, model: PreferenceAr
         "threshold": model.threshold, "regularization": model.regularization, "clip": model.clip,
         "coordinates": model.n_coordinates,
         "training": record.training, "scores": record.metadata.get("scores"),
+        # What the item side is (anonymizer.preferences.selection): "ldp-mf", "user-mean" or "item-mean+offset".
+        "method": record.training.get("method", "ldp-mf"),
         "labels": record.metadata.get("labels", "proxy"),
         "notice": PROXY_NOTICE if record.metadata.get("labels", "proxy") == "proxy" else UPLOAD_NOTICE,
         "contribute": {"url": reverse("api-preference-reports"), "max_epsilon": settings.PREFERENCE_MAX_EPSILON,
@@ -76,6 +78,8 @@ _MODEL = inline_serializer("PreferenceModelPayload", {
     "biases": serializers.ListField(child=serializers.FloatField()), "threshold": serializers.FloatField(),
     "regularization": serializers.FloatField(), "clip": serializers.FloatField(),
     "coordinates": serializers.IntegerField(), "training": serializers.DictField(),
+    "method": serializers.CharField(help_text="What the served item side is: ldp-mf, user-mean or item-mean+offset "
+                                              "(chosen on held-out users; scores.rule says how)."),
     "scores": serializers.DictField(allow_null=True), "labels": serializers.CharField(),
     "notice": serializers.CharField(), "contribute": _CONTRIBUTE})
 _STORED = inline_serializer("PreferenceContributionStored", {

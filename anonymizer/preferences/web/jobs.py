@@ -29,10 +29,10 @@ from anonymizer.preferences.items import SLOT_HOURS, ItemSpace
 from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
 from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
-from anonymizer.preferences.serving import PROXY_NOTICE, train_artifact
+from anonymizer.preferences.selection import select_served_model
+from anonymizer.preferences.serving import PROXY_NOTICE
 from anonymizer.preferences.web.services import (
     DEFAULT_PREFERENCE_MODEL,
-    held_out_scores,
     read_uploaded_preferences,
     register_preference_model,
     upload_items,
@@ -233,11 +233,10 @@ def run_train_preference_model(job: Job, run: JobRun) -> dict:
     run.progress(1, 3, f"training on {ratings.n_users} users' simulated LDP reports")
     trainer = LDPMatrixFactorization(rank=params["rank"], epsilon=params["epsilon"], rounds=params["rounds"],
                                      seed=params["seed"])
-    artifact = train_artifact(params["name"], ratings, items, trainer, source="upload")
-    run.progress(2, 3, "cross-validating")
-    folds = min(5, ratings.n_users)
-    metadata = {"labels": "uploaded", "input": upload.original_name,
-                "scores": held_out_scores(ratings, trainer, folds=folds, seed=params["seed"])}
+    run.progress(2, 3, "choosing the served model on held-out users")
+    artifact, scores = select_served_model(params["name"], ratings, items, trainer, source="upload",
+                                          folds=min(5, ratings.n_users), seed=params["seed"])
+    metadata = {"labels": "uploaded", "input": upload.original_name, "scores": scores}
     record = register_preference_model(artifact, title=params.get("title") or params["name"], owner=job.owner,
                                        job=job, metadata=metadata)
     return {"model": str(record.id), "name": record.name, "version": record.version,

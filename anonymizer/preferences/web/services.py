@@ -28,12 +28,12 @@ from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.uploads import create_csv_upload
 from anonymizer.preferences.aggregate import read_aggregate
 from anonymizer.preferences.checkins import InputFormatError, PreferenceUpload, parse_preferences
-from anonymizer.preferences.experiment import MethodSettings, cross_validate
 from anonymizer.preferences.items import ItemSpace
 from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
 from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
-from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports, train_artifact
+from anonymizer.preferences.selection import select_served_model
+from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports
 from anonymizer.tabular import check_csv
 
 logger = logging.getLogger(__name__)
@@ -77,18 +77,6 @@ def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner
                                   training=artifact.training, metadata=metadata or {}, job=job)
 
 
-def held_out_scores(ratings: Ratings, trainer: LDPMatrixFactorization, *, folds: int = 5, seed: int = 0) -> dict:
-    """5-fold cross-validation over users (10% of each test user's ratings hidden) of the trainer next to
-    the baselines: what the model page and the API report about its quality."""
-    method_settings = MethodSettings(rank=trainer.rank, epsilon=trainer.epsilon, ldp_rounds=trainer.rounds,
-                                     regularization=trainer.regularization)
-    rows = cross_validate(ratings, ("item-mean", "user-mean", "mf", "ldp-mf"), method_settings, folds=folds,
-                          seed=seed)
-    keep = ("fpr", "recall", "reconstruction")
-    return {"folds": folds, "hidden_share": 0.1,
-            "methods": {row["method"]: {k: row[k] for k in keep} for row in rows}}
-
-
 def ensure_default_preference_model(data_dir: Path | None = None,
                                     spec: PreferenceModelSpec = DEFAULT_PREFERENCE_MODEL,
                                     log: Callable[[str], None] = logger.info) -> PreferenceModel:
@@ -103,14 +91,13 @@ def ensure_default_preference_model(data_dir: Path | None = None,
     checkins = read_aggregate(data_dir / spec.data)
     items = ItemSpace(slot_hours=spec.slot_hours, split_week=spec.split_week, place=spec.place).fit(checkins)
     ratings = ProxyLabelRule().ratings(checkins, items)
-    artifact = train_artifact(spec.name, ratings, items, spec.trainer(), source="proxy")
-    metadata = {"spec_fingerprint": fingerprint, "data": spec.data, "labels": "proxy",
-                "scores": held_out_scores(ratings, spec.trainer())}
+    artifact, scores = select_served_model(spec.name, ratings, items, spec.trainer(), source="proxy")
+    metadata = {"spec_fingerprint": fingerprint, "data": spec.data, "labels": "proxy", "scores": scores}
     record = register_preference_model(artifact, title=spec.title, metadata=metadata)
-    ldp = metadata["scores"]["methods"]["ldp-mf"]
-    log(f"{spec.name}: preference model trained from {artifact.training['users']} users' LDP reports "
-        f"(epsilon {spec.epsilon} per user) in {time.perf_counter() - started:.1f} s; held-out reconstruction "
-        f"{ldp['reconstruction']:.1%}, false-positive rate {ldp['fpr']:.1%}")
+    served = scores["methods"][scores["served"]]
+    log(f"{spec.name}: preference model chosen and trained in {time.perf_counter() - started:.1f} s: serving "
+        f"{scores['served']} (held out: false-positive rate {served['fpr']:.1%}, recall {served['recall']:.1%} at "
+        f"the target {scores['fpr_target']:g})")
     return record
 
 

@@ -81,9 +81,18 @@ def test_bootstrap_trains_the_default_once_and_reuses_it(settings, tmp_path):
     settings.MODEL_DIR = tmp_path / "models"
     lines: list[str] = []
     first = ensure_default_preference_model(log=lines.append)
-    assert first.active and first.owner is None and first.training["epsilon_per_user"] == 1.0
-    assert first.metadata["labels"] == "proxy" and set(first.metadata["scores"]["methods"]) >= {"ldp-mf", "mf"}
-    assert len(lines) == 1 and "epsilon 1.0 per user" in lines[0]
+    assert first.active and first.owner is None and first.metadata["labels"] == "proxy"
+    scores = first.metadata["scores"]
+    assert set(scores["methods"]) == {"ldp-mf", "user-mean", "item-mean+offset", "item-mean", "mf"}
+    served = scores["methods"][scores["served"]]
+    assert first.training["method"] == scores["served"] and served["candidate"]
+    # Issue 17's goal, on the shipped data: the served model publishes fewer of the cells people wanted hidden
+    # than the item-mean baseline does (at its usual threshold), and its recall is reported.
+    assert served["fpr"] <= scores["methods"]["item-mean"]["at_threshold_0_5"]["fpr"] and served["recall"] > 0
+    assert len(lines) == 1 and f"serving {scores['served']}" in lines[0]
+    payload = APIClient().get(URL).json()
+    assert payload["method"] == scores["served"] and payload["threshold"] == pytest.approx(served["threshold"])
+    assert payload["scores"]["rule"].startswith("Served:")
     again = ensure_default_preference_model(log=lines.append)
     assert again.id == first.id and len(lines) == 1  # nothing retrained
     assert PreferenceModel.objects.count() == 1

@@ -79,3 +79,40 @@ def test_recommend_without_ratings_asks_for_some(live_server, preference_model, 
     page.click("#pref-recommend")
     assert page.text_content("#pref-error") == "Rate at least one cell first."
     assert page.is_hidden("#pref-result")
+
+
+@pytest.fixture
+def served_model(default_checkins, settings, tmp_path):
+    """The model bootstrap serves (chosen on held-out users, issue 17), registered as the default."""
+    from anonymizer.preferences.items import ItemSpace
+    from anonymizer.preferences.labels import ProxyLabelRule
+    from anonymizer.preferences.selection import select_served_model
+    from anonymizer.preferences.web.services import DEFAULT_PREFERENCE_MODEL as SPEC
+    from anonymizer.preferences.web.services import register_preference_model
+
+    settings.MODEL_DIR = tmp_path / "models"
+    items = ItemSpace(slot_hours=SPEC.slot_hours, split_week=SPEC.split_week, place=SPEC.place).fit(default_checkins)
+    artifact, scores = select_served_model(SPEC.name, ProxyLabelRule().ratings(default_checkins, items), items,
+                                           SPEC.trainer(), source="proxy")
+    register_preference_model(artifact, title=SPEC.title, metadata={"labels": "proxy", "scores": scores})
+    return artifact, scores
+
+
+def test_the_served_model_says_what_it_is_and_hides_below_its_threshold(live_server, served_model, page):
+    """The page names the served model, states the rule and the figures, and says publish only at or above the
+    threshold chosen for the false-positive target."""
+    artifact, scores = served_model
+    open_page(page, live_server.url)
+    facts = page.text_content("#pref-model-facts")
+    assert f"served as {scores['served']}" in facts and scores["rule"] in facts
+    served = scores["methods"][scores["served"]]
+    assert f"{scores['served']} (served): false-positive rate {served['fpr']:.3f}" in facts
+    ratings = rate(page)
+    page.click("#pref-recommend")
+    page.wait_for_selector("#pref-result:not([hidden])")
+    assert f"reaches {artifact.threshold:.3f}" in page.text_content("#pref-summary")
+    shown = dict(page.evaluate("[...document.querySelectorAll('#pref-grid button[data-recommendation]')].map(b => "
+                               "[Number(b.dataset.item), b.dataset.recommendation])"))
+    s = serving.scores(artifact, serving.fit_profile(artifact, ratings))
+    assert shown == {j: "publish" if s[j] >= artifact.threshold else "hide" for j in range(120) if j not in ratings}
+    assert 0 < sum(v == "hide" for v in shown.values()) < len(shown)

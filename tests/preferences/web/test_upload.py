@@ -55,8 +55,13 @@ def test_a_training_job_makes_the_uploaders_own_model(preference_model, user, ot
                          inputs=[Upload.objects.get(id=upload_id)])
     assert job.status == Job.Status.SUCCEEDED, job.error
     record = PreferenceModel.objects.get(owner=user, name="my-lab")
-    assert record.training["source"] == "upload" and record.training["users"] == 30
-    assert record.training["epsilon_per_user"] == 1.0 and record.item_space["columns"] == sorted(PLACES)
+    assert record.training["source"] == "upload" and record.item_space["columns"] == sorted(PLACES)
+    # The served item side is the candidate that recalled most on held-out users; the job's result says which.
+    scores = job.result["scores"]
+    assert record.training["method"] == scores["served"] == record.metadata["scores"]["served"]
+    assert set(scores["methods"]) == {"ldp-mf", "user-mean", "item-mean+offset", "item-mean", "mf"}
+    if scores["served"] == "ldp-mf":
+        assert record.training["epsilon_per_user"] == 1.0 and record.training["users"] == 30
     assert len(record.item_space["rows"]) == 8  # Mon–Fri and Sat–Sun x 4 slots of 6 hours
 
     served = api.get("/api/v1/preferences/model", {"model": "my-lab"})
@@ -65,6 +70,7 @@ def test_a_training_job_makes_the_uploaders_own_model(preference_model, user, ot
     assert token_client(other_user).get("/api/v1/preferences/model", {"model": "my-lab"}).status_code == 404
     page = alice_client.get(f"/jobs/{job.id}/").content.decode()
     assert 'id="preference-model-summary"' in page and "my-lab" in page and 'id="preference-model-scores"' in page
+    assert f"Served: <strong>{scores['served']}</strong>" in page and 'id="preference-model-rule"' in page
     assert "my-lab" in alice_client.get("/preferences/").content.decode()  # offered on the page, to her
 
 

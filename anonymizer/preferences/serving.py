@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,6 +182,13 @@ def gradient(model: PreferenceArtifact, profile: np.ndarray, ratings: Mapping[in
     error = values - scores(model, profile)[items]
     out[items] = -error[:, None] * np.r_[profile[:-1], 1.0][None, :]
     return np.clip(out / model.clip, -1.0, 1.0).ravel()
+
+
+def secure_uniform() -> float:
+    """A uniform in [0, 1) of 53 fresh bits from the operating system's CSPRNG: the Python mirror of ldp.js's
+    ``secureUniform``, which the page draws every report's randomness from. No draw shares state with another,
+    so no report tells anything about the next (``Mulberry32`` is for the fixed-stream comparisons only)."""
+    return secrets.randbits(53) / 9007199254740992.0
 
 
 def contribution_reports(values: Sequence[float], epsilon: float, rounds: int, uniform: Uniform) -> list[dict]:

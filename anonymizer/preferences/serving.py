@@ -21,11 +21,12 @@ from the stored reports, through the trainer's noise gate, and one gradient step
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +50,37 @@ PROXY_NOTICE = (
     "people's wishes."
 )
 UPLOAD_NOTICE = "This model was trained on uploaded preferences (user, time, place, publish/hide), not on proxy labels."
+
+
+@dataclass(frozen=True)
+class PreferenceModelSpec:
+    """How the default model is trained from the check-ins shipped in data/ (see data/preferences/)."""
+
+    name: str = "foursquare-nyc"
+    title: str = "Foursquare NYC, 193 users (proxy labels)"
+    data: str = "preferences/foursquare_nyc/checkins.csv.gz"  # relative to DATA_DIR (settings.DATA_DIR)
+    slot_hours: int = 4
+    split_week: bool = True
+    place: str = "root"
+    rank: int = 3
+    epsilon: float = 1.0
+    rounds: int | None = None  # None: the trainer's choice for the epsilon (ldp.auto_rounds)
+    seed: int = 0
+    # Part of the fingerprint: bump it when training or the choice of the served model changes, so bootstrap
+    # retrains an existing instance's default (2: served by selection.select_served_model, issue 17).
+    revision: int = 2
+
+    def fingerprint(self, data_dir: Path) -> str:
+        """Changes when the spec or the data file changes: the bootstrap retrains only then."""
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode())
+        digest.update((data_dir / self.data).read_bytes())
+        return digest.hexdigest()
+
+    def trainer(self) -> LDPMatrixFactorization:
+        return LDPMatrixFactorization(rank=self.rank, epsilon=self.epsilon, rounds=self.rounds, seed=self.seed)
+
+
+DEFAULT_PREFERENCE_MODEL = PreferenceModelSpec()
 
 
 def item_space_dict(items: ItemSpace) -> dict:

@@ -8,12 +8,9 @@ ratings stay in their browser (``static/js/ldp.js``, mirrored by ``anonymizer.pr
 from __future__ import annotations
 
 import csv
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,42 +27,20 @@ from anonymizer.preferences.aggregate import read_aggregate
 from anonymizer.preferences.checkins import InputFormatError, PreferenceUpload, parse_preferences
 from anonymizer.preferences.items import ItemSpace
 from anonymizer.preferences.labels import ProxyLabelRule, preferences_to_ratings
-from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.ratings import Ratings
 from anonymizer.preferences.selection import select_served_model
-from anonymizer.preferences.serving import PreferenceArtifact, aggregate_reports
+from anonymizer.preferences.serving import (
+    DEFAULT_PREFERENCE_MODEL,
+    PreferenceArtifact,
+    PreferenceModelSpec,
+    aggregate_reports,
+)
 from anonymizer.tabular import check_csv
 
 logger = logging.getLogger(__name__)
 Progress = Callable[[int, int, str], None]
 
 
-@dataclass(frozen=True)
-class PreferenceModelSpec:
-    """How the default model is trained from the check-ins shipped in data/ (see data/preferences/)."""
-
-    name: str = "foursquare-nyc"
-    title: str = "Foursquare NYC, 193 users (proxy labels)"
-    data: str = "preferences/foursquare_nyc/checkins.csv.gz"  # relative to DATA_DIR
-    slot_hours: int = 4
-    split_week: bool = True
-    place: str = "root"
-    rank: int = 3
-    epsilon: float = 1.0
-    rounds: int | None = None  # None: the trainer's choice for the epsilon (ldp.auto_rounds)
-    seed: int = 0
-
-    def fingerprint(self, data_dir: Path) -> str:
-        """Changes when the spec or the data file changes: the bootstrap retrains only then."""
-        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode())
-        digest.update((data_dir / self.data).read_bytes())
-        return digest.hexdigest()
-
-    def trainer(self) -> LDPMatrixFactorization:
-        return LDPMatrixFactorization(rank=self.rank, epsilon=self.epsilon, rounds=self.rounds, seed=self.seed)
-
-
-DEFAULT_PREFERENCE_MODEL = PreferenceModelSpec()
 
 
 def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner: AbstractBaseUser | None = None,

@@ -4,6 +4,8 @@ to the request that carried it in any other record)."""
 from django.db import migrations, models
 
 
+# The schema changes after the data one are in 0007: PostgreSQL refuses to alter a table with updates pending in
+# the same transaction.
 def coarsen(apps, schema_editor):
     Contribution = apps.get_model("anonymizer", "PreferenceContribution")
     for contribution in Contribution.objects.all().only("id", "created_at"):
@@ -18,8 +20,4 @@ class Migration(migrations.Migration):
                             field=models.DateField(null=True, help_text="The day (UTC) it arrived; never a finer "
                                                                         "time.")),
         migrations.RunPython(coarsen, migrations.RunPython.noop),
-        migrations.RemoveField(model_name="preferencecontribution", name="created_at"),
-        migrations.AlterField(model_name="preferencecontribution", name="received_on",
-                              field=models.DateField(help_text="The day (UTC) it arrived; never a finer time.")),
-        migrations.AlterModelOptions(name="preferencecontribution", options={"ordering": ["received_on", "id"]}),
     ]

@@ -41,8 +41,6 @@ logger = logging.getLogger(__name__)
 Progress = Callable[[int, int, str], None]
 
 
-
-
 def register_preference_model(artifact: PreferenceArtifact, *, title: str, owner: AbstractBaseUser | None = None,
                               job: Job | None = None, activate: bool = True,
                               metadata: dict | None = None) -> PreferenceModel:

@@ -159,18 +159,28 @@ def train_artifact(name: str, ratings: Ratings, items: ItemSpace, trainer: LDPMa
     trainer.fit(ratings)
     rank = trainer.rank
     spent = trainer.accountant_.spent()
+    # Reports per user (one per pass over the users), which a page contribution copies; with user partitioning
+    # (groups_ > 0) a pass has a bias round and groups_ factor rounds, each user in exactly one of them.
     rounds = int(trainer.accountant_.reports().max())
+    groups = int(getattr(trainer, "groups_", 0))
+    mechanism = ("bounded: each round every user reports one sampled coordinate of their clipped V-gradient "
+                 "through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)")
+    if groups:
+        mechanism = (f"bounded, partitioned: each pass splits the users at random into a bias group and {groups} "
+                     "factor groups, each reporting once, one sampled coordinate of its columns of the clipped "
+                     "V-gradient through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)")
     training = {
-        "source": source, "users": int(ratings.n_users), "ratings": len(ratings),
+        "source": source, "method": "ldp-mf", "users": int(ratings.n_users), "ratings": len(ratings),
         "users_with_ratings": int(np.sum(ratings.per_user() > 0)), "publish_share": float(ratings.value.mean())
         if len(ratings) else None, "rank": rank, "rounds": rounds, "epsilon_per_user": trainer.epsilon,
-        "epsilon_per_report": trainer.epsilon / rounds, "reports_per_user": rounds,
+        "epsilon_per_report": trainer.epsilon_round, "reports_per_user": rounds, "groups": groups,
+        "server_rounds": rounds * (1 + groups) if groups else rounds,
         "epsilon_spent_max": float(spent.max()), "epsilon_spent_mean": float(spent.mean()),
-        "mechanism": "bounded: each round every user reports one sampled coordinate of their clipped V-gradient "
-                     "through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)",
+        "mechanism": mechanism,
         "accounting": "basic sequential composition over each user's reports (pure epsilon-LDP)",
         "settings": {name: getattr(trainer, name, None) for name in (
-            "learning_rate", "regularization", "clip", "projection", "noise_gate", "seed")},
+            "learning_rate", "regularization", "clip", "projection", "noise_gate", "seed", "groups", "bias_share",
+            "factor_clip", "factor_learning_rate")},
     }
     return PreferenceArtifact(name=name, item_space=item_space_dict(items),
                               factors=trainer.item_factors_[:, :rank].copy(),

@@ -15,6 +15,7 @@ from anonymizer.preferences.ldp import (
     LDPMatrixFactorization,
     Mulberry32,
     PrivacyAccountant,
+    auto_groups,
     auto_rounds,
     client_report,
     debias_rr,
@@ -149,18 +150,29 @@ def _state(n_users=300, n_items=8, rank=2, seed=0):
     return ratings, users, items
 
 
-@pytest.mark.parametrize(("projection", "clip"), [(None, 0.5), (4, 5.0)])
-def test_bounded_mechanism_estimate_is_unbiased(projection, clip):
+@pytest.mark.parametrize(("projection", "clip", "columns"), [(None, 0.5, None), (4, 5.0, None), (None, 0.1, [0, 1]),
+                                                             (None, 0.7, [3])])
+def test_bounded_mechanism_estimate_is_unbiased(projection, clip, columns):
     """Without projection for any clip; with projection where no projected coordinate needs a second clip
-    (a large clip keeps every user's projected values inside [-1, 1]), over the draws of the projection."""
+    (a large clip keeps every user's projected values inside [-1, 1]), over the draws of the projection; and for
+    the column subsets a partitioned round reports (the factors, the item bias), at their own clip."""
     ratings, users, items = _state()
     model = LDPMatrixFactorization(rank=2, epsilon=2.0, rounds=1, clip=clip, projection=projection, noise_gate=False)
-    truth = mean_clipped_gradient(ratings, users, items, rank=2, clip=clip)
+    truth = mean_clipped_gradient(ratings, users, items, rank=2, clip=clip)  # columns: factors 0, 1, item bias 3
+    if columns is not None:
+        truth = truth[:, [[0, 1, 3].index(c) for c in columns]]
     rng = np.random.default_rng(14)
-    samples = np.array([model.aggregate(ratings, *model.reports(ratings, users, items, rng)) for _ in range(3000)])
+    samples = np.array([model.aggregate(ratings, *model.reports(ratings, users, items, rng, columns=columns),
+                                        columns=columns) for _ in range(3000)])
+    assert samples.shape[1:] == truth.shape
     z = (samples.mean(axis=0) - truth) / (samples.std(axis=0) / math.sqrt(len(samples)))
-    assert np.abs(z).max() < 4.5  # 32 coordinates
+    assert np.abs(z).max() < 4.5  # up to 32 coordinates
     assert 0.5 < np.mean(z**2) < 2.0
+    if projection is None:
+        # The closed-form noise variance the gates use is the estimate's variance (every report is +-B; the
+        # signal's share of it is below 1 / (coordinates x B^2)).
+        expected = model.noise_variance(ratings.n_users, ratings.n_items, columns)
+        assert np.mean(samples.var(axis=0)) == pytest.approx(expected, rel=0.15)
 
 
 def test_per_entry_mechanism_estimate_is_unbiased():
@@ -183,15 +195,58 @@ def test_bounded_reports_are_one_coordinate_of_plus_minus_b_per_user():
     np.testing.assert_allclose(np.abs(report), one_bit_bound(0.25))
 
 
+@pytest.mark.parametrize("groups", [None, 0, 3])
 @pytest.mark.parametrize(("epsilon", "rounds"), [(1.0, None), (3.0, 7), (0.1, 3), (10.0, None)])
-def test_bounded_mechanism_spends_exactly_the_chosen_epsilon(epsilon, rounds):
+def test_bounded_mechanism_spends_exactly_the_chosen_epsilon(epsilon, rounds, groups):
     ratings, _ = planted_ratings(50, 10, seed=1)
-    model = LDPMatrixFactorization(rank=2, epsilon=epsilon, rounds=rounds).fit(ratings)
+    model = LDPMatrixFactorization(rank=2, epsilon=epsilon, rounds=rounds, groups=groups).fit(ratings)
     spent = model.accountant_.spent()
     expected_rounds = rounds if rounds is not None else auto_rounds(epsilon)
+    assert model.groups_ == (groups or 0)  # auto: no partitioning for 50 users
     np.testing.assert_array_equal(model.accountant_.reports(), expected_rounds)
     np.testing.assert_allclose(spent, epsilon, rtol=1e-12)
     assert np.all(spent <= epsilon * (1 + 1e-12))
+
+
+def test_partitioned_rounds_charge_each_user_once_per_pass():
+    """With groups, each pass is 1 + groups rounds on disjoint groups that cover every user: per pass each
+    user sends exactly one report of epsilon / rounds, so the accountant shows epsilon for everyone."""
+    ratings, _ = planted_ratings(101, 10, seed=2)
+    model = LDPMatrixFactorization(rank=2, epsilon=4.0, rounds=2, groups=4, bias_share=0.3).fit(ratings)
+    charges = model.accountant_.charges()
+    assert len(charges) == 2 * (1 + 4)
+    for epsilon, _ in charges:
+        assert epsilon == pytest.approx(2.0)
+    for start in (0, 5):
+        counts = np.array([c for _, c in charges[start:start + 5]])
+        assert set(np.unique(counts)) == {0, 1}
+        np.testing.assert_array_equal(counts.sum(axis=0), 1)  # disjoint groups, every user in one
+        assert counts[0].sum() == round(0.3 * 101)  # the bias group
+        assert counts[1:].sum(axis=1).max() - counts[1:].sum(axis=1).min() <= 1  # balanced factor groups
+    assert not np.array_equal(charges[0][1], charges[5][1])  # a fresh split each pass
+    np.testing.assert_array_equal(model.accountant_.reports(), 2)
+    np.testing.assert_allclose(model.accountant_.spent(), 4.0, rtol=1e-12)
+
+
+def test_partitioned_trainer_never_charges_past_the_budget():
+    """The trainer's accountant carries the budget: a schedule that charged any user twice in a pass would raise."""
+    ratings, _ = planted_ratings(40, 6, seed=3)
+    model = LDPMatrixFactorization(rank=2, epsilon=1.0, groups=5).fit(ratings)
+    assert model.accountant_.budget == 1.0
+    with pytest.raises(BudgetExceeded):
+        model.accountant_.charge(1e-6, users=np.array([0]))
+
+
+def test_auto_groups_partition_only_large_populations():
+    # 40 items x rank 3 at epsilon 2 (B^2 = 1.716): 8 x 120 x 1.716 = 1,647 users per factor group.
+    assert auto_groups(193, 120, 2.0) == 0
+    assert auto_groups(193, 120, 20.0) == 0
+    assert auto_groups(11_000, 120, 2.0) == 0  # 4 groups: below the minimum of 5
+    assert auto_groups(12_000, 120, 2.0) == 5
+    assert auto_groups(50_000, 120, 2.0) == 20
+    assert auto_groups(10**7, 120, 2.0) == 20  # at most 20
+    assert auto_groups(50_000, 120, 1.0) == 7  # B^2 = 4.67: fewer, larger groups at a smaller epsilon
+    assert auto_groups(50_000, 1200, 2.0) == 0  # ten times the coordinates: ten times the users per group
 
 
 def test_auto_rounds_spend_about_two_per_round():

@@ -103,6 +103,35 @@ def test_ldp_mf_learns_item_structure_with_many_users_and_gates_noise_with_few()
     assert np.abs(gated.item_factors_[:, free]).max() < 0.5 < np.abs(start.item_factors_[:, free]).max()
 
 
+def test_partitioned_ldp_mf_learns_factors_that_one_round_cannot():
+    """30,000 users at epsilon 2 send one report each. In one round of all of them V takes a single step from its
+    random start: the item biases, no factors, so it predicts little better than each user's own mean. Split into
+    a bias group and 20 factor groups (the default for this many users), the same reports give 21 steps and the
+    planted rank-2 structure is learned - with each user's epsilon still exactly 2."""
+    ratings, truth = planted_ratings(30_000, 10, rank=2, density=0.5, seed=0)
+    partitioned = LDPMatrixFactorization(rank=2, epsilon=2.0, seed=0).fit(ratings)
+    single = LDPMatrixFactorization(rank=2, epsilon=2.0, seed=0, groups=0).fit(ratings)
+    assert partitioned.groups_ == 20 and partitioned.factor_steps_ == 20 and single.groups_ == 0
+    user_mean = unobserved_accuracy(UserMean().fit(ratings), ratings, truth)
+    assert unobserved_accuracy(single, ratings, truth) < user_mean + 0.1
+    assert unobserved_accuracy(partitioned, ratings, truth) > unobserved_accuracy(single, ratings, truth) + 0.15
+    for model in (partitioned, single):
+        np.testing.assert_array_equal(model.accountant_.reports(), 1)
+        np.testing.assert_allclose(model.accountant_.spent(), 2.0, rtol=1e-12)
+
+
+def test_partitioned_factor_rounds_are_gated_together_with_few_users():
+    """Forced onto 300 users, the factor rounds carry nothing but noise: their joint gate puts the factors back
+    where they started (without the gate they wander off)."""
+    ratings, _ = planted_ratings(300, 20, rank=2, density=0.3, seed=6, item_bias=1.5)
+    gated = LDPMatrixFactorization(rank=2, epsilon=2.0, groups=10, seed=0).fit(ratings)
+    free = LDPMatrixFactorization(rank=2, epsilon=2.0, groups=10, seed=0, noise_gate=False).fit(ratings)
+    start = init_factors(ratings, 2, True, 0.1, np.random.default_rng(0))[1]
+    assert gated.factor_steps_ == 0
+    np.testing.assert_array_equal(gated.item_factors_[:, :2], start[:, :2])
+    assert np.abs(free.item_factors_[:, :2] - start[:, :2]).max() > 0.3
+
+
 def test_laplace_mf_runs_in_user_chunks_with_the_same_result():
     ratings, _ = planted_ratings(50, 10, seed=7)
     one = LaplaceMF(rank=2, epsilon_entry=0.5, rounds=2, chunk_users=50, seed=1).fit(ratings)

@@ -76,7 +76,14 @@ class InspectThrottle(ClientRateThrottle):
         return settings.INSPECT_RATE_USER if request.user.is_authenticated else settings.INSPECT_RATE_ANON
 
 
-class AuthThrottle(ClientRateThrottle):
+class AddressRateThrottle(ClientRateThrottle):
+    """A rate per client address, whoever is signed in (the account is never the key)."""
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AuthThrottle(AddressRateThrottle):
     """AUTH_RATE attempts per client address at the sign-in, token, sign-up and admin-login forms, whoever
     is signed in: guessing passwords across many usernames, or probing which usernames exist, is slow."""
 
@@ -84,9 +91,6 @@ class AuthThrottle(ClientRateThrottle):
 
     def rate_for(self, request) -> str:
         return settings.AUTH_RATE
-
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 # The URL names whose POSTs are credential checks or account creation.

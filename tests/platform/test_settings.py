@@ -47,6 +47,8 @@ def test_check_deploy_warns_without_https(tmp_path):
         ("REDIS_URL", "http://localhost", "REDIS_URL='http://localhost' is invalid"),
         ("JOB_STALE_AFTER_SECONDS", "5", "must be at least twice JOB_HEARTBEAT_SECONDS"),
         ("SECRET_KEY", "short", "SECRET_KEY is too weak"),
+        ("PREFERENCE_MAX_EPSILON", "5", "more than a person's whole budget PREFERENCE_LEDGER_EPSILON=2"),
+        ("PREFERENCE_REPORT_RATE", "often", "PREFERENCE_REPORT_RATE='often' is invalid"),
     ],
 )
 def test_a_bad_value_stops_start_up_naming_the_variable(tmp_path, variable, value, message):

@@ -14,14 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from anonymizer.models import PreferenceModel
-from anonymizer.platform.throttles import ClientRateThrottle
+from anonymizer.platform.throttles import AddressRateThrottle
 from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
 from anonymizer.preferences.web import selectors
 from anonymizer.preferences.web import services as preference_services
 from anonymizer.preferences.web.serializers import ContributionSerializer
 
 
-class ContributionThrottle(ClientRateThrottle):
+class ContributionThrottle(AddressRateThrottle):
     """PREFERENCE_REPORT_RATE contributions per client address, signed in or not: a contribution is never tied to
     an account, not even in the rate limiter's cache (which holds an address's request times for one window)."""
 
@@ -29,9 +29,6 @@ class ContributionThrottle(ClientRateThrottle):
 
     def rate_for(self, request) -> str:
         return settings.PREFERENCE_REPORT_RATE
-
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 def model_payload(request: Request, record: PreferenceModel, model: PreferenceArtifact) -> dict:

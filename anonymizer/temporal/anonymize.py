@@ -35,7 +35,7 @@ from typing import Any
 
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
-from anonymizer.temporal.tagging import GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
+from anonymizer.temporal.tagging import DURATION_WORDS, GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
 
 __all__ = ["TemporalAnonymizer", "TemporalResult", "opens_sentence", "reattaches"]
 
@@ -113,6 +113,84 @@ def _neutral_phrase(root: Any) -> str:
     if lower == "now":
         return "a certain moment"
     return "a certain time"
+
+
+BE_FORMS = frozenset("is 's ’s was are were be been am 'm ’m s".split())
+# Words a clause that only says when is made of besides the time ("It's Friday!", "Its the weekend!").
+PLACEHOLDER_WORDS = frozenset("it its it's this that is 's ’s s was be finally already almost".split())
+# A greeting that opens a sentence with a time word ("Good morning!", "Happy Friday, friends!") becomes one
+# that says nothing of when; "good night" bids farewell.
+GREETING_OPENERS = {"good": "Hello", "gud": "Hello", "gd": "Hello", "happy": "Best wishes", "merry": "Best wishes",
+                    "blessed": "Best wishes"}
+FAREWELL_WORDS = frozenset("night nite nights".split())
+# Bare time words that stand where an object would and are adverbials ("Voting closes midnight!").
+DEICTIC_WORDS = frozenset("today tonight tomorrow yesterday midnight noon now".split())
+KEPT_DETERMINERS = frozenset("a an the this that these those every each some any".split())
+PLURAL_TIME_NOUNS = frozenset("days weeks months years nights hours minutes mornings evenings weekends "
+                              "seasons decades".split())
+
+
+def _neutral_noun(root: Any) -> str:
+    """The noun that takes a time noun's place when its describing words stay: "day" for a named or deictic day
+    ("your Saturday" -> "your day"), "time" for the rest ("a fun day" -> "a fun time"), plural for plural."""
+    lower = root.lower_
+    plural = root.tag_ in ("NNS", "NNPS") or lower in PLURAL_TIME_NOUNS
+    noun = "day" if (lower in DAY_WORDS or lower in WEEKDAY_FORMS) and lower not in ("day", "days") else "time"
+    return noun + "s" if plural else noun
+
+
+def _article_for(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
+                     prune: bool = True) -> tuple[set[int], dict[int, str]] | None:
+    """A rewrite of an argument time noun that fits its role, or None to fall back to one neutral phrase:
+    (tokens to cut, token -> replacement)."""
+    doc = root.doc
+    if not _is_nominal(root) or not root.is_alpha or root.pos_ == "NUM":
+        return None
+    head = root.head
+    if prune and root.dep_ == "compound" and head.i > root.i and not marked[head.i] and head.pos_ in ("NOUN", "PROPN"):
+        # "your rainy day essentials" -> "your essentials": the time describes a thing; the thing stays.
+        return {i for i in tokens if not (doc[i].dep_ in ("poss", "det") and not marked[i])} | {root.i}, {}
+    if prune and root.dep_ == "dobj" and tokens == [root.i] and root.lower_ in DEICTIC_WORDS:
+        return {root.i}, {}  # "Voting closes midnight!" -> "Voting closes!"
+    plural = root.tag_ in ("NNS", "NNPS") or root.lower_ in PLURAL_TIME_NOUNS
+    after = tokens[-1] + 1
+    if root.dep_ in ("nsubj", "nsubjpass") and not plural and head.lower_ in BE_FORMS and after < len(doc) \
+            and (after == head.i or (doc[after].head.i == head.i and doc[after].dep_ in ("aux", "neg"))) \
+            and all(marked[i] or doc[i].dep_ == "det" for i in tokens):
+        # "Tomorrow is my birthday" -> "It is my birthday" (a subject right before its copula).
+        return set(tokens[1:]), {tokens[0]: "it"}
+    if root.lower_ in DURATION_WORDS or root.text.isupper():
+        return None  # "wee hours", "Long Hours", "SLOW SUNDAY": idioms and titles; one neutral phrase
+    # Adjectives say nothing of when; nouns in front of a time noun mostly name an event ("Date night").
+    describing = [doc[i] for i in tokens if i != root.i and not marked[i] and doc[i].pos_ == "ADJ"
+                  and doc[i].dep_ == "amod" and not doc[i].text.isupper()]
+    possessive = [doc[i] for i in tokens if doc[i].dep_ == "poss" and doc[i].lower_ in POSSESSIVES]
+    if any(doc[i].dep_ == "quantmod" for i in tokens):
+        return None
+    names = [i for i in tokens if i < root.i and doc[i].pos_ in ("NOUN", "PROPN") and not marked[i]]
+    if names:
+        # "Date night with my love" -> "Date with my love", "KARAOKE NIGHT" -> "KARAOKE": the nouns in front
+        # name the event; the time word goes, the name stays.
+        return ({root.i} | {i for i in tokens if marked[i] and i > names[-1]}, {}) if prune else None
+    if not describing and not possessive:
+        if plural and tokens == [root.i] and root.dep_ in ("nsubj", "ROOT", "dobj"):
+            return set(), {root.i: "time"}  # "Days slipping" -> "Time slipping"
+        return None
+    # "a good sunday" -> "a good day", "your Saturday" -> "your day", "the good old days" -> "the good old times":
+    # the words that say nothing of when stay; the time-carrying ones (numbers, "next", "last") go.
+    cut = {i for i in tokens if i != root.i and marked[i]
+           and not (doc[i].dep_ in ("det", "poss") and doc[i].lower_ in KEPT_DETERMINERS | POSSESSIVES)}
+    replace = {root.i: _neutral_noun(root)}
+    kept = [i for i in tokens if i not in cut]
+    if kept and doc[kept[0]].lower_ in ("a", "an") and len(kept) > 1:
+        following = replace.get(kept[1], doc[kept[1]].text)
+        if _article_for(following) != doc[kept[0]].lower_:
+            replace[kept[0]] = _article_for(following)
+    return cut, replace
 
 
 @dataclass
@@ -198,6 +276,31 @@ def _subtree_root(doc: Any, tokens: set[int]) -> int:
     return next(i for i in sorted(tokens) if doc[i].head.i not in tokens or doc[i].head.i == i)
 
 
+def _is_hashtag_word(token: Any) -> bool:
+    doc = token.doc
+    return token.i > 0 and doc[token.i - 1].text == "#" and not doc[token.i - 1].whitespace_
+
+
+def _is_content(token: Any) -> bool:
+    """A word of the post (not punctuation, a link, or the word of a hashtag)."""
+    return any(c.isalnum() for c in token.text) and not is_link(token) and not _is_hashtag_word(token)
+
+
+def _kept_with_sentence(token: Any, marked: list[bool]) -> bool:
+    """What stays when a sentence of time only goes: links, and hashtags that are not time words."""
+    doc = token.doc
+    if token.text == "#" and token.i + 1 < len(doc) and not token.whitespace_:
+        return not marked[token.i + 1]
+    if is_link(token):
+        return True
+    return _is_hashtag_word(token) and not marked[token.i]
+
+
+def _first_word(token: Any) -> bool:
+    """Whether ``token`` is the first word of its sentence (past @mentions, links and punctuation)."""
+    return all(t.is_punct or is_link(t) or t.text in ("#", "@") for t in token.doc[token.sent.start:token.i])
+
+
 class TemporalAnonymizer:
     """Configured with a spaCy pipeline (tagger, parser, NER), a :class:`TimeTagger` and the two switches;
     :meth:`transform` anonymizes posts in batches through ``nlp.pipe``."""
@@ -253,7 +356,11 @@ class TemporalAnonymizer:
         cut: set[int] = set()
         replace: dict[int, str] = {}
         generalized: set[int] = set()
+        # Whole units first: a greeting with a time word, a clause that only says when, a sentence of time only.
+        handled = self._whole_units(doc, marked, cut, replace, generalized) if any(marked) else set()
         for root, run, unit in self._expressions(doc, marked):
+            if root.i in handled:
+                continue
             quantity = self._quantity_of(root, run, marked) if self.prune else None
             if quantity is not None:
                 cut |= quantity  # "after 4+ hours of queuing" -> "after queuing"
@@ -261,13 +368,24 @@ class TemporalAnonymizer:
             if unit is not None and self.known_patterns is not None and subtree_pattern(
                     doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
                 unit = None  # an unknown shape: not pruned
-            if unit is not None and self.prune:
+            if self.prune and (root.text == "#" or _is_hashtag_word(root)):
+                # A time hashtag ("#TGIF", "#Friday") goes whole: a neutral phrase cannot stand for a tag.
+                cut |= {i for i in run if doc[i].text == "#" or _is_hashtag_word(doc[i])}
+            elif unit is not None and self.prune:
                 cut |= unit
             elif not _is_nominal(root) and root.dep_ not in ("punct", "ROOT"):
                 # An adverb ("now", "soon") is never an argument: it goes, with a preposition left without object.
                 cut |= {t.i for t in root.subtree} & run
                 if root.head.pos_ == "ADP" and all(c.i in cut for c in root.head.children):
                     cut.add(root.head.i)
+            elif self.generalize and root.dep_ != "punct" and (rewrite := _rewrite_by_role(
+                    root, self._noun_phrase(root, run), marked, prune=self.prune)) is not None:
+                # The time noun's role picks the rewrite: "your Saturday" -> "your day", "a fun day" -> "a fun
+                # time", "Tomorrow is ..." -> "It is ...", "rainy day essentials" -> "essentials".
+                rewrite_cut, rewrite_replace = rewrite
+                cut |= rewrite_cut
+                replace.update(rewrite_replace)
+                generalized |= set(rewrite_replace)
             elif self.generalize and root.dep_ != "punct":
                 tokens = self._noun_phrase(root, run)
                 adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i
@@ -290,6 +408,73 @@ class TemporalAnonymizer:
             # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut, generalized)
         return cut, replace, generalized
+
+    def _whole_units(self, doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str],
+                     generalized: set[int]) -> set[int]:
+        """Units larger than a time phrase, planned into ``cut`` / ``replace`` / ``generalized``; returns the
+        tokens they cover (the expressions rooted there are done):
+        - a greeting opening a sentence becomes one without the time ("Good morning!!" -> "Hello!!");
+        - a clause that only says when, joined to another, goes with its conjunction ("It's July and we've
+          signed Sanchez" -> "We've signed Sanchez");
+        - a sentence made only of time (and "it's", determiners, prepositions) goes when another sentence has
+          something to say ("Photo: Golden Path. April 2014. http://…" -> "Photo: Golden Path. http://…",
+          "IT'S FRIDAY! Party" -> "Party"); a post of time only is generalized instead."""
+        handled: set[int] = set()
+        if not self.generalize:
+            return handled
+        for token in doc:
+            opener = GREETING_OPENERS.get(token.lower_)
+            if opener is None or marked[token.i] or token.i + 1 >= len(doc) or not marked[token.i + 1] \
+                    or not _first_word(token):
+                continue
+            end = token.i + 1
+            while end < len(doc) and marked[end]:
+                end += 1
+            if opener == "Hello" and any(doc[i].lower_ in FAREWELL_WORDS for i in range(token.i + 1, end)):
+                opener = "Take care"
+            span = set(range(token.i, end))
+            replace[token.i] = opener if token.text[:1].isupper() else opener.lower()
+            cut |= span - {token.i}
+            generalized |= span
+            handled |= span
+        if not self.prune:
+            return handled
+        sentences = list(doc.sents)
+        for sentence in sentences:
+            before = doc[sentence.start - 1].text if sentence.start else "."
+            if not (before[:1] in ".!?" and not before.startswith("..")) and not before.startswith(("::", "|")):
+                continue  # "Yoga was........ today.": the parser's sentence is the end of a clause
+            words = [t for t in sentence if (_is_content(t) or (marked[t.i] and _is_hashtag_word(t)))
+                     and t.i not in handled]
+            if not any(marked[t.i] for t in words) or not all(
+                    marked[t.i] or t.dep_ in ("det", "predet", "prep", "cc", "case") or t.lower_ in PLACEHOLDER_WORDS
+                    for t in words):
+                continue
+            others = any(_is_content(t) and not marked[t.i] and t.lower_ not in PLACEHOLDER_WORDS
+                         for other in sentences if other.start != sentence.start for t in other)
+            if others:
+                gone = {t.i for t in sentence if not _kept_with_sentence(t, marked)}
+                cut |= gone
+                handled |= gone
+        for verb in doc:
+            if verb.i in handled or verb.lower_ not in BE_FORMS or verb.pos_ not in ("AUX", "VERB"):
+                continue
+            children = list(verb.children)
+            times = [c for c in children if c.dep_ in ("attr", "acomp", "npadvmod") and marked[c.i]]
+            subjects = [c for c in children if c.dep_ in ("nsubj", "expl")]
+            joined = [c for c in children if c.dep_ == "conj" and c.i > verb.i]
+            conjunctions = [c for c in children if c.dep_ == "cc" and c.i > verb.i]
+            if not times or not joined or not conjunctions or any(s.lower_ not in PLACEHOLDER_WORDS for s in subjects):
+                continue
+            clause = {verb.i, conjunctions[0].i} | {t.i for c in times + subjects for t in c.subtree}
+            rest = [c for c in children if c.i not in clause and c.dep_ not in ("conj", "punct")]
+            if rest or not all(marked[i] or doc[i].dep_ in ("det", "cc", "nsubj", "expl") or i == verb.i
+                               for i in clause):
+                continue
+            clause |= {c.i for c in children if c.dep_ == "punct" and verb.i < c.i < conjunctions[0].i}
+            cut |= clause
+            handled |= clause
+        return handled
 
     def _quantity_of(self, root: Any, run: set[int], marked: list[bool]) -> set[int] | None:
         """For a stretch of time "of" something ("4+ hours of queuing", "the last 4 days of hols", "your well
@@ -314,8 +499,9 @@ class TemporalAnonymizer:
         doc = root.doc
         subtree = {t.i for t in root.subtree}
         start = end = root.i
-        while start - 1 in subtree and _describes(doc[start - 1], run):
-            start -= 1
+        while start - 1 in subtree and (_describes(doc[start - 1], run) or (
+                doc[start - 1].dep_ == "advmod" and doc[doc[start - 1].head.i].dep_ == "quantmod")):
+            start -= 1  # "slightly" of "slightly more than an hour" goes with its quantity
         # A participle inside the phrase ("1st working day") goes with it; at its edge ("briefed minutes") it stays.
         while start - 2 in subtree and doc[start - 1].pos_ == "VERB" and doc[start - 1].dep_ in ("amod", "compound") \
                 and _describes(doc[start - 2], run):
@@ -350,6 +536,9 @@ class TemporalAnonymizer:
             if after is not None and (after.pos_ in ("ADP", "SCONJ") or after.dep_ == "mark" or after.lower_ == "to"):
                 return None  # "6 more days till I'm back" -> "some time till I'm back", not "till I'm back"
         doc = root.doc
+        if root.dep_ == "compound" and head.i > root.i and head.pos_ in ("NOUN", "PROPN") and not marked[head.i]:
+            # "your rainy day essentials" -> "your essentials": the determiner belongs to the thing described.
+            candidate -= {i for i in candidate if i < root.i and doc[i].dep_ in ("poss", "det")}
         # A place phrase hanging from the time ("today at 9am at the studio") stays: it fits the sentence as well.
         for i in sorted(candidate):
             token = doc[i]
@@ -453,7 +642,9 @@ class TemporalAnonymizer:
             firsts = [i for i in tokens if i in replace and piece.norm_start <= doc[i].idx < piece.norm_end]
             if firsts:
                 phrase = replace[firsts[0]]
-                if not piece.original[:1].islower() and _starts_sentence(norm.original, piece.start):
+                if len(piece.original) > 1 and piece.original.isupper():
+                    phrase = phrase.upper()  # "HOW MY FUTURE LOOKS" -> "HOW MY TIME LOOKS"
+                elif not piece.original[:1].islower() and _starts_sentence(norm.original, piece.start):
                     phrase = phrase[0].upper() + phrase[1:]
                 replaced_pieces[piece_index] = phrase
             elif all(i in cut or i in replace for i in tokens):

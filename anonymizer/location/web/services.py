@@ -169,6 +169,13 @@ def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, t
         raise serializers.ValidationError({"remove_time": [
             f"Time expressions are found in English posts only; the model {record.name!r} is for "
             f"{record.language!r} posts."]})
+    refused = time_removal.not_english(texts)
+    if refused:
+        # The parser, lexicon and neutral phrases are English: another language comes out broken, dates intact.
+        field = "text" if len(texts) == 1 else "texts"
+        raise serializers.ValidationError({field: [
+            (f"post {index + 1}: " if len(texts) > 1 else "") + f"not English ({reason}); time expressions are "
+            "removed from English posts only." for index, reason in refused]})
     known = None
     if options.get("time_patterns"):
         try:

@@ -33,6 +33,7 @@ from anonymizer.temporal.removal import (
     PATTERNS_JOB,
     TIME_MODES,
     describe_time_removal,
+    not_english,
     shared_anonymizer,
 )
 from anonymizer.temporal.web.services import english_location_model, known_patterns, time_anonymizer_for
@@ -195,6 +196,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     names = list(dict.fromkeys(params["text_columns"]))
     counts = [ColumnCounts(name) for name in names]
     sample: list[dict] = []
+    refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
     output = run.scratch_path("time-removed.csv")
     try:
         with upload.file.open("rb") as fileobj, output.open("w", encoding="utf-8", newline="") as out:
@@ -208,6 +210,11 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
             writer.writerow(source.header)
             for batch in source.batches(max_rows=BATCH_ROWS):
                 first_row = source.rows - len(batch) + 2  # the header is row 1, as in the upload's error messages
+                for column, name in zip(indices, names, strict=True):
+                    refused.extend((first_row + i, name, reason)
+                                   for i, reason in not_english([row[column] for row in batch]))
+                if refused:
+                    continue  # the job will fail: only look for the other rows to name
                 for column, column_counts in zip(indices, counts, strict=True):
                     cells = [row[column] for row in batch]
                     anonymized = _anonymize_cells(cells, anonymizer, location, column_counts)
@@ -222,6 +229,14 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
                              f"removing time expressions: {source.rows:,} of {max(total, source.rows):,} rows")
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    if refused:
+        row, name, reason = refused[0]
+        rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
+                                                               if len(refused) > 10 else "")
+        raise UserFacingError(
+            f"{upload.original_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column "
+            f"{name!r}: {reason}). Time expressions are removed from English posts only: remove or translate "
+            "those rows and start the job again.")
     report = {"input": upload.original_name, "rows": source.rows, "text_columns": names,
               "columns": [asdict(c) for c in counts], "options": _options(params, location),
               "seconds": round(time.perf_counter() - started, 3)}

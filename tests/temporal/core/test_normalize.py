@@ -47,3 +47,21 @@ def test_restore_removes_the_space_that_went_with_a_removed_piece():
     norm = normalize("I go to Tokyo with friends at 9AM.")
     assert norm.restore({6, 7}) == "I go to Tokyo with friends."
     assert norm.restore({7, 8}) == "I go to Tokyo with friends at"  # the last pieces, the tail spacing too
+
+
+@pytest.mark.parametrize(
+    ("post", "normalized"),
+    [
+        ("from 2 Nov to 4 Dec", "from 2 Nov to 4 Dec"),  # a day number before a month is a number
+        ("on 4 July, 2 December.", "on 4 July, 2 December."),
+        ("going 2 the gym 4 an hour", "going to the gym for an hour"),
+        ("see you fri, thurs @ 8", "see you Friday, Thursday @ 8"),
+        ("friday night or sat?", "friday night or Saturday?"),
+        ("tomo morning, tomolo night, trmw", "tomorrow morning, tomorrow night, tomorrow"),
+        ("cya tn, this arvo, gd mornin", "cya tonight, this afternoon, gd morning"),
+        ("Aft a long weekend", "After a long weekend"),
+        ("sun is out, sat down", "sun is out, sat down"),  # "sun", "sat" alone are words
+    ],
+)
+def test_times_in_sns_spelling(post, normalized):
+    assert normalize(post).text == normalized

@@ -49,24 +49,25 @@ def test_time_and_location_go_in_one_pass(location_models, openapi):  # noqa: F8
 
 
 def test_an_argument_is_generalized_and_its_neutral_phrase_is_never_deleted(location_models):
-    text = "Tomorrow is my birthday!! Party at the Capitol in Little Rock"
+    text = "83 days to my birthday!! Party at the Capitol in Little Rock"
     body = remove_time(text=text)
-    assert body["time"]["generalized"] == [{"start": 0, "end": 8, "text": "Tomorrow", "replacement": "A certain day"}]
+    assert body["time"]["generalized"] == [{"start": 0, "end": 2, "text": "83", "replacement": "Some time"}]
+    assert [span["text"] for span in body["time"]["removed"]] == ["days"]
     # The phrase is kept whole; which other words the location model needs gone depends on its weights.
-    assert body["text_after"].startswith("A certain day ") and "my birthday!!" in body["text_after"]
+    assert body["text_after"].startswith("Some time to ") and "my birthday!!" in body["text_after"]
     assert_spans_of_the_original(body)
     # Only cutting: the argument stays, because cutting it would break the sentence.
     pruned = remove_time(text=text, time_mode="prune")
     assert pruned["time"] == {"text_after": text, "removed": [], "generalized": []}
-    assert not {"A", "certain", "day"} & {token["text"] for token in body["tokens"]}
+    assert not {"Some", "time"} & {token["text"] for token in body["tokens"]}
 
 
 def test_the_neutral_phrase_is_never_deleted(location_models):
-    text = "Tomorrow is my birthday in Little Rock"
+    text = "83 days to my birthday in Little Rock"
     tokens = remove_time(text=text)["tokens"]
     deletable = sum(token["deletable"] for token in tokens)
     every = remove_time(text=text, mode="fixed", m=deletable)
-    assert every["text_after"].startswith("A certain day")
+    assert every["text_after"].startswith("Some time")
     # One more than the post's own words: the phrase's words do not count as deletable.
     response = inspect(APIClient(), text=text, model="us-midwest-en", remove_time=True, mode="fixed",
                        m=deletable + 1)
@@ -108,6 +109,8 @@ def test_known_patterns_from_a_patterns_job_limit_what_is_cut(location_models, u
     ("body", "field", "message"),
     [
         ({"text": "今日は浅草で", "model": "tokyo-ja"}, "remove_time", "English posts only; the model 'tokyo-ja'"),
+        # Another language through the English parser comes out broken, its dates intact: refused, saying why.
+        ({"text": "Férias de 3 meses amo EUA por isso kkk"}, "text", "not English (only 12% of its words are English"),
         ({"text": "at 9AM", "time_mode": "sometimes"}, "time_mode", "not a valid choice"),
         ({"text": "at 9AM", "keep_time": ["weekday"]}, "keep_time", "not a valid choice"),
         ({"text": "at 9AM", "time_patterns": "job-1"}, "time_patterns", "valid UUID"),

@@ -28,7 +28,7 @@ POSTS = [
     ("101", "2017-06-03 09:12", "I go to Tokyo with friends at 9AM.", "Up at 6am every day",
      "I go to Tokyo with friends."),
     ("102", "2017-06-03 10:40", "Tomorrow is my birthday", "Cat person, coffee addict",
-     "A certain day is my birthday"),
+     "It is my birthday"),
     ("103", "2017-06-03 11:05", "Last night was wild,\nsee you tonight at the show", "Night owl\nsince 2009",
      "Was wild,\nsee you at the show"),
     ("104", "2017-06-03 11:30", "", "no posts yet", ""),
@@ -68,11 +68,11 @@ def test_the_text_column_is_anonymized_cell_by_cell_and_everything_else_is_kept(
     assert counts["name"] == "text" and counts["posts"] == 7 and counts["empty"] == 1
     assert counts["changed"] == 6  # all but the empty cell and the one without a time
     # at 9AM | Last night, tonight | in the morning, on Monday | at 9AM | on Sunday mornings
-    assert counts["time_removed"] == 7 and counts["time_generalized"] == 1  # Tomorrow -> A certain day
+    assert counts["time_removed"] == 7 and counts["time_generalized"] == 1  # Tomorrow -> It
     assert summary["options"] == {"time_mode": "both", "keep_time": [], "time_patterns": None, "location_model": None}
     assert [s["row"] for s in summary["sample"]] == [2, 3, 4, 7, 8, 9]  # the header is row 1
     assert summary["sample"][1] == {"row": 3, "column": "text", "before": "Tomorrow is my birthday",
-                                    "after": "A certain day is my birthday"}
+                                    "after": "It is my birthday"}
 
     report = json.loads(job.results.get(name="posts.time-removed.report.json").file.read())
     assert report["columns"] == summary["columns"] and report["rows"] == 8
@@ -80,7 +80,7 @@ def test_the_text_column_is_anonymized_cell_by_cell_and_everything_else_is_kept(
 
     page = alice_client.get(reverse("job-detail", args=[job.id])).content.decode()
     assert 'id="remove-time-counts"' in page and 'id="remove-time-sample"' in page
-    assert "A certain day is my birthday" in page and "Location-inferable" not in page
+    assert "It is my birthday" in page and "Location-inferable" not in page
 
 
 def test_prune_only_leaves_an_argument_and_several_columns_are_counted_apart(user, upload):
@@ -124,7 +124,7 @@ def test_the_location_goes_too_in_the_same_pass(alice_client, user, upload, loca
     assert job.status == Job.Status.SUCCEEDED, job.error
     rows = output_rows(job)
     assert rows[7][2] == "Grabbing lunch downtown in before the Razorbacks game"  # "at 9AM", then "Little Rock"
-    assert rows[2][2].startswith("A certain day")  # the neutral phrase is never deleted
+    assert rows[2][2].startswith("It is")  # the neutral phrase is never deleted
     # A post without time expressions loses only what the location model deletes on its own.
     model = LocationModel.load(Path(settings.MODEL_DIR) / location_models["us-midwest-en"].path)
     assert rows[5][2] == model.deidentify("No time in this one, just sushi").text_after and rows[4][2] == ""
@@ -149,6 +149,20 @@ def test_bad_content_mid_file_fails_the_job_naming_the_file_and_row(user, upload
     assert job.status == Job.Status.FAILED
     assert job.error.startswith("posts.csv: Row 10: a quoted value is never closed"), job.error
     assert not JobResult.objects.filter(job=job).exists()
+
+
+def test_posts_that_are_not_english_fail_the_job_naming_their_rows(user):
+    rows = [HEADER, ["201", "2017-06-05 09:00", "Heading to the gym at 3 PM", ""],
+            ["202", "2017-06-05 10:00", "Férias de 3 meses amo EUA por isso kkk", ""],
+            ["203", "2017-06-05 11:00", "明日の朝9時に渋谷で", ""]]
+    upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("mixed.csv", csv_bytes(rows)))
+    job = run_in_process(owner=user, kind="remove_time", params={"text_columns": ["text"]}, inputs=[upload])
+    assert job.status == Job.Status.FAILED
+    assert job.error.startswith("mixed.csv: 2 post(s) are not English (rows 3, 4; row 3, column 'text': only "), \
+        job.error
+    assert "remove or translate those rows" in job.error
+    assert not JobResult.objects.filter(job=job).exists()  # nothing half-written; the upload stays
+    assert upload.file.storage.exists(upload.file.name)
 
 
 def test_the_web_form_starts_the_job_for_its_owner_only(alice_client, client, user, other_user, upload):

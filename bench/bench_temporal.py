@@ -45,26 +45,6 @@ def entity_deletion_plan(doc) -> tuple[set[int], dict[int, str], set[int]]:
     return {i for ent in doc.ents if ent.label_ in TIME_LABELS for i in range(ent.start, ent.end)}, {}, set()
 
 
-def tagging_contribution(rows: list[dict], nlp) -> None:
-    """Character-level recall and precision of the time tags against the gold spans, per source."""
-    norms = [normalize(r["text"]) for r in rows]
-    docs = list(nlp.pipe([n.text for n in norms], batch_size=256))
-    for name, tagger in (("spaCy entities", TimeTagger(use_lexicon=False)),
-                         ("lexicon", TimeTagger(use_entities=False)), ("both", TimeTagger())):
-        tp = fn = fp = 0
-        for row, norm, doc in zip(rows, norms, docs, strict=True):
-            got: set[int] = set()
-            for token, flag in zip(doc, tagger.tag(doc), strict=True):
-                if flag:
-                    for index in norm.piece_at(token.idx, token.idx + len(token)):
-                        got.update(range(norm.pieces[index].start, norm.pieces[index].end))
-            text = row["text"]
-            got = {i for i in got if not text[i].isspace()}
-            gold = {i for s, e, _ in row["spans"] for i in range(s, e) if not text[i].isspace()}
-            tp, fn, fp = tp + len(got & gold), fn + len(gold - got), fp + len(got - gold)
-        print(f"time tags from {name:<15} character recall {tp / (tp + fn):.3f}, precision {tp / (tp + fp):.3f}")
-
-
 def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None) -> None:
     norms = [normalize(r["text"]) for r in rows]
     docs = list(anonymizer.nlp.pipe([n.text for n in norms], batch_size=256))
@@ -174,7 +154,7 @@ def main() -> None:
     print(f"{len(rows)} tweets, {sum(1 for r in rows if r['spans'])} with a time expression "
           f"({sum(len(r['spans']) for r in rows)} gold spans)")
     nlp = spacy.load(MODEL, exclude=["lemmatizer"])
-    tagging_contribution(rows, nlp)
+    # The time tags themselves (character recall/precision per source, TimeML span F1): bench_temporal_tags.py.
     ours = TemporalAnonymizer(nlp)
     score("ours (lexicon + entities)", rows, ours)
     score("prune, spaCy entities only", rows, TemporalAnonymizer(nlp, tagger=TimeTagger(use_lexicon=False)))

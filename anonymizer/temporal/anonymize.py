@@ -122,7 +122,7 @@ def _neutral_phrase(root: Any) -> str:
 
 BE_FORMS = frozenset("is 's ’s was are were be been am 'm ’m s".split())
 # Words a clause that only says when is made of besides the time ("It's Friday!", "Its the weekend!").
-PLACEHOLDER_WORDS = frozenset("it its it's this that is 's ’s s was be finally already almost".split())
+PLACEHOLDER_WORDS = frozenset("it its it's this that is 's ’s s was be been finally already almost".split())
 # A greeting that opens a sentence with a time word ("Good morning!", "Happy Friday, friends!") becomes one
 # that says nothing of when; "good night" bids farewell.
 GREETING_OPENERS = {"good": "Hello", "gud": "Hello", "gd": "Hello", "happy": "Best wishes", "merry": "Best wishes",
@@ -171,19 +171,22 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
     if root.lower_ in DURATION_WORDS or root.text.isupper():
         return None  # "wee hours", "Long Hours", "SLOW SUNDAY": idioms and titles; one neutral phrase
     # Adjectives say nothing of when; nouns in front of a time noun mostly name an event ("Date night").
-    describing = [doc[i] for i in tokens if i != root.i and not marked[i] and doc[i].pos_ == "ADJ"
-                  and doc[i].dep_ == "amod" and not doc[i].text.isupper()]
+    describing = [doc[i] for i in tokens if i != root.i and not marked[i] and doc[i].dep_ == "amod"
+                  and (doc[i].pos_ in ("ADJ", "PROPN") or doc[i].tag_.startswith("JJ")) and not doc[i].text.isupper()]
     possessive = [doc[i] for i in tokens if doc[i].dep_ == "poss" and doc[i].lower_ in POSSESSIVES]
     if any(doc[i].dep_ == "quantmod" for i in tokens):
         return None
-    names = [i for i in tokens if i < root.i and doc[i].pos_ in ("NOUN", "PROPN") and not marked[i]]
+    names = [i for i in tokens if i < root.i and doc[i].pos_ in ("NOUN", "PROPN") and not marked[i]
+             and doc[i].dep_ != "amod" and not doc[i].tag_.startswith("JJ")]
     if names:
         # "Date night with my love" -> "Date with my love", "KARAOKE NIGHT" -> "KARAOKE": the nouns in front
         # name the event; the time word goes, the name stays.
         return ({root.i} | {i for i in tokens if marked[i] and i > names[-1]}, {}) if prune else None
     if not describing and not possessive:
         if plural and tokens == [root.i] and root.dep_ in ("nsubj", "ROOT", "dobj"):
-            return set(), {root.i: "time"}  # "Days slipping" -> "Time slipping"
+            # "Days slipping" -> "Time slipping"; "if days are dark" -> "if times are dark" (the verb agrees).
+            agrees_plural = root.dep_ == "nsubj" and (head.tag_ == "VBP" or head.lower_ in ("are", "were"))
+            return set(), {root.i: "times" if agrees_plural else "time"}
         return None
     # "a good sunday" -> "a good day", "your Saturday" -> "your day", "the good old days" -> "the good old times":
     # the words that say nothing of when stay; the time-carrying ones (numbers, "next", "last") go.
@@ -469,7 +472,10 @@ class TemporalAnonymizer:
             subjects = [c for c in children if c.dep_ in ("nsubj", "expl")]
             joined = [c for c in children if c.dep_ == "conj" and c.i > verb.i]
             conjunctions = [c for c in children if c.dep_ == "cc" and c.i > verb.i]
-            if not times or not joined or not conjunctions or any(s.lower_ not in PLACEHOLDER_WORDS for s in subjects):
+            if not times or any(s.lower_ not in PLACEHOLDER_WORDS for s in subjects):
+                continue
+            if not joined or not conjunctions:
+                self._comma_clause(doc, verb, times + subjects, marked, cut, handled)
                 continue
             clause = {verb.i, conjunctions[0].i} | {t.i for c in times + subjects for t in c.subtree}
             rest = [c for c in children if c.i not in clause and c.dep_ not in ("conj", "punct")]
@@ -480,6 +486,25 @@ class TemporalAnonymizer:
             cut |= clause
             handled |= clause
         return handled
+
+    @staticmethod
+    def _comma_clause(doc: Any, verb: Any, parts: list[Any], marked: list[bool], cut: set[int],
+                      handled: set[int]) -> None:
+        """A clause that only says when, opening a sentence before a comma and another clause, goes with its
+        comma ("It's the weekend, Stop working and go shopping!" -> "Stop working and go shopping!")."""
+        clause = {verb.i} | {t.i for part in parts for t in part.subtree}
+        start, end = min(clause), max(clause) + 1
+        if clause != set(range(start, end)) or not _first_word(doc[start]) or end + 1 >= len(doc) \
+                or doc[end].text != ",":
+            return
+        if not all(marked[i] or doc[i].dep_ in ("det", "nsubj", "expl") or i == verb.i for i in clause):
+            return
+        rest = [c for c in verb.children if c.i > end and not c.is_punct]
+        if not rest or not any(c.pos_ in ("VERB", "AUX") and c.dep_ in ("xcomp", "ccomp", "conj", "parataxis", "advcl")
+                               for c in rest):
+            return
+        cut |= clause | {end}
+        handled |= clause | {end}
 
     def _quantity_of(self, root: Any, run: set[int], marked: list[bool]) -> set[int] | None:
         """For a stretch of time "of" something ("4+ hours of queuing", "the last 4 days of hols", "your well
@@ -553,9 +578,12 @@ class TemporalAnonymizer:
             elif i in candidate and is_link(token) and token.i != root.i:  # a URL hung on the time by the parser
                 candidate -= {t.i for t in token.subtree}
         # Words describing the time ("a rainy afternoon") go with it; anything else keeps the subtree.
+        # A qualifier of the time's preposition ("even at night", "only on Sundays") goes with it.
         if all(marked[i] or doc[i].dep_ in FUNCTION_DEPS or doc[i].i == head.i
                or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i])
                    and (doc[i].dep_ != "advmod" or doc[i].lower_ in TIME_ADVERBS))
+               or (doc[i].dep_ == "advmod" and doc[i].lower_ in TIME_ADVERBS and doc[i].head.i == head.i
+                   and head.pos_ == "ADP" and doc[i].i < head.i)
                for i in candidate):
             return candidate
         # Cut only the time words (and their preposition) when what is left hangs on as well without them
@@ -607,7 +635,9 @@ class TemporalAnonymizer:
                 after = kept[position + 1] if position + 1 < len(kept) else None
                 conjuncts = [c for c in token.head.children if c.dep_ == "conj"]
                 if token.dep_ == "cc":
-                    dangling = bool(conjuncts) and all(c.i in gone for c in conjuncts)
+                    # "Daily and Weekly Winners" -> "Winners", not "And Winners": its first conjunct went.
+                    dangling = (bool(conjuncts) and all(c.i in gone for c in conjuncts)) \
+                        or (token.head.i in gone and (before is None or before.is_punct))
                 elif after is not None and before is not None and after.text in DANGLING_PUNCT \
                         and token.i + 1 in gone and after.i - 1 in gone:
                     # Two separators meet over the cut: a parenthetical cut between commas takes both ("brand,
@@ -618,9 +648,14 @@ class TemporalAnonymizer:
                     kept = [t for t in kept if t.i not in gone]
                     continue
                 else:
-                    # A separator that starts or ends the post, or meets the end of a sentence, goes.
+                    # A separator that starts or ends the post, or meets the end of a sentence, goes; so does a
+                    # comma between describing words whose second went ("a full-time, office hours job").
                     dangling = before is None or after is None or before.is_punct \
-                        or (after.is_punct and after.text not in ("(", "[", '"', "'"))
+                        or (after.is_punct and after.text not in ("(", "[", '"', "'")) \
+                        or (token.text == "," and token.i + 1 in gone and after.pos_ in ("NOUN", "PROPN")
+                            and before.head.i == after.i
+                            and all(doc[j].head.i == after.i or token.i < doc[j].head.i < after.i
+                                    for j in range(token.i + 1, after.i)))
                 if dangling:
                     extra.add(token.i)
                     gone.add(token.i)

@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from anonymizer.temporal.anonymize import opens_sentence, reattaches
+from anonymizer.temporal.anonymize import BE_FORMS, opens_sentence, reattaches
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.tagging import is_link, kind_of
 
@@ -113,7 +113,20 @@ def _promoted(doc: Any, gone: set[int]) -> dict[int, int]:
             objects = [c for c in token.children if c.dep_ in ("pobj", "pcomp") and c.i not in gone]
             if objects:
                 promoted[token.head.i] = objects[0].i
+        elif token.lower_ in BE_FORMS and token.i in gone and token.head.i == token.i:
+            # "It's the weekend, Stop working and go shopping!" -> "Stop working and go shopping!": the clause
+            # that only said when went whole; the verb after it is the sentence now.
+            clauses = [c for c in token.children if c.i not in gone and c.pos_ in ("VERB", "AUX")
+                       and c.dep_ in ("xcomp", "ccomp", "conj", "parataxis", "advcl")]
+            if clauses and all(c.i in gone for c in token.children if c.dep_ in ("nsubj", "expl", "attr")):
+                promoted[token.i] = clauses[0].i
     return promoted
+
+
+def _describes_neutral_noun(token: Any, output: str) -> bool:
+    """A describing word the anonymizer kept in front of a neutral noun ("a fun day" -> "a fun time", "Nicest
+    evening" -> "Nicest time") still has its noun."""
+    return re.search(rf"(?<!\w){re.escape(token.text)}\s+(?:times?|days?)\b", output) is not None
 
 
 def naturalness_problems(doc: Any, cut: frozenset[int] | set[int], replaced: frozenset[int] | set[int],
@@ -137,7 +150,7 @@ def naturalness_problems(doc: Any, cut: frozenset[int] | set[int], replaced: fro
                 and token.head.i not in promoted and not takes_place:
             problems.append(f"orphaned word {token.text!r}")
         if judged and token.head.i in replaced and token.dep_ in MODIFIER_DEPS and token.i < token.head.i \
-                and token.pos_ in DESCRIBING_POS:
+                and token.pos_ in DESCRIBING_POS and not _describes_neutral_noun(token, output):
             problems.append(f"orphaned modifier {token.text!r} of a generalized word")
         if token.dep_ == "cc":
             conjuncts = [c for c in token.head.children if c.dep_ == "conj"]
@@ -243,7 +256,8 @@ def _junction_problems(doc: Any, cut: set[int], replaced: set[int]) -> list[str]
                     (_is_word(after) and after.head.i not in run) or after.dep_ == "compound"):
                 problems.append(f"neutral phrase runs into {after.text!r}")
             if before is not None and _is_word(before) and before.pos_ in ("NOUN", "PROPN", "NUM") \
-                    and before.dep_ not in ("dobj", "dative", "nsubj", "appos"):
+                    and before.dep_ not in ("dobj", "dative", "nsubj", "appos") \
+                    and not (before.dep_ == "amod" and before.head.i in run):
                 problems.append(f"{before.text!r} runs into a neutral phrase")
             if after is not None and after.head.i in replaced and (after.dep_ == "prt" or after.lower_ in PARTICLES):
                 problems.append(f"neutral phrase keeps the particle {after.text!r}")

@@ -258,6 +258,10 @@ def normalize(text: str) -> NormalizedText:
         if not is_word and len(original) >= 2 and len(set(original)) == 1 and original[0] in "!?":
             normal = original[0]  # "!!!" -> "!" (but "..." stays an ellipsis)
         gap = text[matches[i - 1][1]:start] if i else text[:start]  # whitespace only: every other character is a piece
+        if not gap and pieces and ((is_word and pieces[-1].original == "," and len(pieces) >= 2
+                                    and pieces[-2].original[-1:].isalpha())
+                                   or (original[0] == "~" and pieces[-1].is_word)):
+            gap = " "  # the parser reads "Sat,7pm" and "time~" as one token; only the normalized text changes
         parts.append(gap)
         length += len(gap)
         pieces.append(Piece(original, start, end, normal, length, length + len(normal)))

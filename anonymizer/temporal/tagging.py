@@ -26,7 +26,8 @@ TIME_LABELS = frozenset({"DATE", "TIME"})
 # Words that are a time by themselves (lower case).
 TIME_WORDS = frozenset("""
 now today tonight tomorrow yesterday tmr tdy tmrw morning mornings afternoon afternoons evening evenings night nights
-noon midnight dawn dusk sunrise sunset weekend weekends weekday weekdays day days week weeks month months year years
+noon midnight dawn dusk sunrise sunset daylight daybreak nightfall
+weekend weekends weekday weekdays day days week weeks month months year years
 hour hours minute minutes second seconds decade decades century fortnight daily nightly
 weekly monthly yearly annually hourly currently recently lately soon later earlier tomorrows overnight
 christmas xmas halloween easter thanksgiving valentine valentines newyear nye ramadan diwali hanukkah
@@ -160,7 +161,7 @@ KIND_LABELS = {"clock": "clock times (9AM)", "part_of_day": "parts of the day (i
                "duration": "durations (for 2 hours)", "now": "now, soon, later"}
 KINDS = tuple(KIND_LABELS)
 PART_OF_DAY = frozenset("morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
-                        "sunrise sunset overnight nightly".split())
+                        "sunrise sunset daylight daybreak nightfall overnight nightly".split())
 PRESENT = frozenset("now currently recently lately soon later earlier right".split())
 PERIOD = frozenset("week weeks weekend weekends month months year years decade decades century fortnight spring "
                    "summer autumn fall winter semester season weekly monthly yearly annually".split())
@@ -395,13 +396,16 @@ class TimeTagger:
                 marked[i] = True
                 if token.text[:1] != "#":
                     marked[i - 1] = True
+            if token.lower_ == "time" and i >= 2 and doc[i - 1].text in ("'s", "’s") and marked[i - 1]:
+                marked[i] = True  # "in a week's time"
             if token.lower_ == "bit" and i >= 2 and doc[i - 1].lower_ == "a" and doc[i - 2].lower_ == "in" and \
                     (i + 1 == n or doc[i + 1].lower_ != "of"):
                 marked[i - 1] = marked[i] = True  # "in a bit"
             if marked[i] and token.lower_ in ("day", "week") and i + 1 < n and DAY_NUMBER.match(doc[i + 1].text):
                 marked[i + 1] = True  # "Day 2"
-            if token.lower_ in _TIME_ZONES and i and marked[i - 1] and kind_of(doc[i - 1]) == "clock":
-                marked[i] = True  # "1.10pm SGT"
+            if (token.lower_ in _TIME_ZONES or token.lower_ == "sharp") and i and marked[i - 1] \
+                    and kind_of(doc[i - 1]) == "clock":
+                marked[i] = True  # "1.10pm SGT", "at 5am sharp"
             if (ORDINAL.match(token.text) or token.lower_ in ("first", "second", "third")) and i + 1 < n and \
                     marked[i + 1] and not marked[i]:
                 marked[i] = True  # "1st Year", "2nd last day"

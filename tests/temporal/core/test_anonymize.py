@@ -110,6 +110,32 @@ def test_granularity_keeps_coarse_expressions_and_cuts_precise_ones(anonymizer):
     ("Voting closes midnight! RT!!", "Voting closes! RT!!"),
     # A bare plural time noun becomes the mass noun.
     ("Regret. Days slipping", "Regret. Time slipping"),
+    # Round 4, from the training tweets: the neutral noun agrees with its verb; a describing word the parser
+    # took for a name keeps its noun; a clause that only says when, before a comma and another clause, goes.
+    ("Even if days are dark, our #coffee still is darker!", "Even if times are dark, our #coffee still is darker!"),
+    ("Nicest evening with team and @BretFurio at Kudeta.", "Nicest time with team and @BretFurio at Kudeta."),
+    ("It's the weekend, Stop working and go shopping! http://t.co/LvqDvNpIMn",
+     "Stop working and go shopping! http://t.co/LvqDvNpIMn"),
+    (":: Its been a year already. We will nvr forget all our MOH", "We will nvr forget all our MOH"),
 ])
 def test_the_rewrite_fits_the_role_of_the_time_expression(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 4, from the training tweets: a qualifier goes with its time ("even at night", "5am sharp"); a
+    # conjunction or comma whose neighbour went goes too; glued punctuation no longer hides a time.
+    ("I beg all drivers to drive cautiously, even at night please. I beg you",
+     "I beg all drivers to drive cautiously, please. I beg you"),
+    ("I wake up at 5am sharp from every Monday to Thursday morning without any help.",
+     "I wake up without any help."),
+    ("Daily and Weekly Winners | S-One Expo http://t.co/fA7BotJt", "Winners | S-One Expo http://t.co/fA7BotJt"),
+    ("I rky need a full-time, office hours job.", "I rky need a full-time job."),
+    ("Finals is happening this Sat,7pm at Kallang Theatre.", "Finals is happening at Kallang Theatre."),
+    ("I will be only seeing him in a week's time~ http://t.co/44pQFIJZpK", "I will be only seeing him~ http://t.co/44pQFIJZpK"),
+    ("Can't wait to experience Sri Lanka by daylight", "Can't wait to experience Sri Lanka"),
+    # ... and a comma between words that do not describe one noun stays.
+    ("My bro very powderful, 8am class, leave the house at 8am.", "My bro very powderful, class, leave the house."),
+])
+def test_no_word_is_left_without_its_time(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected

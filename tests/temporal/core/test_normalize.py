@@ -65,3 +65,14 @@ def test_restore_removes_the_space_that_went_with_a_removed_piece():
 )
 def test_times_in_sns_spelling(post, normalized):
     assert normalize(post).text == normalized
+
+
+@pytest.mark.parametrize(("post", "normalized"), [
+    ("this Sat,7pm at Kallang", "this Saturday, 7pm at Kallang"),
+    ("in a week's time~ see you", "in a week's time ~ see you"),
+    ("We paid 1,000 dollars", "We paid 1,000 dollars"),  # a number's comma is not a gap
+])
+def test_glued_punctuation_is_spaced_for_the_parser_only(post, normalized):
+    norm = normalize(post)
+    assert norm.text == normalized
+    assert norm.restore() == post

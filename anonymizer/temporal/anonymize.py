@@ -40,7 +40,15 @@ from typing import Any
 
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
-from anonymizer.temporal.tagging import DURATION_WORDS, GLUED_DURATION, KINDS, TimeTagger, is_link, kind_of
+from anonymizer.temporal.tagging import (
+    DURATION_WORDS,
+    GLUED_DURATION,
+    KINDS,
+    MODIFIER_WORDS,
+    TimeTagger,
+    is_link,
+    kind_of,
+)
 
 __all__ = ["TemporalAnonymizer", "TemporalResult", "opens_sentence", "reattaches"]
 
@@ -53,6 +61,10 @@ DESCRIBING_DEPS = frozenset({"amod", "compound", "nummod", "advmod", "quantmod",
 # dependents ("also", a noun the parser took for an adverb) are not part of the time phrase.
 TIME_ADVERBS = frozenset("right just only even so very too early late still already almost nearly about around "
                          "exactly precisely ago later earlier back until till since yet now".split())
+# A copula's dependents that are no complement: with only these besides a time, the time is its complement.
+COPULA_FRAME_DEPS = frozenset({"nsubj", "nsubjpass", "expl", "aux", "auxpass", "neg", "punct", "advcl", "cc",
+                               "conj", "mark"})
+HEDGES = frozenset("like about around roughly approximately maybe".split())
 DANGLING_PUNCT = frozenset({",", "-", "–", "—", ";", ":", "@"})
 # Words in front of a time noun that one neutral phrase replaces with it ("a hot day" -> "a certain day").
 NOUN_PHRASE_DEPS = frozenset({"det", "predet", "amod", "compound", "nummod", "quantmod", "nmod", "poss"})
@@ -103,13 +115,14 @@ TIME_OF_DAY_WORDS = frozenset("morning afternoon evening night noon midnight daw
 DURATION_UNITS = frozenset("seconds minutes hours days weeks months years decades".split())
 QUANTITY_DEPS = frozenset({"det", "predet", "nummod", "quantmod", "compound"})
 PERIOD_WORDS = frozenset("week weeks month months year years season semester term".split())
+UNIT_WORDS = frozenset("hour minute second".split())  # "need a bout a hour" -> "need some time"
 
 
 def _neutral_phrase(root: Any) -> str:
     lower = root.lower_
     indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in root.children)
     if (lower in DURATION_UNITS and any(c.dep_ == "nummod" or c.like_num for c in root.children)) or \
-            GLUED_DURATION.match(root.text) or (lower in PERIOD_WORDS and indefinite):
+            GLUED_DURATION.match(root.text) or (lower in PERIOD_WORDS | UNIT_WORDS and indefinite):
         return "some time"  # "83 days to london" -> "some time to london"
     if lower in DAY_WORDS or lower in WEEKDAY_FORMS:
         return "a certain day"
@@ -171,8 +184,11 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
     if root.lower_ in DURATION_WORDS or root.text.isupper():
         return None  # "wee hours", "Long Hours", "SLOW SUNDAY": idioms and titles; one neutral phrase
     # Adjectives say nothing of when; nouns in front of a time noun mostly name an event ("Date night").
-    describing = [doc[i] for i in tokens if i != root.i and not marked[i] and doc[i].dep_ == "amod"
-                  and (doc[i].pos_ in ("ADJ", "PROPN") or doc[i].tag_.startswith("JJ")) and not doc[i].text.isupper()]
+    # An adjective the entity recognizer took into the time ("a long day", "What a fabulous day") carries no time.
+    describing = [doc[i] for i in tokens if i != root.i
+                  and (not marked[i] or (doc[i].is_alpha and doc[i].lower_ not in MODIFIER_WORDS))
+                  and doc[i].dep_ == "amod" and (doc[i].pos_ in ("ADJ", "PROPN") or doc[i].tag_.startswith("JJ"))
+                  and not doc[i].text.isupper()]
     possessive = [doc[i] for i in tokens if doc[i].dep_ == "poss" and doc[i].lower_ in POSSESSIVES]
     if any(doc[i].dep_ == "quantmod" for i in tokens):
         return None
@@ -183,6 +199,13 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
         # name the event; the time word goes, the name stays.
         return ({root.i} | {i for i in tokens if marked[i] and i > names[-1]}, {}) if prune else None
     if not describing and not possessive:
+        if tokens == [root.i] and head.pos_ == "ADJ" and head.i == root.i - 1 and not marked[head.i]:
+            return set(), {root.i: _neutral_noun(root)}  # "Perfect day for training" -> "Perfect time for training"
+        others = [doc[i].lower_ for i in tokens if i != root.i]
+        if not plural and others in (["a"], ["an"]) and tokens[0] < root.i \
+                and any(c.dep_ == "prep" and c.lower_ == "with" for c in root.children):
+            # "A night with Morgan and Nicole was much needed" -> "Time with Morgan and Nicole was much needed"
+            return {tokens[0]}, {root.i: "Time" if doc[tokens[0]].text[:1].isupper() else "time"}
         if plural and tokens == [root.i] and root.dep_ in ("nsubj", "ROOT", "dobj"):
             # "Days slipping" -> "Time slipping"; "if days are dark" -> "if times are dark" (the verb agrees).
             agrees_plural = root.dep_ == "nsubj" and (head.tag_ == "VBP" or head.lower_ in ("are", "were"))
@@ -190,7 +213,7 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
         return None
     # "a good sunday" -> "a good day", "your Saturday" -> "your day", "the good old days" -> "the good old times":
     # the words that say nothing of when stay; the time-carrying ones (numbers, "next", "last") go.
-    cut = {i for i in tokens if i != root.i and marked[i]
+    cut = {i for i in tokens if i != root.i and marked[i] and doc[i] not in describing
            and not (doc[i].dep_ in ("det", "poss") and doc[i].lower_ in KEPT_DETERMINERS | POSSESSIVES)}
     replace = {root.i: _neutral_noun(root)}
     kept = [i for i in tokens if i not in cut]
@@ -378,7 +401,17 @@ class TemporalAnonymizer:
                 unit = None  # an unknown shape: not pruned
             if self.prune and (root.text == "#" or _is_hashtag_word(root)):
                 # A time hashtag ("#TGIF", "#Friday") goes whole: a neutral phrase cannot stand for a tag.
-                cut |= {i for i in run if doc[i].text == "#" or _is_hashtag_word(doc[i])}
+                tags = sorted(i for i in run if doc[i].text == "#" or _is_hashtag_word(doc[i]))
+                words = [doc[i] for i in tags if _is_hashtag_word(doc[i]) or doc[i].text != "#"]
+                if self.generalize and words and words[0].dep_ in ("dobj", "pobj", "nsubj", "attr") \
+                        and any(c.dep_ == "det" for c in words[0].children):
+                    # An argument with its article keeps a neutral noun ("enjoying the #sunset at the riverfront"
+                    # -> "enjoying the time at the riverfront").
+                    replace[tags[0]] = _neutral_noun(words[0])
+                    cut |= set(tags[1:])
+                    generalized |= set(tags)
+                else:
+                    cut |= set(tags)
             elif unit is not None and self.prune:
                 cut |= unit
             elif not _is_nominal(root) and root.dep_ not in ("punct", "ROOT"):
@@ -561,6 +594,9 @@ class TemporalAnonymizer:
             candidate = {t.i for t in root.subtree}
         else:
             return None
+        if root.dep_ == "npadvmod" and head.lower_ in BE_FORMS and _is_nominal(root) and not any(
+                c.i != root.i and (c.dep_ not in COPULA_FRAME_DEPS or c.tag_ in ("WP", "WDT")) for c in head.children):
+            return None  # "What a fabulous day it has been": the time is the copula's only complement
         if root.dep_ == "npadvmod" and opens_sentence(root) and _is_nominal(root):
             after = root.doc[root.i + 1] if root.i + 1 < len(root.doc) else None
             if after is not None and (after.pos_ in ("ADP", "SCONJ") or after.dep_ == "mark" or after.lower_ == "to"):
@@ -581,9 +617,12 @@ class TemporalAnonymizer:
         # A qualifier of the time's preposition ("even at night", "only on Sundays") goes with it.
         if all(marked[i] or doc[i].dep_ in FUNCTION_DEPS or doc[i].i == head.i
                or (doc[i].dep_ in DESCRIBING_DEPS and marked[doc[i].head.i] and not is_link(doc[i])
-                   and (doc[i].dep_ != "advmod" or doc[i].lower_ in TIME_ADVERBS))
+                   and (doc[i].dep_ != "advmod" or doc[i].lower_ in TIME_ADVERBS)
+                   and not (doc[i].like_num and i > doc[i].head.i))  # "today 0.00 in": an amount, not the time's
                or (doc[i].dep_ == "advmod" and doc[i].lower_ in TIME_ADVERBS and doc[i].head.i == head.i
                    and head.pos_ == "ADP" and doc[i].i < head.i)
+               or (doc[i].lower_ in HEDGES and doc[i].dep_ in ("intj", "advmod") and doc[i].head.i == head.i
+                   and head.pos_ == "ADP" and head.i < doc[i].i < root.i)  # "in like an hour"
                for i in candidate):
             return candidate
         # Cut only the time words (and their preposition) when what is left hangs on as well without them
@@ -594,8 +633,9 @@ class TemporalAnonymizer:
         if root.dep_ in ("pobj", "pcomp") and not other_objects:  # "At ICA now": "At" keeps its object "ICA"
             fallback.add(head.i)
         left_hanging = [doc[i] for i in candidate - fallback if doc[i].head.i in fallback and not doc[i].is_punct]
-        if self.generalize and _is_nominal(root) and not all(reattaches(t) or is_link(t) for t in left_hanging):
-            return None
+        if self.generalize and _is_nominal(root) and root.lower_ not in DEICTIC_WORDS \
+                and not all(reattaches(t) or is_link(t) for t in left_hanging):
+            return None  # a deictic word is an adverbial here: it goes alone ("Rain today 0.00 in" -> "Rain 0.00 in")
         return fallback
 
     @staticmethod

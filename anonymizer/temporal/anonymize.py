@@ -26,7 +26,11 @@ Before that, and in place of the one neutral phrase where the role allows (``_wh
 a greeting opening a sentence keeps greeting ("Good morning!!" -> "Hello!!"); a clause or a sentence that only says
 when goes whole ("It's July and we've signed Sanchez" -> "We've signed Sanchez"); an argument keeps its possessive
 or adjectives with a neutral noun ("your Saturday" -> "your day", "a fun day" -> "a fun time"), a subject right
-before its copula becomes "it", nouns naming an event stay ("Date night" -> "Date"); a time hashtag is cut.
+before its copula becomes "it", nouns naming an event stay ("Date night" -> "Date"); a time hashtag is cut (an
+argument with its article keeps a neutral noun: "enjoying the #sunset" -> "enjoying the time"); "A night with X"
+-> "Time with X", "Perfect day for" -> "Perfect time for"; a clause that only says when, before a comma and another
+clause, goes with the comma; a qualifier or hedge of the time's preposition goes with it ("even at night", "in like
+an hour").
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.

@@ -44,7 +44,9 @@ the hand-checked sample in the tests says how often that happens.
 from __future__ import annotations
 
 import difflib
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +54,8 @@ from anonymizer.temporal.anonymize import BE_FORMS, opens_sentence, reattaches
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.tagging import is_link, kind_of
 
-__all__ = ["Alignment", "NaturalnessChecker", "align", "is_correct", "naturalness_problems"]
+__all__ = ["Alignment", "LearnedNaturalnessChecker", "NaturalnessChecker", "align", "is_correct",
+           "naturalness_problems"]
 
 MODIFIER_DEPS = frozenset({"det", "predet", "amod", "nummod", "poss", "compound", "quantmod", "case", "nmod"})
 ADVERBIAL_DEPS = frozenset({"npadvmod", "advmod", "tmod"})
@@ -435,3 +438,107 @@ class NaturalnessChecker:
 
     def is_natural(self, original: str, output: str) -> bool:
         return not self.problems(original, output)
+
+
+# -- a checker fitted on a reader's verdicts ---------------------------------------------------------------------
+
+# Families of the parse rules' problems (a problem's text starts with or holds one of these).
+PROBLEM_FAMILIES = ("dangling preposition", "orphaned", "conjunction", "root", "debris", "neutral phrase", "lost its",
+                    "needs a complement", "label", "lower case", "starts with", "cut in half", "separator", "greeting",
+                    "preposition without", "hedge", "runs into")
+_FUNCTION_POS = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART"})
+_FINAL_PARTICLES = frozenset("up out off on in over down away back too there".split())
+_WORDS = re.compile(r"[A-Za-z]+")
+_LINKS = re.compile(r"https?://\S+|@\w+|#\w+")
+
+
+class LearnedNaturalnessChecker:
+    """A logistic regression over what a :class:`NaturalnessChecker` sees in an (original, output) pair, fitted on a
+    reader's verdicts: the parse rules' problems by family, the language model's junction scores and the output's
+    mean log probability against the original's, whether a phrase was inserted (and whether it is one of the old
+    "a certain ..."), how much of the post went, words cut that the tagger did not mark as time, sentences of the
+    re-parsed output that end on a function word, an output with no words left. Configured in ``__init__``, then
+    :meth:`fit` on pairs and verdicts; :meth:`is_natural` says unnatural when the predicted probability reaches
+    ``threshold`` (chosen on other samples than the one it is judged on; see bench/bench_naturalness.py)."""
+
+    def __init__(self, checker: NaturalnessChecker, *, threshold: float = 0.4, regularization: float = 1.0) -> None:
+        self.checker = checker
+        self.threshold = threshold
+        self.regularization = regularization
+
+    def features(self, original: str, output: str) -> dict[str, float]:
+        from anonymizer.temporal.language_model import tokenize
+        from anonymizer.temporal.tagging import TimeTagger
+
+        checker = self.checker
+        alignment = align(checker.nlp, original, output)
+        problems = naturalness_problems(alignment.doc, alignment.cut, alignment.replaced, original, output)
+        found = {f"problem: {family}": float(any(family in p for p in problems)) for family in PROBLEM_FAMILIES}
+        found["problems"] = float(len(problems))
+        scores = checker.junction_scores(original, output, alignment)
+        outs = [s for s, _ in scores] or [0.0]
+        found["junction: lowest"] = min(outs)
+        found["junction: lowest against the original"] = min((s - b for s, b in scores), default=0.0)
+        found["junctions below -2.5"] = float(sum(s < -2.5 for s in outs))
+        found["junctions"] = float(len(scores))
+        model = checker.language_model
+        if model is not None:
+            before, after = tokenize(original), tokenize(output)
+            lp_before = model.token_logprobs(before) if before else [0.0]
+            lp_after = model.token_logprobs(after) if after else [0.0]
+            found["mean log probability against the original"] = \
+                sum(lp_after) / len(lp_after) - sum(lp_before) / len(lp_before)
+            found["lowest log probability against the original"] = min(lp_after) - min(lp_before)
+        inserted = " ".join(alignment.inserted).lower()
+        found["phrase inserted"] = float(bool(alignment.inserted))
+        found["'a certain' or 'some time' inserted"] = float("certain" in inserted or "some time" in inserted)
+        marked = TimeTagger().tag(alignment.doc)
+        words = [t for t in alignment.doc if t.is_alpha]
+        cut_words = [t for t in words if t.i in alignment.cut]
+        found["share of words removed"] = len(cut_words) / max(1, len(words))
+        found["words cut that are no time"] = float(sum(
+            1 for t in cut_words if not marked[t.i] and t.pos_ not in _FUNCTION_POS | {"PRON", "PUNCT"}))
+        left = _WORDS.findall(_LINKS.sub("", output))
+        found["words left (log)"] = math.log1p(len(left))
+        found["no words left"] = float(not left)
+        ends_on_function = 0
+        for sentence in checker.nlp(output).sents if output.strip() else []:
+            kept = [t for t in sentence if t.is_alpha and not is_link(t)]
+            if kept and kept[-1].pos_ in _FUNCTION_POS and kept[-1].lower_ not in _FINAL_PARTICLES:
+                ends_on_function += 1
+        found["sentences ending on a function word"] = float(ends_on_function)
+        found["starts in lower case now"] = float(original.strip()[:1].isupper() and output.strip()[:1].islower())
+        return found
+
+    def _matrix(self, originals: Sequence[str], outputs: Sequence[str]) -> Any:
+        import numpy as np
+
+        rows = [self.features(o, p) for o, p in zip(originals, outputs, strict=True)]
+        if not hasattr(self, "feature_names_"):
+            self.feature_names_ = sorted(rows[0]) if rows else []
+        return np.array([[row.get(name, 0.0) for name in self.feature_names_] for row in rows], dtype=float)
+
+    def fit(self, originals: Sequence[str], outputs: Sequence[str],
+            unnatural: Sequence[bool]) -> LearnedNaturalnessChecker:
+        """Fit on (original, output) pairs a reader judged; ``unnatural[i]`` is the reader's verdict. Pairs whose
+        output is the original are left out (the checker calls them natural without asking)."""
+        from sklearn.linear_model import LogisticRegression
+
+        keep = [i for i, (o, p) in enumerate(zip(originals, outputs, strict=True)) if o != p]
+        if hasattr(self, "feature_names_"):
+            del self.feature_names_
+        matrix = self._matrix([originals[i] for i in keep], [outputs[i] for i in keep])
+        labels = [bool(unnatural[i]) for i in keep]
+        self.model_ = LogisticRegression(C=self.regularization, max_iter=2000, class_weight="balanced")
+        self.model_.fit(matrix, labels)
+        return self
+
+    def probability_unnatural(self, original: str, output: str) -> float:
+        if not hasattr(self, "model_"):
+            raise RuntimeError("LearnedNaturalnessChecker is not fitted; call fit() first")
+        if original == output:
+            return 0.0
+        return float(self.model_.predict_proba(self._matrix([original], [output]))[0, 1])
+
+    def is_natural(self, original: str, output: str) -> bool:
+        return self.probability_unnatural(original, output) < self.threshold

@@ -22,6 +22,7 @@ English list (bundled, offline).
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -70,21 +71,31 @@ UNIT_ABBREVIATIONS: dict[str, str] = {
 _DIGIT_WORDS = {"2", "4"}
 _TIME_AFTER = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'?clock|h|hours?|hrs?|mins?|minutes?|days?|weeks?|"
                          r"months?|years?|yrs?|secs?|seconds?|nights?|times?|th|st|nd|rd|:.*|\d.*|"
+                         r"sgt|gmt|utc|est|edt|cst|cdt|mst|mdt|pst|pdt|cet|cest|bst|ist|jst|hkt|aest|"
                          r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)$")
 
+# Words a number follows as their number ("Game 2 tonight", "Part 4 of"): never "to" or "for".
+_NUMBERED = frozenset("game episode ep part round vol volume chapter season day week level stage phase act track "
+                      "book page step lesson number no heat match set".split())
 _MONTH = re.compile(r"(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                     r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$")
 _AFTER_FOLLOWERS = frozenset("a an the this that my our his her their your work school class lunch dinner".split())
 _LEETS = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s"}
-# Pieces: a URL, @mention or #hashtag (kept whole); a word (letters, digits, apostrophes, inner hyphens or
+# Pieces: a URL, an HTML entity ("&amp;", which tweets carry escaped: cut or kept whole, never in half), @mention or
+# #hashtag (kept whole); a word (letters, digits, apostrophes, inner hyphens or
 # dots, "w/"-style slashes); or any other single non-space character run of the same kind (punctuation, emoji).
 _PIECE = re.compile(
-    r"https?://\S+|www\.\S+|[@#]\w+"
-    r"|(?:[^\W_]|['’])+(?:[-./](?:[^\W_]|['’])+)*/?"
+    r"https?://\S+|www\.\S+|&(?:[a-zA-Z]{2,8}|#\d{1,6});|[@#]\w+"
+    r"|(?:[^\W_]|['’](?!['’]))+(?:[-./](?:[^\W_]|['’](?!['’]))+)*/?"
+    r"|[\U0001F000-\U0001FAFF\u2600-\u27BF](?:[\U0001F3FB-\U0001F3FF\uFE0F]|\u200D[\U0001F000-\U0001FAFF\u2600-\u27BF])+"
     r"|([^\w\s])\1*"
     r"|_+"
 )
+
+
+# An emoji (with its skin tone or joined parts): a word glued to one ("Friday🙏🏽I") is spaced for the parser.
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]")
 
 
 @dataclass(frozen=True)
@@ -126,20 +137,24 @@ def _normal_word(core: str, previous: str, following: str) -> str:
     if lower in _DIGIT_WORDS:
         # "2"/"4" as words only between letters: "going 2 the gym", never "2 pm" or "at 4".
         if previous[:1].isalpha() and following[:1].isalpha() and not _TIME_AFTER.match(following) \
-                and not _MONTH.match(previous):  # "July 4 recess" is a date
+                and not _MONTH.match(previous) and previous.lower() not in _NUMBERED \
+                and previous.lower() not in ("at", "by", "around", "till", "until", "til", "from", "since", "before") \
+                and following.lower() not in ("today", "tonight", "tomorrow"):  # "July 4 recess" is a date
             return SNS_LEXICON[lower]
         return core
     if lower == "aft" and following.lower() in _AFTER_FOLLOWERS:
         return "after"  # "Aft a long weekend"
     if lower == "tn" and core != "tn":
         return core  # "TN" is Tennessee; "tn" is tonight
+    if core == "RN" and following[:1].isupper():
+        return core  # "RN Interventional Radiology": a registered nurse, not "right now"
     if lower in SNS_LEXICON:
         return SNS_LEXICON[lower]
     if lower in UNIT_ABBREVIATIONS:
         one = previous.lower() in ("next", "nxt", "last", "this", "every", "per", "a", "1")
         if one:  # "nxt yr" -> "next year"
             return UNIT_ABBREVIATIONS[lower].removesuffix("s")
-        return UNIT_ABBREVIATIONS[lower] if previous[:1].isdigit() else core
+        return UNIT_ABBREVIATIONS[lower] if previous[:1].isdigit() or previous == "+" else core  # "30+ mins"
     letters = sum(c.isalpha() for c in lower)
     if letters and any(c in _LEETS for c in lower) and not lower[0].isdigit():
         unleet = "".join(_LEETS.get(c, c) for c in lower)
@@ -253,8 +268,12 @@ def normalize(text: str) -> NormalizedText:
         original = text[start:end]
         previous = text[matches[i - 1][0]:matches[i - 1][1]] if i else ""
         following = text[matches[i + 1][0]:matches[i + 1][1]] if i + 1 < len(matches) else ""
-        is_word = any(c.isalnum() for c in original) and original[0] not in "@#" and "://" not in original
+        is_word = any(c.isalnum() for c in original) and original[0] not in "@#&" and "://" not in original
         normal = _with_case(_normal_word(original, previous, following), original) if is_word else original
+        if original[0] == "&" and len(original) > 1:
+            normal = html.unescape(original)  # "&amp;" -> "&": the parser reads a conjunction, not "amp"
+            if normal == original or not normal.strip():
+                normal = "&"
         if original.lower() in WEEKDAY_ABBREVIATIONS and (original.lower() in _ALWAYS_WEEKDAYS
                                                           or _in_day_list(text, matches, i)):
             normal = WEEKDAY_ABBREVIATIONS[original.lower()]
@@ -264,7 +283,9 @@ def normalize(text: str) -> NormalizedText:
         if not gap and pieces and ((is_word and pieces[-1].original == "," and len(pieces) >= 2
                                     and pieces[-2].original[-1:].isalpha())
                                    or (original[0] == "~" and pieces[-1].is_word)
-                                   or (is_word and pieces[-1].original[0] in "!?" and original[:1].isupper())):
+                                   or (is_word and pieces[-1].original[0] in "!?" and original[:1].isupper())
+                                   or (is_word != pieces[-1].is_word and _EMOJI.match(original if not is_word
+                                                                                     else pieces[-1].original))):
             gap = " "  # the parser reads "Sat,7pm", "time~", "!!Hope" as one token; only the normalized text changes
         parts.append(gap)
         length += len(gap)

@@ -49,7 +49,7 @@ _CLOCK_CONTEXT = frozenset("at till until til by from before after around abt ab
 # A number "ish" ("5ish") and the quarters of a year ("Q3").
 QUARTER = re.compile(r"^Q[1-4]$")
 MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'clock|oclock)$")
-DATE_SHAPE = re.compile(r"^(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}/\d{1,2})$")
+DATE_SHAPE = re.compile(r"^(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2})$")  # one separator: not "5.5/10"
 # A number glued to a unit: "24hours", "7months", "20mins", "2wks".
 GLUED_DURATION = re.compile(r"(?i)^\d+(?:\.\d+)?\+?(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|wks?|months?|"
                             r"years?|yrs?)$")
@@ -68,6 +68,19 @@ FUTURE_PAST = frozenset({"future", "past"})
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
 DEICTIC_DAYS = frozenset("today tonight tomorrow yesterday now".split())
+POSSESSIVE_WORDS = frozenset("my your his her our their ur".split())
+SEASONS = frozenset("spring summer autumn fall winter".split())
+# What a day or week of a routine is for ("cheat day", "leg day", "spirit week"): no date.
+ROUTINE_WORDS = frozenset("cheat leg legs arm arms chest back shoulder shoulders cardio rest lazy sick snow hair "
+                          "laundry spirit shark".split())
+# Books of the Bible as verses are cited in posts ("James 5:13", "Ps 5:10"): the number after them is no clock.
+SCRIPTURE_BOOKS = frozenset("""genesis gen exodus ex exod leviticus lev numbers num deuteronomy deut joshua josh judges
+judg ruth samuel sam kings chronicles chron ezra nehemiah neh esther esth job psalm psalms ps psa proverbs prov
+ecclesiastes eccl song isaiah isa jeremiah jer lamentations lam ezekiel ezek daniel dan hosea hos joel amos obadiah
+jonah micah mic nahum habakkuk hab zephaniah zeph haggai hag zechariah zech malachi mal matthew matt mt mark mk luke lk
+john jn acts romans rom corinthians cor galatians gal ephesians eph philippians phil colossians col thessalonians thess
+timothy tim titus philemon hebrews heb james jas peter pet jude revelation rev didache sirach wisdom tobit""".split())
+MAKE_FORMS = frozenset("make made makes making".split())
 # Season words that are verbs too; as verbs they are not a time.
 SEASON_VERBS = frozenset("fall spring".split())
 # Units of an age ("a 16 year old", "18 and 19 year olds", "his 12yr old ass"): an age says nothing of when.
@@ -202,7 +215,7 @@ def kind_of(token: Any) -> str | None:
 # What ranges and lists are made of, and what joins them: "10-12 October", "13 Apr - 15 Apr", "mon, wed, thur".
 _RANGE_WORDS = frozenset("- – — ~ to through thru till until and & or".split())
 _DATE_CATEGORIES = frozenset({"number", "month", "weekday", "year", "date"})
-_TIME_ZONES = frozenset("sgt gmt utc est edt pst pdt cet cest bst ist jst hkt aest wib myt".split())
+_TIME_ZONES = frozenset("sgt gmt utc est edt cst cdt mst mdt pst pdt cet cest bst ist jst hkt aest wib myt".split())
 # Words TimeML keeps in front of (or behind) the time word; any other word before it describes it ("a long
 # weekend", "about 2 hours", "the good old days") and stays out of the TimeML span.
 _TIMEX_KEEP = MODIFIER_WORDS | frozenset("ago more than less of + mid early late another recent upcoming single"
@@ -225,6 +238,8 @@ def _is_time_hashtag(word: str) -> bool:
     with its year, or a weekday opening or closing the tag."""
     if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
         return True
+    if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
+        return True  # "#NationalPineappleDay"
     dated = HASHTAG_YEAR.match(word)
     if dated and (dated.group(1) in TIME_WORDS or dated.group(1) in MONTHS):
         return True
@@ -268,6 +283,70 @@ def _joins(connector: Any, left: Any, right: Any) -> bool:
     return (a in _DATE_CATEGORIES and b in _DATE_CATEGORIES) or {a, b} <= {"clock", "number"} or a == b
 
 
+_EMOJI_ONLY = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$")
+
+
+def not_a_time(token: Any) -> bool:
+    """A time word that says no time where it stands: part of a name, a title, an idiom, a rate, a verse, a
+    person's day. Checked for the lexicon's words and again over the entity recognizer's (which sees
+    "Man of the year", "made my day" as dates)."""
+    lower = token.lower_
+    doc = token.doc
+    previous = doc[token.i - 1] if token.i else None
+    following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if lower in ("year", "day", "week", "month", "season", "night") and token.i >= 3 and previous.lower_ == "the" \
+            and doc[token.i - 2].lower_ == "of" and doc[token.i - 3].pos_ in ("NOUN", "PROPN") \
+            and doc[token.i - 3].lower_ not in _OF_HEADS and doc[token.i - 3].lower_ not in TIME_WORDS \
+            and doc[token.i - 3].lower_ != "time":
+        return True  # "Man of the year", "Player of the week", "play of the day": a title
+    if lower in TIME_WORDS and previous is not None and previous.lower_ in ("per", "/", "a-"):
+        return True  # "$174 per month", "60 miles per hour": a rate says nothing of when
+    if lower in ("day", "week") and previous is not None and previous.lower_ in ROUTINE_WORDS:
+        return True  # "cheat day", "Leg day", "spirit week": a routine, not which day
+    if lower in ("day", "days", "week", "weekend", "night", "year", "month") and token.i >= 2 \
+            and previous.lower_ in POSSESSIVE_WORDS and doc[token.i - 2].lower_ in MAKE_FORMS:
+        return True  # "made my day", "IT WOULD MAKE MY WEEK": an idiom
+    if lower == "day" and previous is not None and previous.lower_ in POSSESSIVE_WORDS \
+            and not (token.i + 1 < len(doc) and doc[token.i + 1].lower_ == "of"):
+        return True  # "how my day is going", "have a great day": a person's day, no date
+    if lower in ("days", "weeks", "hours", "minutes", "months") and token.i >= 3 and previous.lower_ == "the" \
+            and doc[token.i - 2].lower_ == "down" and doc[token.i - 3].lower_.startswith("count"):
+        return True  # "counting down the weeks & days till CHWC": how long, not when
+    if lower == "hour" and previous is not None and previous.lower_ == "happy":
+        return True  # "Happy Hour": an event, not a greeting
+    if lower == "day" and token.i >= 3 and previous.lower_ == "the" and doc[token.i - 2].lower_ == "in" \
+            and doc[token.i - 3].lower_ == "back":
+        return True  # "back in the day": long ago, no date
+    if lower == "day" and token.i >= 2 and previous.lower_ == "new" and doc[token.i - 2].lower_ in ("a", "another"):
+        return True  # "Tomorrow is a new day": an idiom
+    if lower == "day" and token.i >= 2 and previous.lower_ == "another" and doc[token.i - 2].lower_ in ("see", "live"):
+        return True  # "Grateful to see another day"
+    book = previous
+    if previous is not None and previous.text == "." and token.i >= 2:
+        book = doc[token.i - 2]  # "2 Cor. 4:18"
+    if ":" in token.text and book is not None and book.lower_.rstrip(".") in SCRIPTURE_BOOKS \
+            and book.text[:1].isupper():
+        return True  # "Job 41:22", "James 5:13": a verse, not a clock
+    thread = re.match(r"^(\d{1,2})/(\d{1,2})$", token.text)
+    if thread and 0 < int(thread.group(1)) <= int(thread.group(2)) <= 20 and (
+            (previous is not None and previous.text == "(")
+            or (following is not None and following.text in (":", ")", ".")
+                and all(t.text.startswith("@") or t.is_punct for t in doc[:token.i]))):
+        return True  # "(1/2)", "@user 2/4: And ...": the parts of a thread
+    if lower in ("season", "minute", "episode") and following is not None and following.like_num \
+            and not (previous is not None and previous.like_num):
+        return True  # "season 2. episode 1. minute 37.": a place in a show
+    if lower in ("night", "day", "morning", "evening", "graveyard") and following is not None \
+            and following.lower_ in ("shift", "shifts"):
+        return True  # "night shift": a kind of work
+    if lower in ("day", "days") and following is not None and following.lower_ == "off" and previous is not None \
+            and previous.lower_ in POSSESSIVE_WORDS:
+        return True  # "after my days off"
+    if lower == "day" and token.i >= 2 and previous.lower_ == "another" and doc[token.i - 2].lower_ == "just":
+        return True  # "Just another day getting covered in concrete"
+    return False
+
+
 class TimeTagger:
     """Marks the tokens of a parsed Doc that express a time. ``use_entities`` / ``use_lexicon`` switch the two
     sources (to measure what each contributes).
@@ -297,8 +376,8 @@ class TimeTagger:
                                      (token.pos_ == "NOUN" and token.dep_ not in ("amod", "compound", "prep")))
         if lower in SEASON_VERBS and token.pos_ in ("VERB", "AUX"):
             return False  # "Let them fall", "fall asleep", "spring into action"
-        if lower in TIME_WORDS and previous is not None and previous.lower_ == "per":
-            return False  # "$174 per month", "60 miles per hour": a rate says nothing of when
+        if not_a_time(token):
+            return False
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
         if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
@@ -321,7 +400,9 @@ class TimeTagger:
             return True
         if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5", "12 Oct"
             return True
-        if token.i > 0 and token.nbor(-1).text in ("#", ":"):  # "#1:18" is a scale, not a time
+        if token.i > 0 and token.nbor(-1).text in ("#", ":") and not token.nbor(-1).whitespace_:  # "#1:18": a scale
+            return False
+        if ":" in text and not_a_time(token):
             return False
         if MILITARY.match(text) and previous is not None and previous.lower_ in _CLOCK_CONTEXT:  # "at 1435"
             return True
@@ -329,9 +410,16 @@ class TimeTagger:
             return True
         if ORDINAL_DAY.match(text):  # "14th" next to a month
             neighbours = [token.doc[j] for j in (token.i - 1, token.i + 1, token.i + 2) if 0 <= j < len(token.doc)]
+            if token.i >= 2 and previous.lower_ == "the" and doc[token.i - 2].lower_ in _DATE_CONTEXT | {"to", "til"} \
+                    and not (token.i + 1 < len(doc) and doc[token.i + 1].pos_ in ("NOUN", "PROPN")):
+                return True  # "changed to the 29th", "on the 4th"; not "on the 4th floor"
             return any(t.lower_ in MONTHS or t.lower_ in ABBREVIATIONS for t in neighbours)
         if MERIDIEM.match(text) and token.i and token.nbor(-1).like_num:
             return True
+        following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if re.match(r"^(?:[01]?\d|2[0-4])$", text) and following is not None and following.text.isupper() \
+                and following.lower_ in _TIME_ZONES:
+            return True  # "at 4 CET"
         return token.like_num and token.i + 1 < len(token.doc) and MERIDIEM.match(token.nbor(1).text) is not None
 
     def _phrases(self, doc: Any) -> list[tuple[int, int]]:
@@ -346,6 +434,15 @@ class TimeTagger:
                 n = len(words)
                 if n > best and tuple(lowers[i:i + n]) == words:
                     best = n
+            if not best and doc[i].text == "National":
+                # "National Orange Blossom Day", "National Pineapple Week": days of the calendar.
+                n = i + 1
+                while n < len(doc) and n - i <= 5 and doc[n].text[:1].isupper() and doc[n].is_alpha \
+                        and doc[n].lower_ not in ("day", "week", "month"):
+                    n += 1
+                if n < len(doc) and n > i + 1 and doc[n].lower_ in ("day", "week", "month") \
+                        and doc[n].text[:1].isupper():
+                    best = n + 1 - i
             if best and (best > 1 or doc[i].text[:1].isupper()):
                 found.append((i, i + best))
                 i += best
@@ -361,7 +458,18 @@ class TimeTagger:
                 # A bare number is a time only when it looks like a year ("T 1150", "past three" are not).
                 if ent.label_ in TIME_LABELS and not all((t.like_num and not YEAR.match(t.text)) or t.lower_ in
                                                          _NOT_ALONE for t in ent):
-                    for i in range(ent.start, ent.end):
+                    start, end = ent.start, ent.end
+                    # A conjunction at the entity's edge joins clauses, not times ("did last night & probably
+                    # will"): a range or list of times is joined again by _join.
+                    while end > start and (doc[end - 1].pos_ == "CCONJ" or doc[end - 1].is_punct):
+                        end -= 1
+                    while start < end and (doc[start].pos_ == "CCONJ" or doc[start].is_punct):
+                        start += 1
+                    if start + 1 < end and start and doc[start].like_num and YEAR.match(doc[start].text) is None \
+                            and doc[start - 1].pos_ in ("NOUN", "PROPN") and doc[start - 1].text[:1].isupper() \
+                            and doc[start - 1].lower_ not in TIME_WORDS and doc[start - 1].lower_ not in MONTHS:
+                        start += 1  # "Game 2 tonight": the number belongs to the game
+                    for i in range(start, end):
                         marked[i] = True
         if self.use_lexicon:
             for token in doc:
@@ -372,6 +480,23 @@ class TimeTagger:
             self._take_in_modifiers(doc, marked)
             self._join(doc, marked)
         self._drop_ages(doc, marked)
+        for token in doc:
+            if marked[token.i] and _EMOJI_ONLY.match(token.text):
+                marked[token.i] = False  # the recognizer sometimes labels an emoji ("😴") a TIME
+        for token in doc:
+            if marked[token.i] and not_a_time(token):
+                marked[token.i] = False  # "Man of the year", "James 5:13": also where the recognizer saw a time
+                # The rest of its run goes too unless another time word is in it ("the" of "of the year",
+                # "Cookie family" of "Cookie family day").
+                start = end = token.i
+                while start > 0 and marked[start - 1]:
+                    start -= 1
+                while end + 1 < len(doc) and marked[end + 1]:
+                    end += 1
+                rest = range(start, end + 1)
+                if not any(kind_of(doc[j]) is not None or YEAR.match(doc[j].text) for j in rest if j != token.i):
+                    for j in rest:
+                        marked[j] = False
         return marked
 
     @staticmethod
@@ -434,7 +559,8 @@ class TimeTagger:
                 marked[i - 1] = marked[i] = marked[i + 1] = changed = True
         for token in doc:
             i = token.i
-            if token.text in ("'s", "’s") and i and marked[i - 1] and kind_of(doc[i - 1]) is not None:
+            if token.text in ("'s", "’s") and i and marked[i - 1] and kind_of(doc[i - 1]) is not None \
+                    and token.pos_ not in ("AUX", "VERB"):  # not the verb of "tonight's gonna be"
                 marked[i] = True  # "Today's"
             word = hashtag_word(token)
             if word is not None and _is_time_hashtag(word):
@@ -452,8 +578,14 @@ class TimeTagger:
                     and (DAY_NUMBER.match(doc[i + 1].text) or ORDINAL_DAY.match(doc[i + 1].text)):
                 marked[i + 1] = True  # "Jun 28 UV index", "July 4 recess": the month was taken, its day goes too
             if (token.lower_ in _TIME_ZONES or token.lower_ == "sharp") and i and marked[i - 1] \
-                    and kind_of(doc[i - 1]) == "clock":
+                    and (kind_of(doc[i - 1]) == "clock" or (doc[i - 1].like_num and token.text.isupper())):
                 marked[i] = True  # "1.10pm SGT", "at 5am sharp"
+            if token.lower_ in ("this", "last", "next", "every", "each") and i + 1 < n and marked[i + 1] \
+                    and not marked[i] and kind_of(doc[i + 1]) is not None:
+                marked[i] = True  # "2-0 this evening": the parser hung "this" elsewhere
+            if token.lower_ == "time" and i and marked[i - 1] and kind_of(doc[i - 1]) in ("part_of_day", "period") \
+                    and doc[i - 1].lower_ in PART_OF_DAY | SEASONS | {"day"}:
+                marked[i] = True  # "in the night time", "winter time"
             if (ORDINAL.match(token.text) or token.lower_ in ("first", "second", "third")) and i + 1 < n and \
                     marked[i + 1] and not marked[i]:
                 marked[i] = True  # "1st Year", "2nd last day"

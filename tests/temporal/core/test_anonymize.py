@@ -61,14 +61,17 @@ def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
     ("enjoy your well deserved months of leave", "enjoy your well deserved leave"),
     # A period with adjectives keeps them: they say nothing of when.
     ("It's been a wonderful month having you guys around.", "It's been a wonderful time having you guys around."),
-    # A duration opening a sentence before "till" is generalized: cutting would leave "till I'm back".
-    ("6 more days till I'm back to my happy place!", "Some time till I'm back to my happy place!"),
+    # A countdown opening a sentence before "till" is rewritten: cutting would leave "till I'm back", and "Some
+    # time till" read unnaturally (round 6).
+    ("6 more days till I'm back to my happy place!", "Counting down till I'm back to my happy place!"),
     # An adverb is cut, never generalized ("for a certain moment" is not English).
     ("I'm just doing boxing for now. Army soon?", "I'm just doing boxing. Army?"),
     # A time noun with its own adjectives keeps them and becomes "time": they say nothing of when.
     ("Its a hot day !", "Its a hot time !"),
-    # A preposition whose object was cut goes; a sentence of time only is generalized, not emptied.
-    ("at 9am", "at a certain time"),
+    # A preposition whose object was cut goes; so does a sentence of time only, even when nothing is left: readers
+    # found every neutral sentence ("A certain day.") unnatural (round 6).
+    ("at 9am", ""),
+    ("Today. https://t.co/InSci0V5NZ", "https://t.co/InSci0V5NZ"),
 ])
 def test_shapes_found_in_real_tweets(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
@@ -101,8 +104,9 @@ def test_granularity_keeps_coarse_expressions_and_cuts_precise_ones(anonymizer):
     ("Photo: Golden Path on Flickr. Singapore, Orchard. April 2014. http://t.co/ERy3P6YGAi",
      "Photo: Golden Path on Flickr. Singapore, Orchard. http://t.co/ERy3P6YGAi"),
     ("Omg cant wait to fly. 2 more hours!!", "Omg cant wait to fly."),
-    # ... but not the end of a clause the parser took for a sentence.
-    ("Yoga was........ today. But it felt great", "Yoga was........ a certain day. But it felt great"),
+    # ... but not the end of a clause the parser took for a sentence: a bare "today" goes alone (round 6: never
+    # "a certain day").
+    ("Yoga was........ today. But it felt great", "Yoga was........ But it felt great"),
     # A time noun naming an event with the nouns in front: the name stays.
     ("Date night with my love - watching Home", "Date with my love - watching Home"),
     # A time word describing a thing: the thing stays; a bare time word in an object's place is an adverbial.

@@ -47,26 +47,32 @@ EARLIER = frozenset({"train_52", "train_93", "train_102", "train_165", "train_23
 # passed the automatic check (agreement 38/60) and 35/60 were correct and natural. After three rounds of development
 # (the outputs that changed were judged again each time): the natural check misses 5 of the 8 outputs a person finds
 # unnatural and flags 3 natural ones; the correct check fails one output whose only survivor of a gold span is 'the'.
+# Round 6 changed 5 of its outputs, judged again by a reader who saw only the pairs ("Enjoy my day" kept as written:
+# not correct against the gold span).
 NATURAL_AGREEMENT = 51
 CORRECT_AGREEMENT = 59
-HUMAN_CORRECT_AND_NATURAL = 50
+HUMAN_CORRECT_AND_NATURAL = 49
 # Measured on the round-2 sample: judged once after round 1 (55 correct, 45 natural, 41 both; the natural check
 # passed 14 outputs the person found unnatural), then used for rounds 2 and 3 and the changed outputs judged again.
 # Round 4 lets a describing word kept before a neutral noun pass ("bright time"), which this person found odd once.
+# Round 6: 5 outputs changed and judged again ("The time of Location Based ... Apps", "Sad time already" unnatural).
 ROUND2_NATURAL_AGREEMENT = 53
-ROUND2_CORRECT_AGREEMENT = 60
-ROUND2_HUMAN_CORRECT_AND_NATURAL = 52
+ROUND2_CORRECT_AGREEMENT = 59
+ROUND2_HUMAN_CORRECT_AND_NATURAL = 50
 # Measured on the round-3 sample: judged once after round 2 (54 correct, 47 natural, 42 both; the natural check then
 # passed 11 of the 13 outputs the person found unnatural), then used for round 3 (issue 18) and re-judged.
+# Round 6: 6 outputs changed and judged again.
 HELDOUT_NATURAL_AGREEMENT = 55
 HELDOUT_CORRECT_AGREEMENT = 60
-HELDOUT_HUMAN_CORRECT_AND_NATURAL = 48
+HELDOUT_HUMAN_CORRECT_AND_NATURAL = 52
 # Measured on the round-4 sample: judged once on the round-3 anonymizer before the automatic verdicts were looked
 # at (a person: 97 correct, 78 natural, 75 both, Wilson 95%: 66-82%; the natural check caught 7 of the 22 outputs
 # the person found unnatural), then used for round 4 and the 12 changed outputs judged again.
-FRESH_NATURAL_AGREEMENT = 91
-FRESH_CORRECT_AGREEMENT = 99
-FRESH_HUMAN_CORRECT_AND_NATURAL = 87
+# Round 6: 8 outputs changed and judged again (a "day" the tagger now leaves in "Enjoy my day" is not correct
+# against its gold span).
+FRESH_NATURAL_AGREEMENT = 90
+FRESH_CORRECT_AGREEMENT = 98
+FRESH_HUMAN_CORRECT_AND_NATURAL = 86
 
 # name -> (verdicts, seed of the draw, ids left out of the pool, natural agreement, correct agreement, person's
 # correct-and-natural count)

@@ -16,7 +16,7 @@ HAND_CHECKED = {
     "train_234": "Let go of all your worries and shop with ShopGuru! http://t.co/Hvqi9SuaXj",
     "train_553": "When I was a kid, I wanted to grow older. I realise a bruised knee was way better than a broken "
                  "heart.",
-    "train_435": "Some time to london",
+    "train_435": "Counting down to london",  # round 6: "Some time to london" read unnaturally
 }
 # id -> the pieces a person judged to be exactly the time phrase to cut (outputs too long to quote here).
 HAND_CHECKED_CUTS = {

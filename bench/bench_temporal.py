@@ -5,8 +5,8 @@ Data: ../shared/data/temporal/syntime_tweets/train.jsonl (742 tweets with gold T
 Methods: ours (lexicon + spaCy entities, prune and generalize); pruning with spaCy's DATE/TIME entities alone;
 deleting spaCy's DATE/TIME entity tokens (no pruning). See anonymizer/temporal/evaluate.py for the checks.
 The hand-checked samples (tests/temporal/core/hand_checked_*.json) tell how far the automatic checks agree with a
-reader. The SynTime ones were each judged once as a held-out sample, then used to develop the next round
-(optimistic now); the US Midwest sample (another source, printed first) is the held-out figure of the last round.
+reader. Each was judged once as the held-out sample of its round, then used to develop the next (optimistic now);
+the latest US Midwest sample (another source, printed first) is the held-out figure of the last round.
 """
 
 from __future__ import annotations
@@ -145,8 +145,12 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
 
 CORE_TESTS = REPO / "tests" / "temporal" / "core"
 # label -> (timed posts, posts without a time hint): the round-5 held-out sample first, judged once.
-MIDWEST = {"round-5 held-out": (CORE_TESTS / "hand_checked_midwest2.json",
-                                CORE_TESTS / "hand_checked_midwest2_plain.json"),
+MIDWEST = {"round-7 held-out": (CORE_TESTS / "hand_checked_midwest4.json",
+                                CORE_TESTS / "hand_checked_midwest4_plain.json"),
+           "round-6 (held out in round 6, developed on since)": (CORE_TESTS / "hand_checked_midwest3.json",
+                                                                 CORE_TESTS / "hand_checked_midwest3_plain.json"),
+           "round-5 (developed on since)": (CORE_TESTS / "hand_checked_midwest2.json",
+                                            CORE_TESTS / "hand_checked_midwest2_plain.json"),
            "round-4 (developed on since)": (CORE_TESTS / "hand_checked_midwest.json",
                                             CORE_TESTS / "hand_checked_midwest_plain.json")}
 

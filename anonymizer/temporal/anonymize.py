@@ -31,6 +31,11 @@ argument with its article keeps a neutral noun: "enjoying the #sunset" -> "enjoy
 -> "Time with X", "Perfect day for" -> "Perfect time for"; a clause that only says when, before a comma and another
 clause, goes with the comma; a qualifier or hedge of the time's preposition goes with it ("even at night", "in like
 an hour").
+Where one neutral phrase used to stand, the words a person would put there (:func:`_fitting_rewrite`, round 6:
+readers found "a certain day" unnatural nine times in ten): a subject becomes "it" (also one the parser hung on as an
+adverbial, :func:`stands_as_subject`), a stretch of time "a while" / "a bit" / "some time" / "far", a countdown
+"counting down" / "not long", "last chance", "time off", "is on" / "is coming up", "the time I ...", "it" for an
+object with a determiner; a bare deictic word ("today") is cut wherever it hangs.
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.
@@ -44,7 +49,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from anonymizer.temporal.normalize import NormalizedText, normalize
+from anonymizer.temporal.normalize import EMOJI_ONLY, NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import (
     DURATION_WORDS,
@@ -151,6 +156,9 @@ PLACEHOLDER_WORDS = frozenset("it its it's this that is 's ’s s was be been fi
 GREETING_OPENERS = {"good": "Hello", "gud": "Hello", "gd": "Hello", "happy": "Best wishes", "merry": "Best wishes",
                     "blessed": "Best wishes"}
 FAREWELL_WORDS = frozenset("night nite nights".split())
+VOCATIVES = frozenset("all everyone everybody guys yall y'all folks friends fam people world".split())
+ONE_WORD_GREETINGS = {"goodnight": "Take care", "goodnite": "Take care", "gnight": "Take care",
+                      "goodmorning": "Hello", "gmorning": "Hello"}
 # Bare time words that stand where an object would and are adverbials ("Voting closes midnight!").
 DEICTIC_WORDS = frozenset("today tonight tomorrow yesterday midnight noon now".split())
 KEPT_DETERMINERS = frozenset("a an the this that these those every each some any".split())
@@ -190,6 +198,8 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
         return {i for i in tokens if not (doc[i].dep_ in ("poss", "det") and not marked[i])} | {root.i}, {}
     if prune and root.dep_ == "dobj" and tokens == [root.i] and (
             root.lower_ in DEICTIC_WORDS or root.lower_ in WEEKDAY_FORMS or root.lower_ in MONTH_NAMES):
+        if any(c.dep_ in ("ccomp", "xcomp", "oprd", "acomp") and c.i > root.i for c in head.children):
+            return set(), {root.i: "it"}  # "Make today great" -> "Make it great"
         return {root.i}, {}  # "Voting closes midnight!" -> "Voting closes!", "Meet Thursday w The Venue"
     plural = root.tag_ in ("NNS", "NNPS") or root.lower_ in PLURAL_TIME_NOUNS
     after = tokens[-1] + 1
@@ -283,13 +293,14 @@ def is_duration(root: Any, tokens: list[int]) -> bool:
     return lower in DURATION_UNITS and quantified
 
 
-def _finite_without_subject(verb: Any) -> bool:
+def _finite_without_subject(verb: Any, ignore: int = -1) -> bool:
     """A finite verb with no subject of its own ("July 22 needs to hurry up": the parser took the date for an
     adverbial; it is the subject)."""
     finite = verb.tag_ in ("VBZ", "VBD", "VBP", "MD") or any(c.dep_ == "aux" and c.tag_ in ("MD", "VBZ", "VBD", "VBP")
                                                              for c in verb.children)  # "Today will be a good day"
     return verb.pos_ in ("VERB", "AUX") and finite and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") and any(ch.isalnum() for ch in c.text)
+        and not (c.i == ignore and c.lower_ in THINKING_VERBS)  # "Hope today was great": "Hope" is the verb
         for c in verb.children)  # an emoji the parser took for a subject ("😭😭 today is ...") is none
 
 
@@ -304,20 +315,22 @@ def stands_as_subject(root: Any, tokens: list[int]) -> bool:
         if head.tag_ not in ("VBZ", "VBD", "VBP", "MD") and head.dep_ != "ROOT" \
                 and not any(c.dep_ in ("aux", "auxpass") for c in head.children):
             return False
-    elif root.dep_ != "npadvmod" or not _finite_without_subject(head):
+    elif root.dep_ != "npadvmod" or not _finite_without_subject(head, ignore=min(tokens) - 1):
         return False
     doc = root.doc
     before = doc[min(tokens) - 1] if min(tokens) else None
     if before is not None and any(c.isalnum() for c in before.text) and before.pos_ not in ("CCONJ", "SCONJ") \
-            and not (before.i == head.head.i and head.dep_ in ("ccomp", "xcomp")) and not is_link(before):
+            and not (before.i == head.head.i and head.dep_ in ("ccomp", "xcomp")) and not is_link(before) \
+            and before.lower_ not in THINKING_VERBS and before.tag_ not in ("WP", "WDT", "WRB"):
         return False  # "having nothing to do all summer is the worst": the subject is what comes before
     between = range(max(tokens) + 1, head.i)
-    return all((doc[i].head.i == head.i and doc[i].dep_ in ("aux", "neg", "advmod"))
-               or doc[i].dep_ == "case" or _EMOJI_TOKEN.match(doc[i].text)
+    return all((doc[i].head.i == head.i and doc[i].dep_ in ("aux", "auxpass", "neg", "advmod"))
+               or doc[i].dep_ == "case" or EMOJI_ONLY.match(doc[i].text)
                for i in between)  # "Saturday's are for the girls", "Summer ☀️ IS Here"
 
 
-_EMOJI_TOKEN = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$")
+# Verbs a clause with a time subject follows ("hope today is your best birthday yet").
+THINKING_VERBS = frozenset("hope hoping think thinking guess bet wish pray praying know knew feel".split())
 
 
 def _verb_agrees_plural(root: Any) -> bool:
@@ -344,7 +357,7 @@ def _needs_its_words(root: Any, marked: list[bool]) -> bool:
         return False
     subtree = sorted(t.i for t in root.subtree)
     following = doc[subtree[-1] + 1] if subtree[-1] + 1 < len(doc) else None
-    if root.dep_ == "npadvmod" and stands_as_subject(root, [i for i in subtree if i <= root.i]):
+    if root.dep_ == "npadvmod" and stands_as_subject(root, subtree):
         return True
     if root.dep_ == "npadvmod" and root.head.lower_ in MEASURED_WORDS and root.head.i > root.i:
         return True
@@ -353,6 +366,11 @@ def _needs_its_words(root: Any, marked: list[bool]) -> bool:
     if root.dep_ == "pobj" and root.head.lower_ == "for" and following is not None and following.lower_ == "to" \
             and following.pos_ == "PART":
         return True
+    durational = is_duration(root, [t.i for t in root.subtree])
+    if durational and any(c.dep_ == "prep" and c.lower_ == "without" for c in root.children):
+        return True  # "First cup of coffee after a week without caffeine" -> "after a while without caffeine"
+    if durational and root.head.lower_ in ("give", "gave", "giving", "given") and root.dep_ in ("npadvmod", "dobj"):
+        return True  # "Gave new TNA 10 weeks but" -> "Gave new TNA some time but"
     verb = root.head.head
     if root.dep_ == "pobj" and root.head.lower_ == "in" and is_duration(root, [t.i for t in root.subtree]) \
             and any(c.dep_ == "neg" or (c.dep_ == "aux" and c.lower_ in ("have", "has", "had", "'ve"))
@@ -382,7 +400,7 @@ def _own_clause(root: Any, marked: list[bool]) -> list[Any]:
         return clauses
     nxt = doc[root.i + 1] if root.i + 1 < len(doc) else None
     if root.dep_ == "npadvmod" and nxt is not None and nxt.pos_ == "PRON" and nxt.dep_ == "nsubj" \
-            and nxt.head.i > nxt.i and nxt.head.i != root.head.i \
+            and nxt.head.i > nxt.i and (nxt.head.i != root.head.i or _first_word(root.left_edge)) \
             and any(c.dep_ == "det" and c.lower_ in ("the", "that") for c in root.children):
         return [nxt.head]
     return []
@@ -448,7 +466,7 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
             and (following is None or not following.is_alpha):
         return phrase("not long now")  # "5 more days!"
     before = doc[start - 1] if start else None
-    subjects = [c for c in head.children if c.dep_ == "nsubj" and c.i < head.i]
+    subjects = [c for c in head.children if c.dep_ == "nsubj" and c.i < head.i and any(ch.isalpha() for ch in c.text)]
     content_subject = bool(subjects) and all(c.lower_ not in PLACEHOLDER_SUBJECTS and not kind_of(c)
                                              and any(ch.isalpha() for ch in c.text) for c in subjects) \
         and not any(c.dep_ in ("nsubj", "expl") and c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children)
@@ -457,7 +475,7 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
         # "SDD Vol. 4 is today!!" -> "SDD Vol. 4 is on!!"; "Deadline is July 2nd!" -> "Deadline is coming up!"
         return phrase("on" if root.lower_ in ("today", "tonight", "now") else "coming up")
     if root.lower_ in DEICTIC_WORDS and len(tokens) == 1 and prune and not stands_as_subject(root, tokens) \
-            and root.dep_ not in SUBJECT_DEPS:
+            and root.dep_ not in SUBJECT_DEPS and not (root.dep_ in ("attr", "acomp") and head.lower_ in BE_FORMS):
         return every, {}  # a bare "today" is an adverbial wherever the parser hung it: it goes
     if duration and following is not None and following.lower_ == "since" and plural \
             and any(w.like_num for w in words):
@@ -470,6 +488,11 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
              and any(o.dep_ == "pobj" and kind_of(o) is None and o.pos_ in ("NOUN", "PROPN") for o in c.children)]
     if root.dep_ in SUBJECT_DEPS and place and head.i > end and prune:
         return every | {place[0].i}, {}  # "Tomorrow at rotation is gonna blow" -> "Rotation is gonna blow"
+    if root.dep_ in SUBJECT_DEPS and head.pos_ == "ADJ" and head.i > end and head.dep_ in ("ccomp", "xcomp"):
+        return phrase("it")  # "Make today great" -> "Make it great"
+    if stands_as_subject(root, tokens) and prune and head.tag_ == "VBP" and head.lower_ in ("come", "hurry") \
+            and not plural and (root.lower_ in WEEKDAY_FORMS or root.lower_ in DEICTIC_WORDS):
+        return every, {}  # "Friday come quick-seeing my favorite again!" -> "Come quick-seeing ...": a wish
     if stands_as_subject(root, tokens):
         if _verb_agrees_plural(root):
             return phrase("they")
@@ -495,12 +518,14 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
             # "TWO HOURS AWAY" -> "A WHILE AWAY", "8 minutes shy of the record" -> "a bit shy of the record"
             return phrase("a while" if head.lower_ in ("away", "later", "earlier", "before", "after", "back", "out")
                           else "a bit", hedges)
-        if root.dep_ == "dobj" and head.lower_ in TIME_TAKING_VERBS:
+        if root.dep_ in ("dobj", "npadvmod") and head.lower_ in TIME_TAKING_VERBS:
             return phrase("a while" if head.lower_.startswith("last") else "some time", hedges)
         return None
     if root.dep_ in ("attr", "acomp", "npadvmod") and head.lower_ in BE_FORMS and not any(
             w.dep_ in ("det", "poss", "amod") and not marked[w.i] for w in words) and any(
             c.dep_ in ("nsubj", "expl") and c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children):
+        if head.lower_ in ("was", "were") and (root.lower_ in WEEKDAY_FORMS or root.lower_ in DAY_WORDS):
+            return phrase("another day")  # "I thought it was Sunday until just now" -> "... it was another day ..."
         return phrase("time")  # "Is it 4:30 yet??" -> "Is it time yet??"
     if root.dep_ == "dobj" and prune and any(w.lower_ in ("this", "last", "next", "past", "every") for w in words):
         return every, {}  # "the experience I had this past weekend": an adverbial the parser took for an object
@@ -801,13 +826,27 @@ class TemporalAnonymizer:
         if not self.generalize:
             return handled
         for token in doc:
+            if token.lower_ in ONE_WORD_GREETINGS and marked[token.i] and token.i not in handled \
+                    and not _is_hashtag_word(token):
+                # "Gooooodnight guys" -> "Take care guys"
+                phrase = ONE_WORD_GREETINGS[token.lower_]
+                replace[token.i] = phrase if token.text[:1].isupper() or _first_word(token) else phrase.lower()
+                generalized.add(token.i)
+                handled.add(token.i)
+                continue
             opener = GREETING_OPENERS.get(token.lower_)
-            if opener is None or marked[token.i] or token.i + 1 >= len(doc) or not marked[token.i + 1] \
-                    or not _first_word(token):
+            previous = doc[token.i - 1] if token.i else None
+            if opener is None or marked[token.i] or token.i + 1 >= len(doc) or not marked[token.i + 1]:
                 continue
             end = token.i + 1
             while end < len(doc) and marked[end]:
                 end += 1
+            after = doc[end] if end < len(doc) else None
+            addressed = after is None or after.is_punct or is_link(after) or after.lower_ in VOCATIVES \
+                or not any(c.isalnum() for c in after.text)
+            addressed = addressed and previous is not None and previous.pos_ not in ("DET", "ADP", "ADV", "ADJ")
+            if not (_first_word(token) or previous.is_punct or previous.pos_ == "INTJ" or addressed):
+                continue  # "Well, good morning to you all", "Paid Internship Good morning all," greet too
             if opener == "Hello" and any(doc[i].lower_ in FAREWELL_WORDS for i in range(token.i + 1, end)):
                 opener = "Take care"
             span = set(range(token.i, end))
@@ -896,7 +935,8 @@ class TemporalAnonymizer:
                 or any(marked[t.i] for o in objects for t in o.subtree) or all(is_link(o) for o in objects):
             return None
         phrase = self._noun_phrase(root, run)
-        if not (root.tag_ in ("NNS", "NNPS") or any(doc[i].like_num or doc[i].lower_ in ("a", "an") for i in phrase)):
+        if not (root.tag_ in ("NNS", "NNPS")
+                or any(doc[i].like_num or doc[i].lower_ in ("a", "an", "another") for i in phrase)):
             return None  # "my last day of work" is no stretch "of" something; "a night of heavy drinking" is
         if any(doc[i].dep_ == "amod" and not marked[i] and doc[i].pos_ == "ADJ" for i in phrase) \
                 and any(doc[i].lower_ in ("a", "an") for i in phrase):
@@ -1004,9 +1044,15 @@ class TemporalAnonymizer:
         if root.dep_ in ("pobj", "pcomp") and not other_objects:  # "At ICA now": "At" keeps its object "ICA"
             fallback.add(head.i)
         left_hanging = [doc[i] for i in candidate - fallback if doc[i].head.i in fallback and not doc[i].is_punct]
-        if self.generalize and _is_nominal(root) and root.lower_ not in DEICTIC_WORDS \
+        first_time = min(i for i in fallback if marked[i])
+        words_before = any(t.i < first_time for t in left_hanging) and all(
+            (t.i < first_time and t.dep_ in ("compound", "amod", "nmod")) or reattaches(t) or is_link(t)
+            for t in left_hanging)  # "Live In Concert July 9th (Houston,Tx)" -> "Live In Concert (Houston,Tx)"
+        if self.generalize and _is_nominal(root) and root.lower_ not in DEICTIC_WORDS and not words_before \
                 and not all(reattaches(t) or is_link(t) for t in left_hanging):
             return None  # a deictic word is an adverbial here: it goes alone ("Rain today 0.00 in" -> "Rain 0.00 in")
+        if words_before:
+            fallback.discard(head.i)  # the preposition keeps the words before the time ("for 21km tdy" -> "for 21km")
         return fallback
 
     @staticmethod
@@ -1066,7 +1112,9 @@ class TemporalAnonymizer:
                 before = kept[position - 1] if position else None
                 after = kept[position + 1] if position + 1 < len(kept) else None
                 conjuncts = [c for c in token.head.children if c.dep_ == "conj"]
-                if token.dep_ == "cc":
+                if token.dep_ == "cc" and token.i - 1 in gone and (before is None or before.text in (".", "!", "?")):
+                    dangling = True  # "its 5:30am and im blowing up" -> "im blowing up", not "and im blowing up"
+                elif token.dep_ == "cc":
                     # "Daily and Weekly Winners" -> "Winners", not "And Winners": its first conjunct went.
                     # A conjunct that went keeps the conjunction when a clause joined to it stays ("but it's
                     # 2017 & most of them can't" -> "but most of them can't").
@@ -1098,6 +1146,13 @@ class TemporalAnonymizer:
                     kept.pop(position)
                     continue
             position += 1
+        # A comma after the mentions that open a reply, once the words before it went ("@user Here lately, I've" ->
+        # "@user I've").
+        for position, token in enumerate(kept):
+            if token.text == "," and token.i - 1 in gone and position and all(
+                    t.text.startswith("@") for t in kept[:position]):
+                extra.add(token.i)
+                gone.add(token.i)
         # A sentence cut between two full stops leaves one ("so much fun! Especially for a whole week." -> "so much
         # fun!", not "fun!.").
         for previous, token in itertools.pairwise(kept):
@@ -1125,6 +1180,9 @@ class TemporalAnonymizer:
             firsts = [i for i in tokens if i in replace and piece.norm_start <= doc[i].idx < piece.norm_end]
             if firsts:
                 phrase = replace[firsts[0]]
+                tail = [i for i in tokens if i > firsts[0] and i not in cut and i not in replace]
+                if tail and piece.normal == piece.original:
+                    phrase += piece.original[doc[tail[0]].idx - piece.norm_start:]  # "today's been" -> "it's been"
                 following = norm.pieces[piece_index + 1].original if piece_index + 1 < len(norm.pieces) else ""
                 shouting = len(piece.original) > 1 or (len(following) > 1 and following.isupper())
                 if piece.original.isupper() and shouting:

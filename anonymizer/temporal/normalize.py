@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-__all__ = ["SNS_LEXICON", "NormalizedText", "Piece", "normalize"]
+__all__ = ["EMOJI_ONLY", "SNS_LEXICON", "NormalizedText", "Piece", "normalize"]
 
 #: Lower-case SNS spellings and their normal forms (several words allowed).
 SNS_LEXICON: dict[str, str] = {
@@ -96,6 +96,8 @@ _PIECE = re.compile(
 
 # An emoji (with its skin tone or joined parts): a word glued to one ("Friday🙏🏽I") is spaced for the parser.
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]")
+#: A token made of emoji only (with variation selectors and joiners): never a word, never a time.
+EMOJI_ONLY = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$")
 
 
 @dataclass(frozen=True)
@@ -274,6 +276,9 @@ def normalize(text: str) -> NormalizedText:
             normal = html.unescape(original)  # "&amp;" -> "&": the parser reads a conjunction, not "amp"
             if normal == original or not normal.strip():
                 normal = "&"
+        if original.lower() == "min" and following == "." and i + 2 < len(matches) \
+                and text[matches[i + 2][0]:matches[i + 2][1]].islower():
+            normal = original  # "a min. wage worker": minimum, not a minute
         if original.lower() in WEEKDAY_ABBREVIATIONS and (original.lower() in _ALWAYS_WEEKDAYS
                                                           or _in_day_list(text, matches, i)):
             normal = WEEKDAY_ABBREVIATIONS[original.lower()]

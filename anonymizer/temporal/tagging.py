@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from anonymizer.temporal.normalize import EMOJI_ONLY
+
 __all__ = ["KINDS", "KIND_LABELS", "TIME_LABELS", "TimeTagger", "hashtag_word", "holiday_phrases", "is_link", "kind_of"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
@@ -33,6 +35,7 @@ weekly monthly yearly annually hourly currently recently lately soon later earli
 christmas xmas halloween easter thanksgiving valentine valentines newyear nye ramadan diwali hanukkah
 spring summer autumn fall winter semester season
 teatime lunchtime dinnertime bedtime daytime nighttime cny deepavali vesak thaipusam hanukah
+goodnight goodnite gnight goodmorning gmorning
 """.split())
 # Weekdays and months: full names always; abbreviations when written with a capital ("Sat", not "sat down").
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
@@ -67,9 +70,17 @@ FUTURE_PAST = frozenset({"future", "past"})
 # Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
+HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
 DEICTIC_DAYS = frozenset("today tonight tomorrow yesterday now".split())
 POSSESSIVE_WORDS = frozenset("my your his her our their ur".split())
 SEASONS = frozenset("spring summer autumn fall winter".split())
+# Words before "a day", "a year" that make a rate or a frequency ("twice a day", "a billion dollars a year").
+RATE_WORDS = frozenset("dollars dollar bucks grand k mil million billion miles times once twice thrice cents "
+                       "euros pounds".split())
+# What a day is like, with "a" in front ("have a great day"): no date.
+EVALUATIVE_DAY_WORDS = frozenset("good great nice fun bad long busy lovely beautiful wonderful amazing crazy rough "
+                                 "tough hard perfect awesome productive lazy fabulous fantastic blessed happy "
+                                 "relaxing exhausting terrible horrible sad slow".split())
 # What a day or week of a routine is for ("cheat day", "leg day", "spirit week"): no date.
 ROUTINE_WORDS = frozenset("cheat leg legs arm arms chest back shoulder shoulders cardio rest lazy sick snow hair "
                           "laundry spirit shark".split())
@@ -87,7 +98,8 @@ SEASON_VERBS = frozenset("fall spring".split())
 AGE_UNITS = frozenset("year years yr yrs month months week weeks day days".split())
 GLUED_AGE = re.compile(r"(?i)^\d+(?:years?|yrs?|months?|weeks?|wks?|days?)$")
 # Multiword times that are not holidays: "public holiday", "in a bit".
-PHRASES = ("public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
+PHRASES = ("black friday", "cyber monday", "small business saturday", "memorial day weekend", "labor day weekend",
+           "public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
            "chinese new year", "lunar new year", "new year", "new year's eve", "new year's day", "christmas eve",
            "christmas day", "mid autumn", "mid-autumn festival", "national day", "valentine's day")
 # Holiday calendars of the `holidays` package read for their English names (countries tweets in English
@@ -181,7 +193,8 @@ KIND_LABELS = {"clock": "clock times (9AM)", "part_of_day": "parts of the day (i
                "day": "days and dates (on Monday)", "period": "weeks, months, seasons",
                "duration": "durations (for 2 hours)", "now": "now, soon, later"}
 KINDS = tuple(KIND_LABELS)
-PART_OF_DAY = frozenset("morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
+PART_OF_DAY = frozenset("goodnight goodnite gnight goodmorning gmorning "
+                        "morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
                         "sunrise sunset daylight daybreak nightfall overnight nightly".split())
 PRESENT = frozenset("now currently recently lately soon later earlier right".split())
 PERIOD = frozenset("week weeks weekend weekends month months year years decade decades century fortnight spring "
@@ -238,6 +251,8 @@ def _is_time_hashtag(word: str) -> bool:
     with its year, or a weekday opening or closing the tag."""
     if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
         return True
+    if HASHTAG_YEAR_FIRST.match(word):
+        return True
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
     dated = HASHTAG_YEAR.match(word)
@@ -281,9 +296,6 @@ def _joins(connector: Any, left: Any, right: Any) -> bool:
     if connector.lower_ in ("and", "&", "or"):
         return a == b or {a, b} <= {"number", "month"}
     return (a in _DATE_CATEGORIES and b in _DATE_CATEGORIES) or {a, b} <= {"clock", "number"} or a == b
-
-
-_EMOJI_ONLY = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$")
 
 
 def not_a_time(token: Any) -> bool:
@@ -344,6 +356,32 @@ def not_a_time(token: Any) -> bool:
         return True  # "after my days off"
     if lower == "day" and token.i >= 2 and previous.lower_ == "another" and doc[token.i - 2].lower_ == "just":
         return True  # "Just another day getting covered in concrete"
+    if lower in ("hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years", "night") \
+            and previous is not None and previous.lower_ in ("a", "an") and token.i >= 2 and (
+            doc[token.i - 2].like_num or "$" in doc[token.i - 2].text or doc[token.i - 2].text[:1].isdigit()
+            or doc[token.i - 2].lower_ in RATE_WORDS):
+        return True  # "8$ an hour", "a billion dollars a year", "twice a day": a rate or a frequency
+    if lower in ("years", "days", "weeks", "months", "times", "nights") and token.i + 3 < len(doc) \
+            and [t.lower_ for t in doc[token.i + 1:token.i + 4]] == ["in", "a", "row"]:
+        return True  # "5 years in a row": a count
+    if lower == "hour" and following is not None and following.like_num:
+        return True  # "on hour 38 of no sleep": how long, not when
+    if lower in ("day", "days") and token.i + 3 < len(doc) and doc[token.i + 1].lower_ == "of" \
+            and doc[token.i + 2].lower_ in POSSESSIVE_WORDS and doc[token.i + 3].lower_ in ("life", "lives"):
+        return True  # "the longest day of my life"
+    if lower == "day" and previous is not None and previous.lower_ in EVALUATIVE_DAY_WORDS and token.i >= 2 \
+            and doc[token.i - 2].lower_ in ("a", "an", "such", "what"):
+        return True  # "have a great day", "such a long day": how the day is, not which
+    if re.match(r"^\d{1,2}:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")):
+        return True  # "Hit abt 1:35:10 for 21km": a race time, how long
+    if ":" in token.text and following is not None and following.lower_ in ("pace", "mile", "miles", "km", "k"):
+        return True  # "at constant 4:30 pace": a pace
+    if lower == "future" and previous is not None and previous.lower_ in ("bright", "brighter", "better", "great",
+                                                                          "good", "own", "whole"):
+        return True  # "bright future": a hope, no date
+    if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
+            and not any(c.like_num for c in token.children):
+        return True  # "when it's late at night": "late" is what it is; "at night" is the time
     return False
 
 
@@ -481,7 +519,7 @@ class TimeTagger:
             self._join(doc, marked)
         self._drop_ages(doc, marked)
         for token in doc:
-            if marked[token.i] and _EMOJI_ONLY.match(token.text):
+            if marked[token.i] and EMOJI_ONLY.match(token.text):
                 marked[token.i] = False  # the recognizer sometimes labels an emoji ("😴") a TIME
         for token in doc:
             if marked[token.i] and not_a_time(token):
@@ -569,6 +607,8 @@ class TimeTagger:
                     marked[i - 1] = True
             if token.lower_ == "time" and i >= 2 and doc[i - 1].text in ("'s", "’s") and marked[i - 1]:
                 marked[i] = True  # "in a week's time"
+            if token.lower_ == "here" and i + 1 < n and marked[i + 1] and doc[i + 1].lower_ == "lately":
+                marked[i] = True  # "Here lately": recently
             if token.lower_ == "bit" and i >= 2 and doc[i - 1].lower_ == "a" and doc[i - 2].lower_ == "in" and \
                     (i + 1 == n or doc[i + 1].lower_ != "of"):
                 marked[i - 1] = marked[i] = True  # "in a bit"

@@ -35,7 +35,7 @@ def units(anonymizer, post):
         ("Long day, left camp at 5+am and came back late", ["day", "5+am"]),
         ("photo taken 720pm by the lake", ["720pm"]),
         ("which takes 1.5hrs just to play", ["1.5hrs"]),
-        ("Colonial past, war to peace, bright future", ["past", "future"]),
+        ("Colonial past, war to peace, bright future", ["past"]),  # "bright future": a hope, no date (round 6)
         ("Some things are better left buried in the past.", ["the past"]),
         ("PRE XMAS GINGERBREAD LATTE", ["Christmas"]),
         ("see you fri!", ["Friday"]),

@@ -145,9 +145,11 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
 
 CORE_TESTS = REPO / "tests" / "temporal" / "core"
 # label -> (timed posts, posts without a time hint): the round-5 held-out sample first, judged once.
-MIDWEST = {"round-7 held-out": (CORE_TESTS / "hand_checked_midwest4.json",
-                                CORE_TESTS / "hand_checked_midwest4_plain.json"),
-           "round-6 (held out in round 6, developed on since)": (CORE_TESTS / "hand_checked_midwest3.json",
+MIDWEST = {"round-8 held-out": (CORE_TESTS / "hand_checked_midwest5.json",
+                                CORE_TESTS / "hand_checked_midwest5_plain.json"),
+           "round-7 (developed on since)": (CORE_TESTS / "hand_checked_midwest4.json",
+                                            CORE_TESTS / "hand_checked_midwest4_plain.json"),
+           "round-6 (developed on since)": (CORE_TESTS / "hand_checked_midwest3.json",
                                                                  CORE_TESTS / "hand_checked_midwest3_plain.json"),
            "round-5 (developed on since)": (CORE_TESTS / "hand_checked_midwest2.json",
                                             CORE_TESTS / "hand_checked_midwest2_plain.json"),

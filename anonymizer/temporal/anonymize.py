@@ -35,7 +35,8 @@ Where one neutral phrase used to stand, the words a person would put there (:fun
 readers found "a certain day" unnatural nine times in ten): a subject becomes "it" (also one the parser hung on as an
 adverbial, :func:`stands_as_subject`), a stretch of time "a while" / "a bit" / "some time" / "far", a countdown
 "counting down" / "not long", "last chance", "time off", "is on" / "is coming up", "the time I ...", "it" for an
-object with a determiner; a bare deictic word ("today") is cut wherever it hangs.
+object with a determiner; a bare deictic word ("today") is cut wherever it hangs. Where none fits and the post says
+something else, the sentence that holds the time goes whole (:meth:`TemporalAnonymizer._sentence_to_drop`).
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.
@@ -245,6 +246,8 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
            and not (doc[i].dep_ in ("det", "poss") and doc[i].lower_ in KEPT_DETERMINERS | POSSESSIVES)}
     replace = {root.i: _neutral_noun(root)}
     kept = [i for i in tokens if i not in cut]
+    if kept and doc[kept[0]].lower_ in ("a", "an") and replace[root.i].endswith("s"):
+        replace[root.i] = replace[root.i][:-1]  # "Had a great 2.5 years with you" -> "Had a great time with you"
     if kept and doc[kept[0]].lower_ in ("a", "an") and len(kept) > 1:
         following = replace.get(kept[1], doc[kept[1]].text)
         if _article_for(following) != doc[kept[0]].lower_:
@@ -503,6 +506,11 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
             return phrase("that time" if head.i > end + 1 and demonstrative[0] == "that" else
                           "this" if demonstrative[0] == "this" else "that")
         return phrase("it")
+    judging = [w for w in words if w.dep_ == "amod" and w.pos_ == "ADJ" and not w.like_num and kind_of(w) is None
+               and w.lower_ not in MODIFIER_WORDS | LENGTH_WORDS]
+    if duration and judging and any(w.lower_ in ("a", "an") for w in words):
+        # "That wasn't a good hour." -> "That wasn't a good time." (the adjective judges the time; "a while" would not)
+        return (every - {judging[0].i, root.i} - {w.i for w in words if w.lower_ in ("a", "an")}), {root.i: "time"}
     if duration:
         hedges = {c.i for c in root.children if c.lower_ in DURATION_HEDGES and c.i < start}
         i = start - 1
@@ -789,6 +797,13 @@ class TemporalAnonymizer:
                 cut |= (fit_cut | hanging) - set(fit_replace)
                 replace.update(fit_replace)
                 generalized |= (fit_cut | set(fit_replace)) if fit_replace else set()
+            elif self.prune and self.generalize and root.dep_ != "punct" \
+                    and (sentence := self._sentence_to_drop(root, marked)) is not None:
+                # No rewrite fits and the post says something else: the sentence that holds the time goes whole
+                # ("... Rest In Peace young Paco. Had a great 2.5 years with you" -> "... Rest In Peace young Paco.")
+                # rather than "a certain time", which readers found unnatural nine times in ten.
+                cut |= sentence
+                handled |= sentence
             elif self.generalize and root.dep_ != "punct":
                 tokens = self._noun_phrase(root, run)
                 adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i
@@ -811,6 +826,24 @@ class TemporalAnonymizer:
             # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut, generalized)
         return cut, replace, generalized
+
+    @staticmethod
+    def _sentence_to_drop(root: Any, marked: list[bool]) -> set[int] | None:
+        """The tokens of the sentence that holds ``root`` (its links, hashtags and emoji stay), when that sentence
+        is a whole one (it starts after a full stop and ends with one or the post) and another sentence of the post
+        says something that is not a time; else None."""
+        doc = root.doc
+        sentence = root.sent
+        before = doc[sentence.start - 1].text if sentence.start else "."
+        last = doc[sentence.end - 1]
+        if before[-1:] not in ".!?" or not (sentence.end == len(doc) or last.text[-1:] in ".!?"
+                                             or not any(c.isalnum() for c in last.text)):
+            return None
+        others = [t for t in doc if not (sentence.start <= t.i < sentence.end) and _is_content(t)
+                  and not marked[t.i] and t.lower_ not in PLACEHOLDER_WORDS]
+        if len(others) < 2:
+            return None
+        return {t.i for t in sentence if not _kept_with_sentence(t, marked)}
 
     def _whole_units(self, doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str],
                      generalized: set[int]) -> set[int]:
@@ -864,8 +897,9 @@ class TemporalAnonymizer:
             words = [t for t in sentence if (_is_content(t) or (marked[t.i] and _is_hashtag_word(t)))
                      and t.i not in handled]
             if not any(marked[t.i] for t in words) or not all(
-                    (marked[t.i] and not _describing_word(t)) or t.dep_ in ("det", "predet", "prep", "cc", "case")
-                    or t.lower_ in PLACEHOLDER_WORDS for t in words):
+                    (marked[t.i] and not _describing_word(t)) or t.dep_ in ("det", "predet", "cc", "case")
+                    or (t.dep_ == "prep" and any(c.dep_ in ("pobj", "pcomp") for c in t.children))
+                    or t.lower_ in PLACEHOLDER_WORDS for t in words):  # "Already over this week": "over" says more
                 continue
             # Even when nothing else is said: a post of time only keeps its links and emoji ("5 seconds ago
             # https://…" -> "https://…"); readers found every neutral sentence ("A certain day.") unnatural.
@@ -1045,7 +1079,7 @@ class TemporalAnonymizer:
             fallback.add(head.i)
         left_hanging = [doc[i] for i in candidate - fallback if doc[i].head.i in fallback and not doc[i].is_punct]
         first_time = min(i for i in fallback if marked[i])
-        words_before = any(t.i < first_time for t in left_hanging) and all(
+        words_before = any(t.i < first_time and t.dep_ in ("compound", "amod", "nmod") for t in left_hanging) and all(
             (t.i < first_time and t.dep_ in ("compound", "amod", "nmod")) or reattaches(t) or is_link(t)
             for t in left_hanging)  # "Live In Concert July 9th (Houston,Tx)" -> "Live In Concert (Houston,Tx)"
         if self.generalize and _is_nominal(root) and root.lower_ not in DEICTIC_WORDS and not words_before \

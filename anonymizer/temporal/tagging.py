@@ -372,10 +372,15 @@ def not_a_time(token: Any) -> bool:
     if lower == "day" and previous is not None and previous.lower_ in EVALUATIVE_DAY_WORDS and token.i >= 2 \
             and doc[token.i - 2].lower_ in ("a", "an", "such", "what"):
         return True  # "have a great day", "such a long day": how the day is, not which
-    if re.match(r"^\d{1,2}:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")):
+    if re.match(r"^\d:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")) \
+            and not (following is not None and following.lower_ in _TIME_ZONES):
         return True  # "Hit abt 1:35:10 for 21km": a race time, how long
     if ":" in token.text and following is not None and following.lower_ in ("pace", "mile", "miles", "km", "k"):
         return True  # "at constant 4:30 pace": a pace
+    if YEAR.match(token.text) and previous is not None and previous.lower_ == "a" and token.i >= 2 \
+            and doc[token.i - 2].lower_ not in ("in", "of", "since", "from", "by") \
+            and not (following is not None and following.pos_ in ("NOUN", "PROPN")):
+        return True  # "drive a 2008": a car's model year
     if lower == "future" and previous is not None and previous.lower_ in ("bright", "brighter", "better", "great",
                                                                           "good", "own", "whole"):
         return True  # "bright future": a hope, no date

@@ -257,3 +257,21 @@ def test_round_six_debris(anonymizer, post, expected):
 ])
 def test_round_six_no_time_is_left_alone(anonymizer, post):
     assert anonymizer.transform([post])[0].text == post
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 8: where no rewrite fits and the post says something else, the sentence that holds the time goes whole.
+    ("Sean Manaea opens the floodgates for Houston of this is 2016. Great job putting that fire out. #A's #Astros",
+     "Great job putting that fire out. #A's #Astros"),
+    # A clock with its zone stays a clock (a race time "1:35:10" is a duration); an adjective keeps its noun.
+    ("2.7 earthquake occurred at 27 Jun 2017 14:57:53 UTC, 4 km N of Stroud, OK.",
+     "2.7 earthquake occurred, 4 km N of Stroud, OK."),
+    ("Hit abt 1:35:10 for 21km tdy! Overjoyed!", "Hit abt 1:35:10 for 21km! Overjoyed!"),
+    ("@user When pregnant, my wife barfed over 125 times in one hour. That wasn't a good hour.",
+     "@user When pregnant, my wife barfed over 125 times. That wasn't a good time."),
+    ("Rest In Peace young Paco. Had a great 2.5 years with you 😥",
+     "Rest In Peace young Paco. Had a great time with you 😥"),
+    ("drive a 2008 and im choppin on my blades.", "drive a 2008 and im choppin on my blades."),  # a car's model year
+])
+def test_round_eight_shapes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected

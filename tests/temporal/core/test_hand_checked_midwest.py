@@ -55,6 +55,16 @@ unchanged. Frozen before its verdicts were read, the rules and language model fl
 9 natural ones; the fitted checker (fitted on the seven earlier samples, threshold 0.37 by leaving one out) flags 19
 of 26 (recall 0.73) and 16 natural ones (precision 0.54).
 
+Round 8 was developed on the round-7 failures (6 changed outputs judged again) and on the next 140 posts of the
+development pool: a sentence that holds a time no rewrite fits goes whole when the post says something else; a
+clock with its zone stays a clock ("14:57:53 UTC"); "a good hour" -> "a good time"; "a 2008" (a car) is no time.
+The round-8 held-out sample (``hand_checked_midwest5*.json``): seeds 59 and 61 over the posts left by rounds 4-7
+and the 700 read in development, judged once by another reader who saw only the pairs: **96 correct, 84 natural, 80
+correct and natural** (Wilson 95%: 71-87%), short of 85; posts without time 88 of 93 unchanged. Frozen before its
+verdicts were read: the rules and language model flag 7 of its 16 unnatural outputs and 13 natural ones; the fitted
+checker (fitted on the eight earlier samples, threshold 0.38 by leaving one out) flags 13 of 16 (recall 0.81) and
+30 natural ones (precision 0.30).
+
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
 """
@@ -107,46 +117,52 @@ class Sample:
 
 ROUND4 = Sample(_load("hand_checked_midwest.json"), _load("hand_checked_midwest_plain.json"), (23, 29), frozenset(),
                 # Judged once: 93, 63, 61, 87, 86; the checker then flagged 11 of the 37 unnatural and 13 natural.
-                # After round 5: 96, 76, 75, 87, 87; after rounds 6 and 7 (changed outputs judged again) as below.
-                human=(97, 86, 85, 87, 87), checker=(2, 21))
+                # After round 5: 96, 76, 75, 87, 87; after rounds 6-8 (changed outputs judged again) as below.
+                human=(97, 87, 86, 87, 87), checker=(2, 21))
 ROUND5 = Sample(_load("hand_checked_midwest2.json"), _load("hand_checked_midwest2_plain.json"), (31, 37),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain),
-                # Judged once: 95, 69, 68, 93, 93 (checker 14, 9); after rounds 6 and 7 as below.
-                human=(98, 82, 80, 93, 93), checker=(8, 12))
+                # Judged once: 95, 69, 68, 93, 93 (checker 14, 9); after rounds 6-8 as below.
+                human=(98, 83, 81, 93, 93), checker=(7, 12))
 ROUND6 = Sample(_load("hand_checked_midwest3.json"), _load("hand_checked_midwest3_plain.json"), (41, 43),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain + ROUND5.timed + ROUND5.plain),
-                # Judged once: 96, 77, 74, 95, 92 (checker 11, 18); round 7 was developed on it, its 19 changed
+                # Judged once: 96, 77, 74, 95, 92 (checker 11, 18); rounds 7 and 8 were developed on it, its changed
                 # outputs judged again, as below.
-                human=(98, 90, 88, 95, 94), checker=(3, 22))
+                human=(98, 91, 89, 95, 94), checker=(2, 23))
 
 # Round 7 was developed on the round-6 failures and on 560 posts of the timed pool left by rounds 4 and 5 (their
-# seed-101 shuffle, less the round-6 draw): its held-out draw leaves those out too.
-READ_IN_DEVELOPMENT = 560
+# seed-101 shuffle, less the round-6 draw), round 8 on the round-7 failures and on the next 140 of them: each round's
+# held-out draw leaves out the posts read before it.
+READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700}
 ROUND7 = Sample(_load("hand_checked_midwest4.json"), _load("hand_checked_midwest4_plain.json"), (47, 53),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6) for j in sample.timed + sample.plain),
-                # Judged once, the held-out figure of round 7.
-                human=(92, 74, 70, 93, 86), checker=(9, 9))
-SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7}
+                # Judged once: 92, 74, 70, 93, 86 (checker 9, 9; the fitted checker 19 of 26 and 16 natural ones);
+                # round 8 was developed on it, its 6 changed outputs judged again, as below.
+                human=(93, 79, 75, 93, 86), checker=(6, 11))
+ROUND8 = Sample(_load("hand_checked_midwest5.json"), _load("hand_checked_midwest5_plain.json"), (59, 61),
+                frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7) for j in sample.timed + sample.plain),
+                # Judged once, the held-out figure of round 8.
+                human=(96, 84, 80, 93, 88), checker=(7, 13))
+SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
 # the earlier samples, its threshold chosen by leaving one of them out: bench/bench_naturalness.py). On round 6,
 # fitted on the six samples before it (threshold 0.35), it flagged 19 of 23 and 26 natural ones.
-LEARNED_ON_HELD_OUT = (19, 16)
-LEARNED_THRESHOLD = 0.37
+LEARNED_ON_HELD_OUT = (13, 30)
+LEARNED_THRESHOLD = 0.38
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
-                   "hand_checked_midwest3.json")
+                   "hand_checked_midwest3.json", "hand_checked_midwest4.json")
 
 
-def read_in_development(posts: dict[str, dict]) -> frozenset[str]:
-    """The posts read while developing round 7: the timed pool left by rounds 4 and 5, less the round-6 draw, in
-    its seed-101 shuffle, the first READ_IN_DEVELOPMENT."""
+def read_in_development(posts: dict[str, dict], count: int) -> frozenset[str]:
+    """The posts read while developing rounds 7 and 8: the timed pool left by rounds 4 and 5, less the round-6 draw,
+    in its seed-101 shuffle, the first ``count``."""
     earlier = {j["id"] for sample in (ROUND4, ROUND5) for j in sample.timed + sample.plain}
     round6 = {j["id"] for j in ROUND6.timed + ROUND6.plain}
     pool = sorted(row["id"] for row in posts.values() if row["lang"] == "en" and not row["text"].startswith("RT ")
                   and row["id"] not in earlier and TIME_HINT.search(row["text"]))
     pool = [i for i in pool if i not in round6]
     random.Random(101).shuffle(pool)
-    return frozenset(pool[:READ_IN_DEVELOPMENT])
+    return frozenset(pool[:count])
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +184,8 @@ def outputs(posts, anonymizer) -> dict[str, str | None]:
 @pytest.mark.parametrize("name", SAMPLES)
 def test_the_samples_are_the_seeded_draws(posts, name):
     sample = SAMPLES[name]
-    excluded = sample.excluded | (read_in_development(posts) if name == "round7" else frozenset())
+    excluded = sample.excluded | (read_in_development(posts, READ_IN_DEVELOPMENT[name])
+                                  if name in READ_IN_DEVELOPMENT else frozenset())
     english = [row for row in posts.values() if row["lang"] == "en" and not row["text"].startswith("RT ")
                and row["id"] not in excluded]
     timed = sorted(row["id"] for row in english if TIME_HINT.search(row["text"]))
@@ -217,14 +234,14 @@ def test_the_checker_against_the_person(checker, posts, name):
 
 
 def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, posts):
-    """Fitted on the earlier samples' verdicts only; judged on the round-7 sample, which none of them saw."""
+    """Fitted on the earlier samples' verdicts only; judged on the round-8 sample, which none of them saw."""
     syntime = {row["id"]: row["text"] for row in map(json.loads, shared_data(
         "temporal/syntime_tweets/train.jsonl").read_text(encoding="utf-8").splitlines())}
     originals = {**syntime, **{i: row["text"] for i, row in posts.items()}}
     earlier = [judged for name in EARLIER_SAMPLES for judged in _load(name) if judged["output"] is not None]
     learned = LearnedNaturalnessChecker(checker, threshold=LEARNED_THRESHOLD).fit(
         [originals[j["id"]] for j in earlier], [j["output"] for j in earlier], [not j["natural"] for j in earlier])
-    judged_outputs = [judged for judged in ROUND7.timed if judged["output"] is not None]
+    judged_outputs = [judged for judged in ROUND8.timed if judged["output"] is not None]
     flagged = {j["id"] for j in judged_outputs if not learned.is_natural(posts[j["id"]]["text"], j["output"])}
     assert (sum(j["id"] in flagged for j in judged_outputs if not j["natural"]),
             sum(j["id"] in flagged for j in judged_outputs if j["natural"])) == LEARNED_ON_HELD_OUT

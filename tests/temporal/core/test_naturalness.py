@@ -31,11 +31,11 @@ HERE = Path(__file__).parent
 SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
            "hand_checked_fresh.json")
 # Floors: what is measured on the four samples today (see the module docstring), so a regression shows. Rounds 6
-# and 7 replaced 32 of their outputs (judged again): 19 of 36 unnatural flagged, 21 natural ones. The checker that
+# to 8 replaced 41 of their outputs (judged again): 18 of 33 unnatural flagged, 24 natural ones. The checker that
 # meets the 0.7 goal is the fitted one (LearnedNaturalnessChecker, test_hand_checked_midwest.py).
-MIN_RECALL = 0.52
-MIN_PRECISION = 0.47
-MAX_NATURAL_FLAGGED = 21
+MIN_RECALL = 0.54
+MIN_PRECISION = 0.42
+MAX_NATURAL_FLAGGED = 24
 
 
 @pytest.fixture(scope="module")

@@ -98,12 +98,12 @@ def test_remove_time_too(live_server, location_models, page):
                       + [["time", s["start"], s["text"]] for s in api["time"]["removed"] + api["time"]["generalized"]],
                       key=lambda mark: mark[1])
     assert marks == expected
-    assert page.text_content("#post-marked ins") == "Some time"
+    assert page.text_content("#post-marked ins") == "Counting down"
     # Struck through, not removed: the original, plus the neutral phrase shown after what it replaces.
     assert page.evaluate("(() => { const p = document.querySelector('#post-marked').cloneNode(true);"
                          " p.querySelectorAll('ins').forEach(i => i.remove()); return p.textContent; })()") == text
     assert page.input_value("#post-after") == api["text_after"]
-    assert "9PM" not in api["text_after"] and api["text_after"].startswith("Some time")
+    assert "9PM" not in api["text_after"] and api["text_after"].startswith("Counting down")
     assert "generalizing 1 time expression" in page.text_content("#verdict")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "inspect-en-time.png"), full_page=True)

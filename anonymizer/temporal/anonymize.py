@@ -412,14 +412,19 @@ def _own_clause(root: Any, marked: list[bool]) -> list[Any]:
 def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
                      prune: bool = True) -> tuple[set[int], dict[int, str]] | None:
     """The words a person would put where a time argument stood, by its role (None: no rewrite fits):
-    - a countdown ("6 more days till I'm back", "One more day to SDD") -> "not long"; the last stretch before
-      something ("Last day to submit", "Last few hours to vote") -> "last chance";
+    - time off ("all week off" -> "time off"); a time noun with its own clause ("the same year I started college"
+      -> "the same time I started college"); the subject of an infinitive ("ready for today to be over" -> "for it");
+    - a countdown opening its sentence ("83 days to my birthday", "6 more days till I'm back") -> "counting down",
+      elsewhere "not long"; the last stretch before something ("Last day to submit") -> "last chance";
+    - the complement of a copula after a subject that is no placeholder ("SDD is today!!" -> "is on", "Deadline is
+      July 2nd!" -> "is coming up"); a bare deictic word elsewhere ("today") is cut;
     - a subject ("July 22 needs to hurry up", "Hope today was great", "those 36 minutes made my day") -> "it"
-      ("they" for a plural verb, "that time" for "that day");
+      ("they" for a plural verb, "that"/"this" for a demonstrative); a wish ("Friday come quick") loses it;
     - a stretch of time: after "for", "in", "been", "like" -> "a while" (with its hedge: "been like 2 months" ->
-      "been a while"); a measure of an adjective ("8 minutes shy of") -> "a bit"; the object of "take", "spend",
-      "need" -> "some time";
-    - the complement of "it is" ("Is it 4:30 yet??") -> "time";
+      "been a while"); with a judging adjective "a good time"; a measure of an adjective or adverb ("8 minutes shy
+      of", "TWO HOURS AWAY") -> "a bit" / "a while"; the object of "take", "spend", "need" -> "some time"; of
+      "travel", "drive" -> "far"; before "since" its number goes ("20 years since" -> "years since");
+    - the complement of "it is" ("Is it 4:30 yet??") -> "time" ("another day" after "was");
     - the object of "spend", "have", "need" ("Spending the day with", "had the entire day to look") -> "time";
       another object followed by no noun ("predicted the future", "salvage the day") -> "it";
     - a fragment naming a time with a place ("A day at Pula Ubin", "Last nite at the show!") -> the place alone;

@@ -54,9 +54,11 @@ from anonymizer.temporal.normalize import EMOJI_ONLY, NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import (
     DURATION_WORDS,
+    EVALUATIVE_WORDS,
     GLUED_DURATION,
     KINDS,
     MODIFIER_WORDS,
+    MONTHS,
     TimeTagger,
     is_link,
     kind_of,
@@ -167,7 +169,6 @@ PLURAL_TIME_NOUNS = frozenset("days weeks months years nights hours minutes morn
                               "seasons decades".split())
 
 
-MONTH_NAMES = frozenset("january february march april june july august september october november december".split())
 # Nouns that describe like adjectives in front of a time noun ("a fun evening" -> "a fun time").
 ADJECTIVE_NOUNS = frozenset("fun quality".split())
 
@@ -198,7 +199,7 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
         # "your rainy day essentials" -> "your essentials": the time describes a thing; the thing stays.
         return {i for i in tokens if not (doc[i].dep_ in ("poss", "det") and not marked[i])} | {root.i}, {}
     if prune and root.dep_ == "dobj" and tokens == [root.i] and (
-            root.lower_ in DEICTIC_WORDS or root.lower_ in WEEKDAY_FORMS or root.lower_ in MONTH_NAMES):
+            root.lower_ in DEICTIC_WORDS or root.lower_ in WEEKDAY_FORMS or root.lower_ in MONTHS):
         if any(c.dep_ in ("ccomp", "xcomp", "oprd", "acomp") and c.i > root.i for c in head.children):
             return set(), {root.i: "it"}  # "Make today great" -> "Make it great"
         return {root.i}, {}  # "Voting closes midnight!" -> "Voting closes!", "Meet Thursday w The Venue"
@@ -375,7 +376,7 @@ def _needs_its_words(root: Any, marked: list[bool]) -> bool:
     if durational and root.head.lower_ in ("give", "gave", "giving", "given") and root.dep_ in ("npadvmod", "dobj"):
         return True  # "Gave new TNA 10 weeks but" -> "Gave new TNA some time but"
     verb = root.head.head
-    if root.dep_ == "pobj" and root.head.lower_ == "in" and is_duration(root, [t.i for t in root.subtree]) \
+    if root.dep_ == "pobj" and root.head.lower_ == "in" and durational \
             and any(c.dep_ == "neg" or (c.dep_ == "aux" and c.lower_ in ("have", "has", "had", "'ve"))
                     for c in verb.children):
         return True  # "Haven't seen Charli in two weeks" -> "in a while", not "Haven't seen Charli"
@@ -672,11 +673,6 @@ def _kept_with_sentence(token: Any, marked: list[bool]) -> bool:
     if is_link(token) or (not any(c.isalnum() for c in token.text) and not token.is_punct):
         return True  # links and emoji ("Every Sunday 😇 https://…" -> "😇 https://…")
     return _is_hashtag_word(token) and not marked[token.i]
-
-
-# Words that judge a time rather than place it ("it's been a long day"): a sentence with one says more than when.
-EVALUATIVE_WORDS = frozenset("long new good great nice fun bad busy lovely beautiful wonderful amazing crazy rough "
-                             "tough hard perfect awesome productive lazy relaxing exhausting fabulous".split())
 
 
 def _describing_word(token: Any) -> bool:

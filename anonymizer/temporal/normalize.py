@@ -95,9 +95,10 @@ _PIECE = re.compile(
 
 
 # An emoji (with its skin tone or joined parts): a word glued to one ("Friday🙏🏽I") is spaced for the parser.
-_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]")
+_EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u27BF"
+_EMOJI = re.compile(f"[{_EMOJI_CHARS}]")
 #: A token made of emoji only (with variation selectors and joiners): never a word, never a time.
-EMOJI_ONLY = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$")
+EMOJI_ONLY = re.compile(f"^[{_EMOJI_CHARS}\uFE0F\u200D]+$")
 
 
 @dataclass(frozen=True)

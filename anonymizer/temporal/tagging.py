@@ -21,7 +21,8 @@ from typing import Any
 
 from anonymizer.temporal.normalize import EMOJI_ONLY
 
-__all__ = ["KINDS", "KIND_LABELS", "TIME_LABELS", "TimeTagger", "hashtag_word", "holiday_phrases", "is_link", "kind_of"]
+__all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MONTHS", "TIME_LABELS", "TimeTagger", "hashtag_word",
+           "holiday_phrases", "is_link", "kind_of"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -77,10 +78,10 @@ SEASONS = frozenset("spring summer autumn fall winter".split())
 # Words before "a day", "a year" that make a rate or a frequency ("twice a day", "a billion dollars a year").
 RATE_WORDS = frozenset("dollars dollar bucks grand k mil million billion miles times once twice thrice cents "
                        "euros pounds".split())
-# What a day is like, with "a" in front ("have a great day"): no date.
-EVALUATIVE_DAY_WORDS = frozenset("good great nice fun bad long busy lovely beautiful wonderful amazing crazy rough "
-                                 "tough hard perfect awesome productive lazy fabulous fantastic blessed happy "
-                                 "relaxing exhausting terrible horrible sad slow".split())
+# Words that judge a time rather than place it ("have a great day", "it's been a long day"): no date.
+EVALUATIVE_WORDS = frozenset("good great nice fun bad long new busy lovely beautiful wonderful amazing crazy rough "
+                             "tough hard perfect awesome productive lazy fabulous fantastic blessed happy relaxing "
+                             "exhausting terrible horrible sad slow".split())
 # What a day or week of a routine is for ("cheat day", "leg day", "spirit week"): no date.
 ROUTINE_WORDS = frozenset("cheat leg legs arm arms chest back shoulder shoulders cardio rest lazy sick snow hair "
                           "laundry spirit shark".split())
@@ -369,7 +370,7 @@ def not_a_time(token: Any) -> bool:
     if lower in ("day", "days") and token.i + 3 < len(doc) and doc[token.i + 1].lower_ == "of" \
             and doc[token.i + 2].lower_ in POSSESSIVE_WORDS and doc[token.i + 3].lower_ in ("life", "lives"):
         return True  # "the longest day of my life"
-    if lower == "day" and previous is not None and previous.lower_ in EVALUATIVE_DAY_WORDS and token.i >= 2 \
+    if lower == "day" and previous is not None and previous.lower_ in EVALUATIVE_WORDS and token.i >= 2 \
             and doc[token.i - 2].lower_ in ("a", "an", "such", "what"):
         return True  # "have a great day", "such a long day": how the day is, not which
     if re.match(r"^\d:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")) \

@@ -37,8 +37,9 @@ HERE = REPO / "tests" / "temporal" / "core"
 DEVELOPMENT = {"SynTime development": "hand_checked_sample.json", "SynTime round 2": "hand_checked_round2.json",
                "SynTime round 3": "hand_checked_heldout.json", "SynTime round 4": "hand_checked_fresh.json",
                "Midwest round 4": "hand_checked_midwest.json", "Midwest round 5": "hand_checked_midwest2.json",
-               "Midwest round 6": "hand_checked_midwest3.json", "Midwest round 7": "hand_checked_midwest4.json"}
-HELD_OUT = ("Midwest round 8 (held out)", "hand_checked_midwest5.json")
+               "Midwest round 6": "hand_checked_midwest3.json", "Midwest round 7": "hand_checked_midwest4.json",
+               "Midwest round 8": "hand_checked_midwest5.json"}
+HELD_OUT = ("Midwest round 9 (held out)", "hand_checked_midwest6.json")
 MIN_RECALL = 0.75
 
 

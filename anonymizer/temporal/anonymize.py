@@ -37,6 +37,10 @@ adverbial, :func:`stands_as_subject`), a stretch of time "a while" / "a bit" / "
 "counting down" / "not long", "last chance", "time off", "is on" / "is coming up", "the time I ...", "it" for an
 object with a determiner; a bare deictic word ("today") is cut wherever it hangs. Where none fits and the post says
 something else, the sentence that holds the time goes whole (:meth:`TemporalAnonymizer._sentence_to_drop`).
+An expression that only says how long or how often stays (``keep_how_long``, round 9: :func:`says_how_long_or_often`):
+"for 12 hours", "1 year in college", "every day", "every 7 weeks" tell nothing of when, readers called posts with only
+these timeless, and cutting them broke sentences; one tied to now or to a date still goes ("2 years ago", "in a
+week", "3 days left", "our 3 yr", "every Sunday", "the first day").
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.
@@ -62,6 +66,7 @@ from anonymizer.temporal.tagging import (
     TimeTagger,
     is_link,
     kind_of,
+    runs,
 )
 
 __all__ = ["TemporalAnonymizer", "TemporalResult", "opens_sentence", "reattaches"]
@@ -295,6 +300,63 @@ def is_duration(root: Any, tokens: list[int]) -> bool:
     if lower in PERIOD_WORDS | DURATION_UNITS | UNIT_WORDS | {"day", "days"} and root.head.lower_ == "been":
         return True  # "its been month since", "It's been a year": how long, not when
     return lower in DURATION_UNITS and quantified
+
+
+# A stretch of time counted in these units says how long, not when ("a 12 hour ride", "1 year in college"); with
+# "every" or "after" it says how often ("every day", "week after week", "every 7 weeks").
+STRETCH_UNITS = frozenset("second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks "
+                          "wk wks month months year years yr yrs decade decades".split())
+COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by".split())
+FREQUENCY_WORDS = frozenset("daily weekly monthly yearly hourly annually everyday".split())
+# What ties a stretch to now or to a date: "3 days ago", "2 days left", "3 years since", "a year anniversary";
+# "in 2 weeks", "within a day" (the stretch's preposition).
+ANCHORS_AFTER = frozenset("ago later before after from left away until till til to since old anniversary "
+                          "anniversaries anniv bday birthday more mark milestone out".split())
+ANCHORING_PREPOSITIONS = frozenset("in within since until till til by".split())
+
+
+def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
+    """Whether the time expression of ``tokens`` (its run and the marked words that hang on it, "a" of "a great 2.5
+    years") only says how long or how often ("for 12 hours", "a week went by", "every day", "daily", "FT days"): a
+    count and a unit, or a frequency, with nothing that ties it to now or to a date ("this", "last", "first", "ago",
+    "in 2 weeks", "3 days left", "every Sunday", "all day", "wee hours"). Such an expression tells a reader nothing of
+    when the post was written or where the writer is when; readers of the held-out samples called posts with only
+    these timeless, and cutting them broke sentences ("I only spent in college")."""
+    words = [doc[i] for i in sorted(tokens)]
+    units = [t for t in words if t.lower_ in STRETCH_UNITS or GLUED_DURATION.match(t.text)]
+    frequency = [t for t in words if t.lower_ in FREQUENCY_WORDS or t.lower_ in ("every", "each")
+                 or (t.lower_ in ("after", "by") and 0 < t.i - words[0].i < len(words) - 1)]
+    if not units and not frequency:
+        return False
+    counted = any(_counts(t) or GLUED_DURATION.match(t.text) or t.lower_ in QUANTITY_WORDS for t in words)
+    if any(t.lower_ not in STRETCH_UNITS and t.lower_ not in COUNT_WORDS and t.lower_ not in FREQUENCY_WORDS
+           and not _counts(t) and not GLUED_DURATION.match(t.text) and not (counted and t.lower_ == "the")
+           for t in words):
+        return False  # "this week", "every Sunday", "all day", "first day", "the 29th"
+    if units and not frequency and not counted and not all(
+            t.lower_.endswith("s") and not any(c.dep_ in ("amod", "det", "poss", "compound") for c in t.children)
+            for t in units):
+        return False  # "day", "week" alone: which day or week; "wee hours", "the days": a time of day, a period
+    if any(c.dep_ == "poss" for t in units for c in t.children):
+        return False  # "on our 3 yr": an anniversary
+    if any(t.dep_ == "ROOT" and not any(c.pos_ in ("VERB", "AUX") for c in t.children) for t in units):
+        return False  # "1 week ✈️", "3 hours! Here we go", "11 years!!!": a countdown or an anniversary
+    first, last = words[0].i, words[-1].i
+    if last + 1 < len(doc) and doc[last + 1].lower_ in ANCHORS_AFTER:
+        return False
+    if any(t.head.pos_ == "ADP" and t.head.lower_ in ANCHORING_PREPOSITIONS and t.head.i not in tokens
+           for t in words) or (first and doc[first - 1].lower_ in ANCHORING_PREPOSITIONS):
+        return False  # "in 2 weeks", "within a day"
+    return True
+
+
+QUANTITY_WORDS = frozenset("a an one few couple several many half".split())
+ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last".split())
+
+
+def _counts(token: Any) -> bool:
+    """A number that counts ("12", "two", "2.5"), not one that orders ("first", "2nd")."""
+    return token.like_num and token.lower_ not in ORDINAL_WORDS and ORDINAL_WORD.match(token.text) is None
 
 
 def _finite_without_subject(verb: Any, ignore: int = -1) -> bool:
@@ -692,7 +754,8 @@ class TemporalAnonymizer:
 
     def __init__(self, nlp: Any, *, tagger: TimeTagger | None = None, prune: bool = True,
                  generalize: bool = True, known_patterns: Mapping[str, int] | None = None,
-                 keep_kinds: frozenset[str] = frozenset(), batch_size: int = 256) -> None:
+                 keep_kinds: frozenset[str] = frozenset(), keep_how_long: bool = True,
+                 batch_size: int = 256) -> None:
         if not (prune or generalize):
             raise ValueError("at least one of prune and generalize must be on")
         unknown = set(keep_kinds) - set(KINDS)
@@ -700,6 +763,9 @@ class TemporalAnonymizer:
             raise ValueError(f"unknown kinds to keep {sorted(unknown)}; expected some of {', '.join(KINDS)}")
         # Expressions made only of these granularities stay ("part_of_day": keep "in the morning", cut "on Monday").
         self.keep_kinds = frozenset(keep_kinds)
+        # Expressions that only say how long or how often stay ("for 12 hours", "every day"): see
+        # says_how_long_or_often. Off: they go like every other time (the paper's setting).
+        self.keep_how_long = keep_how_long
         self.nlp = nlp
         self.tagger = tagger or TimeTagger()
         self.prune = prune
@@ -717,7 +783,7 @@ class TemporalAnonymizer:
         """(root token, its run of time tokens, the subtree to cut or None) for every time expression; a
         removable subtree whose pattern is not known counts as not removable."""
         found = []
-        for start, end in self.tagger.spans(doc) if any(marked) else []:
+        for start, end in runs(marked):
             run = set(range(start, end))
             kinds = {kind for i in run if (kind := kind_of(doc[i])) is not None}
             if self.keep_kinds and kinds and kinds <= self.keep_kinds:
@@ -728,16 +794,30 @@ class TemporalAnonymizer:
                 found.append((root, run, self._unit(root, marked)))
         return found
 
+    def time_marks(self, doc: Any) -> list[bool]:
+        """The tagger's marks, less the expressions that only say how long or how often (``keep_how_long``)."""
+        marked = self.tagger.tag(doc)
+        if self.keep_how_long:
+            for start, end in runs(marked):
+                # The run with the marked words hanging on it from outside ("a" of "a great 2.5 years").
+                group = set(range(start, end))
+                group |= {t.i for t in doc if marked[t.i] and t.i not in group and t.head.i in group
+                          and t.lower_ in COUNT_WORDS | {"the"}}
+                if says_how_long_or_often(doc, sorted(group)):
+                    for i in group:
+                        marked[i] = False
+        return marked
+
     def patterns_in(self, doc: Any) -> list[str | None]:
         """The pattern of every time expression's removable subtree (None: an argument, not removable)."""
-        marked = self.tagger.tag(doc)
+        marked = self.time_marks(doc)
         return [None if unit is None else subtree_pattern(doc, _subtree_root(doc, unit), unit, marked)
                 for _, _, unit in self._expressions(doc, marked)]
 
     def plan(self, doc: Any) -> tuple[set[int], dict[int, str], set[int]]:
         """Token indices to cut; the first token of each generalized run with its phrase (the run's other
         tokens are in the cut set); and all tokens of the generalized runs."""
-        marked = self.tagger.tag(doc)
+        marked = self.time_marks(doc)
         cut: set[int] = set()
         replace: dict[int, str] = {}
         generalized: set[int] = set()
@@ -1167,10 +1247,13 @@ class TemporalAnonymizer:
                     kept = [t for t in kept if t.i not in gone]
                     continue
                 else:
-                    # A separator that starts or ends the post, or meets the end of a sentence, goes; so does a
+                    # A separator that starts or ends the post (before its links and emoji: "in Spanish, for
+                    # tomorrow https://..."), or meets the end of a sentence, goes; so does a
                     # comma between describing words whose second went ("a full-time, office hours job").
                     dangling = before is None or after is None or before.is_punct \
                         or (after.is_punct and after.text not in ("(", "[", '"', "'")) \
+                        or (token.i + 1 in gone and all(is_link(t) or EMOJI_ONLY.match(t.text)
+                                                        for t in kept[position + 1:])) \
                         or (token.text == "," and token.i + 1 in gone and after.pos_ in ("NOUN", "PROPN")
                             and before.head.i == after.i
                             and all(doc[j].head.i == after.i or token.i < doc[j].head.i < after.i

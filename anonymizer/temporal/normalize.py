@@ -289,10 +289,13 @@ def normalize(text: str) -> NormalizedText:
         if not gap and pieces and ((is_word and pieces[-1].original == "," and len(pieces) >= 2
                                     and pieces[-2].original[-1:].isalpha())
                                    or (original[0] == "~" and pieces[-1].is_word)
+                                   or (original[0] == "#" and pieces[-1].original[0] in "#@" and len(original) > 1)
                                    or (is_word and pieces[-1].original[0] in "!?" and original[:1].isupper())
                                    or (is_word != pieces[-1].is_word and _EMOJI.match(original if not is_word
                                                                                      else pieces[-1].original))):
-            gap = " "  # the parser reads "Sat,7pm", "time~", "!!Hope" as one token; only the normalized text changes
+            # The parser reads "Sat,7pm", "time~", "!!Hope", "#vbs2017#fbc" as one token; only the normalized text
+            # changes.
+            gap = " "
         parts.append(gap)
         length += len(gap)
         pieces.append(Piece(original, start, end, normal, length, length + len(normal)))

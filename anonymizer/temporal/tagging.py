@@ -22,7 +22,7 @@ from typing import Any
 from anonymizer.temporal.normalize import EMOJI_ONLY
 
 __all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MONTHS", "TIME_LABELS", "TimeTagger", "hashtag_word",
-           "holiday_phrases", "is_link", "kind_of"]
+           "holiday_phrases", "is_link", "kind_of", "runs"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -46,6 +46,7 @@ ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb m
                           "nov dec".split())
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.
 CLOCK = re.compile(r"(?i)^(?:\d{1,2}(?:[:.]\d{2})?\+?(?:am|pm|a\.m\.|p\.m\.|ish)|\d{3,4}(?:am|pm)"
+                   r"|\d{1,2}(?::\d{2})?(?:am|pm)?[-–~]\d{1,2}(?::\d{2})?(?:am|pm)"  # a range "11am-2pm"
                    r"|(?:[01]\d|2[0-3])[0-5]\d(?:hrs?|h)|\d{1,2}:\d{2}(?::\d{2})?\+?)$")
 # A 24-hour clock time without a colon ("at 1435", "till 2359"), only after a word that introduces a time.
 MILITARY = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d$")
@@ -72,6 +73,10 @@ FUTURE_PAST = frozenset({"future", "past"})
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
 HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
+HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
+# A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
+HASHTAG_DATE = re.compile(r"^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\d{1,2}(?:st|nd|rd|th)?"
+                          r"|\d{1,2}(?:st|nd|rd|th)?(?:of)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)$")
 DEICTIC_DAYS = frozenset("today tonight tomorrow yesterday now".split())
 POSSESSIVE_WORDS = frozenset("my your his her our their ur".split())
 SEASONS = frozenset("spring summer autumn fall winter".split())
@@ -81,7 +86,7 @@ RATE_WORDS = frozenset("dollars dollar bucks grand k mil million billion miles t
 # Words that judge a time rather than place it ("have a great day", "it's been a long day"): no date.
 EVALUATIVE_WORDS = frozenset("good great nice fun bad long new busy lovely beautiful wonderful amazing crazy rough "
                              "tough hard perfect awesome productive lazy fabulous fantastic blessed happy relaxing "
-                             "exhausting terrible horrible sad slow".split())
+                             "exhausting terrible horrible sad slow chill boring stressful weird dope".split())
 # What a day or week of a routine is for ("cheat day", "leg day", "spirit week"): no date.
 ROUTINE_WORDS = frozenset("cheat leg legs arm arms chest back shoulder shoulders cardio rest lazy sick snow hair "
                           "laundry spirit shark".split())
@@ -252,7 +257,7 @@ def _is_time_hashtag(word: str) -> bool:
     with its year, or a weekday opening or closing the tag."""
     if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
         return True
-    if HASHTAG_YEAR_FIRST.match(word):
+    if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_YEAR_LAST.match(word) or HASHTAG_DATE.match(word):
         return True
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
@@ -370,9 +375,22 @@ def not_a_time(token: Any) -> bool:
     if lower in ("day", "days") and token.i + 3 < len(doc) and doc[token.i + 1].lower_ == "of" \
             and doc[token.i + 2].lower_ in POSSESSIVE_WORDS and doc[token.i + 3].lower_ in ("life", "lives"):
         return True  # "the longest day of my life"
-    if lower == "day" and previous is not None and previous.lower_ in EVALUATIVE_WORDS and token.i >= 2 \
-            and doc[token.i - 2].lower_ in ("a", "an", "such", "what"):
+    judged = doc[token.i - 2] if previous is not None and previous.lower_ in ("ass", "af") and token.i >= 2 \
+        else previous  # "a CHILL ass day"
+    if lower == "day" and judged is not None and judged.lower_ in EVALUATIVE_WORDS and judged.i >= 1 \
+            and doc[judged.i - 1].lower_ in ("a", "an", "such", "what"):
         return True  # "have a great day", "such a long day": how the day is, not which
+    if lower == "day" and following is not None and following.lower_ in ("one", "1") \
+            and not (previous is not None and previous.like_num):
+        return True  # "since day one", "This was day one": from the start, no date
+    if lower == "now" and previous is not None and previous.lower_ == "what" and (
+            following is None or following.is_punct or EMOJI_ONLY.match(following.text)):
+        return True  # "to see what now??": a shrug, not the present
+    if lower == "yesterday" and token.i >= 2 and previous.lower_ in ("was", "were") \
+            and doc[token.i - 2].lower_ in ("it", "it's", "like"):
+        return True  # "I remember it like it was yesterday": vividly, no date
+    if re.match(r"^[A-Z]{2,}\d{1,3}$", token.text) and token.text[:3].lower() not in ABBREVIATIONS:
+        return True  # "into ABC5": a station or a model, not a time
     if re.match(r"^\d:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")) \
             and not (following is not None and following.lower_ in _TIME_ZONES):
         return True  # "Hit abt 1:35:10 for 21km": a race time, how long
@@ -646,7 +664,7 @@ class TimeTagger:
 
     def spans(self, doc: Any) -> list[tuple[int, int]]:
         """Runs of marked tokens as (start, end) token indices: the units the anonymizer removes."""
-        return _runs(self.tag(doc))
+        return runs(self.tag(doc))
 
     def timex_spans(self, doc: Any) -> list[tuple[int, int]]:
         """TimeML TIMEX3 spans (token start, end): ranges split at "-", "to" ("10", "12 October"), lists split
@@ -727,12 +745,13 @@ def _trim(doc: Any, s: int, e: int, is_head: list[bool]) -> tuple[int, int]:
     return s, e
 
 
-def _runs(flags: Iterable[bool]) -> list[tuple[int, int]]:
-    runs, start = [], None
+def runs(flags: Iterable[bool]) -> list[tuple[int, int]]:
+    """(start, end) of every run of true flags."""
+    found, start = [], None
     for i, flag in enumerate([*flags, False]):
         if flag and start is None:
             start = i
         elif not flag and start is not None:
-            runs.append((start, i))
+            found.append((start, i))
             start = None
-    return runs
+    return found

@@ -57,10 +57,8 @@ def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
 
 @pytest.mark.parametrize(("post", "expected"), [
     # A stretch of time "of" something: the something takes its place.
-    ("Paid respects to Mr Lee after 4+ hours of queuing.", "Paid respects to Mr Lee after queuing."),
     ("enjoy your well deserved months of leave", "enjoy your well deserved leave"),
     # A period with adjectives keeps them: they say nothing of when.
-    ("It's been a wonderful month having you guys around.", "It's been a wonderful time having you guys around."),
     # A countdown opening a sentence before "till" is rewritten: cutting would leave "till I'm back", and "Some
     # time till" read unnaturally (round 6).
     ("6 more days till I'm back to my happy place!", "Counting down till I'm back to my happy place!"),
@@ -115,14 +113,11 @@ def test_granularity_keeps_coarse_expressions_and_cuts_precise_ones(anonymizer):
     ("Grab your rainy day essentials from Zalora", "Grab your essentials from Zalora"),
     ("Voting closes midnight! RT!!", "Voting closes! RT!!"),
     # A bare plural time noun becomes the mass noun.
-    ("Regret. Days slipping", "Regret. Time slipping"),
     # Round 4, from the training tweets: the neutral noun agrees with its verb; a describing word the parser
     # took for a name keeps its noun; a clause that only says when, before a comma and another clause, goes.
-    ("Even if days are dark, our #coffee still is darker!", "Even if times are dark, our #coffee still is darker!"),
     ("Nicest evening with team and @BretFurio at Kudeta.", "Nicest time with team and @BretFurio at Kudeta."),
     ("It's the weekend, Stop working and go shopping! http://t.co/LvqDvNpIMn",
      "Stop working and go shopping! http://t.co/LvqDvNpIMn"),
-    (":: Its been a year already. We will nvr forget all our MOH", "We will nvr forget all our MOH"),
 ])
 def test_the_rewrite_fits_the_role_of_the_time_expression(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
@@ -135,7 +130,6 @@ def test_the_rewrite_fits_the_role_of_the_time_expression(anonymizer, post, expe
      "I beg all drivers to drive cautiously, please. I beg you"),
     ("I wake up at 5am sharp from every Monday to Thursday morning without any help.",
      "I wake up without any help."),
-    ("Daily and Weekly Winners | S-One Expo http://t.co/fA7BotJt", "Winners | S-One Expo http://t.co/fA7BotJt"),
     ("I rky need a full-time, office hours job.", "I rky need a full-time job."),
     ("Finals is happening this Sat,7pm at Kallang Theatre.", "Finals is happening at Kallang Theatre."),
     ("I will be only seeing him in a week's time~ http://t.co/44pQFIJZpK", "I will be only seeing him~ http://t.co/44pQFIJZpK"),
@@ -191,8 +185,6 @@ def test_round_five_shapes(anonymizer, post, expected):
     ("Been almost 7months since I last swam.", "Been a while since I last swam."),
     ("It's been six years since @user and @user locked me in that closet.",
      "It's been years since @user and @user locked me in that closet."),
-    ("First cup of coffee after a week without caffeine", "First cup of coffee after a while without caffeine"),
-    ("8 minutes shy of the world's fastest mile! Whoa", "A bit shy of the world's fastest mile! Whoa"),
     ("My screening is just TWO HOURS AWAY. #BabyDriver", "My screening is A WHILE AWAY. #BabyDriver"),
     ("When he travels an hour to see you at work he's a keeper😊😘",
      "When he travels far to see you at work he's a keeper😊😘"),
@@ -229,7 +221,6 @@ def test_round_six_rewrites(anonymizer, post, expected):
      "Oh I most definitely did &amp; probably will haha"),
     ("I'm out by 12:30 🤷🏽‍♀️ https://t.co/g2JzyxQ9zO", "I'm out 🤷🏽‍♀️ https://t.co/g2JzyxQ9zO"),
     ("Every Sunday 😇 https://t.co/IZUrk7ukaG", "😇 https://t.co/IZUrk7ukaG"),
-    ("Win Free Coffee For a Year https://t.co/tIMkjBfH2q", "Win Free Coffee https://t.co/tIMkjBfH2q"),
     ("The paper I stayed up all night writing had the due date changed to the 29th",
      "The paper I stayed up writing had the due date changed"),
     ("I just don't know how not to, think about you, when it's late at night.",
@@ -269,9 +260,70 @@ def test_round_six_no_time_is_left_alone(anonymizer, post):
     ("Hit abt 1:35:10 for 21km tdy! Overjoyed!", "Hit abt 1:35:10 for 21km! Overjoyed!"),
     ("@user When pregnant, my wife barfed over 125 times in one hour. That wasn't a good hour.",
      "@user When pregnant, my wife barfed over 125 times. That wasn't a good time."),
-    ("Rest In Peace young Paco. Had a great 2.5 years with you 😥",
-     "Rest In Peace young Paco. Had a great time with you 😥"),
     ("drive a 2008 and im choppin on my blades.", "drive a 2008 and im choppin on my blades."),  # a car's model year
 ])
 def test_round_eight_shapes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
+
+
+# Expressions that only say how long or how often stay by default (round 9: readers called posts with only these
+# timeless, and cutting them broke sentences: "I only spent in college", "the most a while I've ever seen"). The
+# strict mode (``keep_how_long=False``, the paper's setting) still cuts or rewrites them as before.
+@pytest.fixture(scope="module")
+def strict_anonymizer(anonymizer) -> TemporalAnonymizer:
+    return TemporalAnonymizer(anonymizer.nlp, keep_how_long=False)
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    ("Paid respects to Mr Lee after 4+ hours of queuing.", "Paid respects to Mr Lee after queuing."),
+    ("It's been a wonderful month having you guys around.", "It's been a wonderful time having you guys around."),
+    ("Regret. Days slipping", "Regret. Time slipping"),
+    ("Even if days are dark, our #coffee still is darker!", "Even if times are dark, our #coffee still is darker!"),
+    (":: Its been a year already. We will nvr forget all our MOH", "We will nvr forget all our MOH"),
+    ("Daily and Weekly Winners | S-One Expo http://t.co/fA7BotJt", "Winners | S-One Expo http://t.co/fA7BotJt"),
+    ("First cup of coffee after a week without caffeine", "First cup of coffee after a while without caffeine"),
+    ("8 minutes shy of the world's fastest mile! Whoa", "A bit shy of the world's fastest mile! Whoa"),
+    ("Win Free Coffee For a Year https://t.co/tIMkjBfH2q", "Win Free Coffee https://t.co/tIMkjBfH2q"),
+    ("Rest In Peace young Paco. Had a great 2.5 years with you 😥",
+     "Rest In Peace young Paco. Had a great time with you 😥"),
+])
+def test_the_strict_mode_cuts_how_long_and_how_often_too(anonymizer, strict_anonymizer, post, expected):
+    assert strict_anonymizer.transform([post])[0].text == expected
+    assert anonymizer.transform([post])[0].text == post
+
+
+@pytest.mark.parametrize("post", [
+    # Round 8's held-out sample: what its reader found broken when these were cut.
+    "Let this sink n 4 a few minutes! If truth b told",
+    "i have unlimited data aka new girl marathon on the 12 hour ride home",
+    "@user I'm the opposite of affluent and I only spent 1 year in college. Fuck you.",
+    "I love that you take a week off every 7 weeks.",
+    "A week went by, nothing. Still, no big deal.",
+    "please be thankful for every minute you have ❤️",
+    # Its posts without time that lost words: a stretch, a frequency, "day one", a shrug, a vivid memory.
+    "This is the most beautiful 6 seconds I've ever seen https://t.co/Q9Dn533CE0",
+    "every day* https://t.co/x65iudN6vT",
+    "@user Matter of time? This was day one. https://t.co/2cSXysACAm",
+    "Who has to climb tree to see what now ?? https://t.co/D4aBxK7u6T",
+    "I remember like it was yesterday https://t.co/p51m6TUEOn",
+    "2,100 children go missing every day. 1 child every 40 seconds.",
+    "I've been trapped inside your heart shaped box for weeks",
+])
+def test_how_long_and_how_often_stay(anonymizer, post):
+    assert anonymizer.transform([post])[0].text == post
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # A stretch tied to now or to a date still goes: "ago", "in", "left", "until", an anniversary, a countdown
+    # standing alone, an ordinal, a day part ("wee hours"), "this", "every Sunday".
+    ("We moved here 2 years ago and love it", "We moved here and love it"),
+    ("See you in a week", "See you"),
+    ("3 days left until vacation!!", "Not long left until vacation!!"),
+    ("the guy that's taking me to Hawaii on our 3 yr 🌸💜🐠🐢", "the guy that's taking me to Hawaii 🌸💜🐠🐢"),
+    ("1 week ✈️ @user @user @user @user", "✈️ @user @user @user @user"),
+    (":: First day of syawal. This is my family.", ":: Syawal. This is my family."),
+    ("I go there every Sunday", "I go there"),
+    ("I worked out this week", "I worked out"),
+])
+def test_how_long_tied_to_now_or_a_date_still_goes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected

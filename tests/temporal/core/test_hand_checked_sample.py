@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from anonymizer.temporal.evaluate import is_correct, naturalness_problems
+from anonymizer.temporal.evaluate import is_correct, naturalness_problems, placing_spans
 from anonymizer.temporal.normalize import normalize
 
 HERE = Path(__file__).parent
@@ -58,24 +58,28 @@ HUMAN_CORRECT_AND_NATURAL = 50  # round 8: 4 more changed, judged again
 # Round 6: 5 outputs changed and judged again ("The time of Location Based ... Apps", "Sad time already" unnatural).
 # Round 7: 3 more changed and judged again; the gold-span check now counts "bright future", "The whole time" and a
 # kept title as survivors, which the reader did not.
+# Round 9: 5 more changed and judged again (the re-judging reader took "after 4+ hours of queuing" to pay respects to
+# Mr Lee as dating the post); the gold-span check now counts only DATE and TIME spans (placing_spans).
 ROUND2_NATURAL_AGREEMENT = 52
-ROUND2_CORRECT_AGREEMENT = 57
+ROUND2_CORRECT_AGREEMENT = 55
 ROUND2_HUMAN_CORRECT_AND_NATURAL = 51
 # Measured on the round-3 sample: judged once after round 2 (54 correct, 47 natural, 42 both; the natural check then
 # passed 11 of the 13 outputs the person found unnatural), then used for round 3 (issue 18) and re-judged.
 # Round 6: 6 outputs changed and judged again.
 # Round 7: 4 more changed and judged again.
-HELDOUT_NATURAL_AGREEMENT = 52
-HELDOUT_CORRECT_AGREEMENT = 59
-HELDOUT_HUMAN_CORRECT_AND_NATURAL = 54
+# Round 9: 4 more changed and judged again ("my daily #lunch time #coffee" read as lunchtime now, "Dated" hanging).
+HELDOUT_NATURAL_AGREEMENT = 51
+HELDOUT_CORRECT_AGREEMENT = 58
+HELDOUT_HUMAN_CORRECT_AND_NATURAL = 53
 # Measured on the round-4 sample: judged once on the round-3 anonymizer before the automatic verdicts were looked
 # at (a person: 97 correct, 78 natural, 75 both, Wilson 95%: 66-82%; the natural check caught 7 of the 22 outputs
 # the person found unnatural), then used for round 4 and the 12 changed outputs judged again.
 # Round 6: 8 outputs changed and judged again (a "day" the tagger now leaves in "Enjoy my day" is not correct
 # against its gold span).
 # Round 7: 1 more changed and judged again ("It should be reserved ...": an "it" without a referent).
+# Round 9: 10 more changed and judged again ("to lead our country 26 years" with #Pakistan read as dating the post).
 FRESH_NATURAL_AGREEMENT = 89
-FRESH_CORRECT_AGREEMENT = 98
+FRESH_CORRECT_AGREEMENT = 96
 FRESH_HUMAN_CORRECT_AND_NATURAL = 87  # round 8: 5 more changed, judged again
 
 # name -> (verdicts, seed of the draw, ids left out of the pool, natural agreement, correct agreement, person's
@@ -101,7 +105,7 @@ def automatic(tweets, anonymizer) -> dict[str, tuple[str, bool, bool]]:
         doc = anonymizer.nlp(norm.text)
         result = anonymizer.anonymize_doc(norm, doc)
         problems = naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text)
-        verdicts[judged["id"]] = (result.text, is_correct(result, [(s, e) for s, e, _ in row["spans"]], row["text"]),
+        verdicts[judged["id"]] = (result.text, is_correct(result, placing_spans(row["spans"]), row["text"]),
                                   not problems)
     return verdicts
 

@@ -31,11 +31,12 @@ HERE = Path(__file__).parent
 SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
            "hand_checked_fresh.json")
 # Floors: what is measured on the four samples today (see the module docstring), so a regression shows. Rounds 6
-# to 8 replaced 41 of their outputs (judged again): 18 of 33 unnatural flagged, 24 natural ones. The checker that
-# meets the 0.7 goal is the fitted one (LearnedNaturalnessChecker, test_hand_checked_midwest.py).
-MIN_RECALL = 0.54
-MIN_PRECISION = 0.42
-MAX_NATURAL_FLAGGED = 24
+# to 8 replaced 41 of their outputs (judged again): 18 of 33 unnatural flagged, 24 natural ones; round 9 replaced 25
+# more (judged again by another reader): 16 of 31, 23 natural ones. The checker that meets the 0.7 goal is the fitted
+# one (LearnedNaturalnessChecker, test_hand_checked_midwest.py).
+MIN_RECALL = 0.51
+MIN_PRECISION = 0.41
+MAX_NATURAL_FLAGGED = 23
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,9 @@ OPTION_HELP = {
                  "generalize: replace every time expression with a neutral phrase ('a certain day'); "
                  "both: cut where the sentence allows it, generalize the rest.",
     "keep_time": "Granularities to keep, e.g. ['part_of_day'] keeps 'in the morning' and removes 'on Monday'.",
+    "remove_how_long": "Also remove what only says how long or how often ('for 2 hours', 'every day'). Off (the "
+                       "default), those stay: they tell nothing of when; one tied to now or to a date ('2 years "
+                       "ago', 'in a week', '3 days left', 'every Sunday') goes either way.",
     "time_patterns": "A succeeded 'learn temporal patterns' job of yours: prune only subtrees of its top patterns "
                      "(others are generalized, or kept with time_mode=prune). Empty: every removable subtree.",
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
@@ -45,14 +48,15 @@ def shared_anonymizer(use_ner: bool) -> TemporalAnonymizer:
 
 def time_anonymizer(options: Mapping, *, use_ner: bool,
                     known_patterns: Mapping[str, int] | None = None) -> TemporalAnonymizer:
-    """The anonymizer validated options describe (time_mode, keep_time), pruning only ``known_patterns`` when
-    given. Built per request around the process's one parser: the constructor only stores its options."""
+    """The anonymizer validated options describe (time_mode, keep_time, remove_how_long), pruning only
+    ``known_patterns`` when given. Built per request around the process's one parser: the constructor only stores
+    its options."""
     base = shared_anonymizer(use_ner)
     prune, generalize = TIME_MODES[options.get("time_mode", "both")]
     keep: Collection[str] = options.get("keep_time", ())
     return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=prune, generalize=generalize,
-                              known_patterns=known_patterns,
-                              keep_kinds=frozenset(keep))
+                              known_patterns=known_patterns, keep_kinds=frozenset(keep),
+                              keep_how_long=not options.get("remove_how_long", False))
 
 
 def not_english(texts: Collection[str]) -> list[tuple[int, str]]:

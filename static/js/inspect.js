@@ -252,6 +252,7 @@
       body.remove_time = true;
       body.time_mode = data.get("time_mode");
       body.keep_time = data.getAll("keep_time");
+      body.remove_how_long = Boolean(data.get("remove_how_long"));
       if (data.get("time_patterns")) body.time_patterns = data.get("time_patterns");
     }
     const started = performance.now();
@@ -290,7 +291,8 @@
   const showTimeOptions = () => { $("time-options").hidden = !removeTime.checked; };
   removeTime.addEventListener("change", showTimeOptions);
   showTimeOptions();
-  for (const name of ["model", "mode", "m", "keep", "replacement", "places", "remove_time", "time_mode", "keep_time", "time_patterns"]) {
+  for (const name of ["model", "mode", "m", "keep", "replacement", "places", "remove_time", "time_mode", "keep_time", "remove_how_long",
+    "time_patterns"]) {
     for (const input of form.querySelectorAll(`[name="${name}"]`)) {
       input.addEventListener("change", () => { if (shown) inspect(); });
     }

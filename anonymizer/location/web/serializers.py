@@ -16,6 +16,7 @@ class InspectOptionsSerializer(serializers.Serializer):
     time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
                                       max_length=50, default=list, help_text=OPTION_HELP["keep_time"])
+    remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
     time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,

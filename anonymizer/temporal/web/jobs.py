@@ -54,6 +54,7 @@ class RemoveTimeParams(serializers.Serializer):
     time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False, max_length=50,
                                       default=list, help_text=OPTION_HELP["keep_time"])
+    remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
     time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
@@ -169,6 +170,8 @@ def _anonymize_cells(cells: list[str], anonymizer: TemporalAnonymizer, location:
 
 def _options(params: dict, location: _Location | None) -> dict:
     options = {"time_mode": params.get("time_mode", "both"), "keep_time": list(params.get("keep_time", ())),
+               # Stored as what was kept: a result from before the option (none of it) then reads right.
+               "keep_how_long": not params.get("remove_how_long", False),
                "time_patterns": params.get("time_patterns"), "location_model": None}
     if params.get("time_patterns"):
         options["time_patterns_top"] = params.get("time_patterns_top", 10)

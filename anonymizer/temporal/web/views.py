@@ -28,6 +28,7 @@ def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, err
           patterns_form: dict | None = None, patterns_errors: dict | None = None) -> HttpResponse:
     header = list(upload.metadata.get("header", []))
     form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": [],
+                    "remove_how_long": False,
                     "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
     patterns_form = patterns_form or {"text_column": _default_column(header)}
     return render(request, "temporal/remove_time.html", {
@@ -47,7 +48,9 @@ def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
     if request.method == "GET":
         return _page(request, upload)
     form = {"text_columns": request.POST.getlist("text_columns"), "time_mode": request.POST.get("time_mode", ""),
-            "keep_time": request.POST.getlist("keep_time"), "time_patterns": request.POST.get("time_patterns", ""),
+            "keep_time": request.POST.getlist("keep_time"),
+            "remove_how_long": bool(request.POST.get("remove_how_long")),
+            "time_patterns": request.POST.get("time_patterns", ""),
             "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or "10",
             "location_model": request.POST.get("location_model", "")}
     params = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}

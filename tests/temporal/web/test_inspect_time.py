@@ -83,6 +83,15 @@ def test_a_granularity_can_be_kept(location_models):
     assert morning_kept["time"]["text_after"] == "Meet me in the morning at the Capitol in Des Moines"
 
 
+def test_how_long_stays_unless_asked_to_go(location_models):
+    text = "Slept for 12 hours in Des Moines 2 days ago, every day there was worth it"
+    kept = remove_time(text=text)
+    assert [span["text"] for span in kept["time"]["removed"]] == ["2 days ago"]  # tied to now: it goes
+    assert kept["time"]["text_after"] == "Slept for 12 hours in Des Moines, every day there was worth it"
+    removed = remove_time(text=text, remove_how_long=True)
+    assert "12 hours" not in removed["time"]["text_after"] and "every day" not in removed["time"]["text_after"]
+
+
 def test_known_patterns_from_a_patterns_job_limit_what_is_cut(location_models, user, other_user):
     text = "I woke up this morning and drove to Little Rock at 9AM"
     owner = APIClient()

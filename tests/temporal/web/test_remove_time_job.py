@@ -69,7 +69,8 @@ def test_the_text_column_is_anonymized_cell_by_cell_and_everything_else_is_kept(
     assert counts["changed"] == 6  # all but the empty cell and the one without a time
     # at 9AM | "night" of Last night, tonight | in the morning, on Monday | at 9AM | on Sunday mornings
     assert counts["time_removed"] == 7 and counts["time_generalized"] == 2  # Tomorrow -> It, Last night -> It
-    assert summary["options"] == {"time_mode": "both", "keep_time": [], "time_patterns": None, "location_model": None}
+    assert summary["options"] == {"time_mode": "both", "keep_time": [], "keep_how_long": True, "time_patterns": None,
+                                  "location_model": None}
     assert [s["row"] for s in summary["sample"]] == [2, 3, 4, 7, 8, 9]  # the header is row 1
     assert summary["sample"][1] == {"row": 3, "column": "text", "before": "Tomorrow is my birthday",
                                     "after": "It is my birthday"}
@@ -179,12 +180,13 @@ def test_the_web_form_starts_the_job_for_its_owner_only(alice_client, client, us
     assert not Job.objects.exists()
 
     response = alice_client.post(url, {"text_columns": ["text"], "time_mode": "prune", "keep_time": ["clock"],
-                                       "time_patterns": "", "location_model": ""})
+                                       "remove_how_long": "1", "time_patterns": "", "location_model": ""})
     job = Job.objects.get(kind="remove_time")
     assert response.status_code == 302 and response["Location"] == reverse("job-detail", args=[job.id])
     assert job.owner == user and list(job.inputs.all()) == [upload]
     assert job.params == {"text_columns": ["text"], "time_mode": "prune", "keep_time": ["clock"],
-                          "time_patterns": None, "time_patterns_top": 10, "location_model": None}
+                          "remove_how_long": True, "time_patterns": None, "time_patterns_top": 10,
+                          "location_model": None}
 
     learn = alice_client.post(reverse("temporal-learn-patterns", args=[upload.id]), {"text_column": "bio"})
     patterns = Job.objects.get(kind="temporal_patterns")

@@ -61,6 +61,7 @@ from anonymizer.temporal.tagging import (
     EVALUATIVE_WORDS,
     GLUED_DURATION,
     KINDS,
+    MAKE_FORMS,
     MODIFIER_WORDS,
     MONTHS,
     TimeTagger,
@@ -184,6 +185,8 @@ def _neutral_noun(root: Any) -> str:
     lower = root.lower_
     plural = root.tag_ in ("NNS", "NNPS") or lower in PLURAL_TIME_NOUNS
     noun = "day" if (lower in DAY_WORDS or lower in WEEKDAY_FORMS) and lower not in ("day", "days") else "time"
+    if root.head.lower_ in MAKE_FORMS and any(c.dep_ == "poss" for c in root.children):
+        noun = "day"  # "Made my night." -> "Made my day.": the idiom without the part of the day
     return noun + "s" if plural else noun
 
 
@@ -339,14 +342,21 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
         return False  # "day", "week" alone: which day or week; "wee hours", "the days": a time of day, a period
     if any(c.dep_ == "poss" for t in units for c in t.children):
         return False  # "on our 3 yr": an anniversary
-    if any(t.dep_ == "ROOT" and not any(c.pos_ in ("VERB", "AUX") for c in t.children) for t in units):
-        return False  # "1 week ✈️", "3 hours! Here we go", "11 years!!!": a countdown or an anniversary
+    if any(t.dep_ == "ROOT" and not any(c.pos_ in ("VERB", "AUX") or c.dep_ in ("amod", "prep", "relcl")
+                                        for c in t.children) for t in units):
+        return False  # "1 week ✈️", "3 hours! Here we go", "11 years!!!": a countdown or an anniversary; not
+        # "THE BEST 3 YEARS OF MY LIFE"
     first, last = words[0].i, words[-1].i
-    if last + 1 < len(doc) and doc[last + 1].lower_ in ANCHORS_AFTER:
-        return False
+    following = doc[last + 1] if last + 1 < len(doc) else None
+    if following is not None and following.lower_ in ANCHORS_AFTER and not (
+            following.lower_ == "to" and following.head.i not in tokens
+            and not (last + 2 < len(doc) and doc[last + 2].lower_ == "go")):
+        return False  # "3 days to Christmas", "10 days to go"; not "drove three hours to Milford"
     if any(t.head.pos_ == "ADP" and t.head.lower_ in ANCHORING_PREPOSITIONS and t.head.i not in tokens
            for t in words) or (first and doc[first - 1].lower_ in ANCHORING_PREPOSITIONS):
         return False  # "in 2 weeks", "within a day"
+    if first and doc[first - 1].lower_ in ("what", "such"):
+        return False  # "What a week in NYC": the week just lived
     return True
 
 
@@ -357,6 +367,27 @@ ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth 
 def _counts(token: Any) -> bool:
     """A number that counts ("12", "two", "2.5"), not one that orders ("first", "2nd")."""
     return token.like_num and token.lower_ not in ORDINAL_WORDS and ORDINAL_WORD.match(token.text) is None
+
+
+# Verbs whose object a complement is about ("Spent today belting", "made monday so much better").
+OBJECT_COMPLEMENT_VERBS = frozenset("spend spent spends spending make made makes making".split())
+
+
+def is_what_a_complement_is_about(root: Any, run: set[int]) -> bool:
+    """Whether a lone day word ("today", "Monday") is what a verb's complement is about: the object of "spent" or
+    "made" before the complement ("Spent today belting my face off", "it made monday so much better"; the parser
+    calls it an adverbial) or the subject of a gerund ("about Monday being over"). Cutting it leaves the verb
+    without its object; "the day" takes its place."""
+    if len(run) != 1 or not (root.lower_ in WEEKDAY_FORMS or root.lower_ in ("today", "tomorrow", "yesterday")):
+        return False
+    head = root.head
+    if root.dep_ in ("dobj", "npadvmod") and head.lower_ in OBJECT_COMPLEMENT_VERBS and head.i + 1 == root.i:
+        deps = ("xcomp", "ccomp", "oprd", "acomp", "advmod") + (("prep",) if head.lower_.startswith("spen") else ())
+        return any(c.i > root.i and c.dep_ in deps for c in head.children)  # "spent today at the beach" too
+    following = root.doc[root.i + 1] if root.i + 1 < len(root.doc) else None
+    if root.dep_ == "pobj" and following is not None and following.lower_ == "being":
+        return True  # "about Monday being over", parsed with "Monday" as the preposition's object
+    return root.dep_ in ("nsubj", "nsubjpass") and head.tag_ == "VBG" and head.dep_ in ("pcomp", "pobj")
 
 
 def _finite_without_subject(verb: Any, ignore: int = -1) -> bool:
@@ -852,8 +883,20 @@ class TemporalAnonymizer:
                     generalized |= set(tags)
                 else:
                     cut |= set(tags)
+            elif self.generalize and is_what_a_complement_is_about(root, run):
+                replace[root.i] = "the day"  # "Spent today belting my face off" -> "Spent the day belting ..."
+                generalized.add(root.i)
             elif unit is not None and self.prune:
                 cut |= unit
+                head = root.head
+                before = doc[min(unit) - 1] if min(unit) else None
+                if root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
+                        and not any(c.dep_ in ("det", "poss") and c.i not in unit for c in head.children) \
+                        and before is not None and before.pos_ in ("ADP", "VERB", "AUX"):
+                    # "swag for tomorrow's All-American Experience" -> "swag for the All-American Experience"
+                    replace[min(unit)] = "the"
+                    cut.discard(min(unit))
+                    generalized |= unit
                 before = doc[min(unit) - 1] if unit and min(unit) else None
                 if before is not None and before.lower_ in PRECISION_ADVERBS and before.dep_ == "advmod":
                     cut.add(before.i)  # "calling you nonstop right at 8am" -> "calling you nonstop"
@@ -988,7 +1031,10 @@ class TemporalAnonymizer:
             cut |= gone
             handled |= gone
         for verb in doc:
-            if verb.i in handled or verb.lower_ not in BE_FORMS or verb.pos_ not in ("AUX", "VERB"):
+            # "It's going on midnight and ...": a clause of "it" and a time, as with "It's almost 10 pm and ..."
+            going_on = [c for c in verb.children if c.lower_ == "on" and not list(c.children)] \
+                if verb.lower_ == "going" else []
+            if verb.i in handled or (verb.lower_ not in BE_FORMS and not going_on) or verb.pos_ not in ("AUX", "VERB"):
                 continue
             children = list(verb.children)
             times = [c for c in children if c.dep_ in ("attr", "acomp", "npadvmod") and marked[c.i]]
@@ -999,13 +1045,19 @@ class TemporalAnonymizer:
                 and t.head.i in {j.i, *(c.i for c in times)}][:1]  # "It's almost 10 pm and I am making coffee"
             if not times or any(s.lower_ not in PLACEHOLDER_WORDS for s in subjects):
                 continue
+            end = max(t.i for t in verb.subtree) + 1
+            if not joined and end < len(doc) and doc[end].dep_ == "cc" and doc[end].head.dep_ == "ROOT" \
+                    and doc[end].head.i > end:
+                conjunctions = [doc[end]]  # the parser ended the sentence before "and I've spent ..."
+                joined = [doc[end].head]
             if not joined or not conjunctions:
                 self._comma_clause(doc, verb, times + subjects, marked, cut, handled)
                 continue
             clause = {verb.i, conjunctions[0].i} | {t.i for c in times + subjects for t in c.subtree}
+            clause |= {c.i for c in going_on} | ({c.i for c in children if c.dep_ == "aux"} if going_on else set())
             rest = [c for c in children if c.i not in clause and c.dep_ not in ("conj", "punct")]
             if rest or not all(marked[i] or doc[i].dep_ in ("det", "cc", "nsubj", "expl") or i == verb.i
-                               for i in clause):
+                               or (going_on and (doc[i].dep_ == "aux" or doc[i] in going_on)) for i in clause):
                 continue
             clause |= {c.i for c in children if c.dep_ == "punct" and verb.i < c.i < conjunctions[0].i}
             cut |= clause
@@ -1197,6 +1249,19 @@ class TemporalAnonymizer:
                     and token.head.i in gone and token.head.i not in generalized and token.head.i != token.i:
                 extra.add(token.i)
                 gone.add(token.i)
+        for token in doc:
+            if token.i not in gone and token.text == "+" and token.i and token.i - 1 in gone \
+                    and not doc[token.i - 1].whitespace_:
+                extra.add(token.i)  # "in 3+ weeks": the "+" of the cut number
+                gone.add(token.i)
+        # An article left before a link, an emoji or the end, its noun cut ("Me in Abel at 3 am on a Tuesday https://…").
+        for token in doc:
+            if token.i in gone or token.lower_ not in ("a", "an", "the") or token.i + 1 not in gone:
+                continue
+            after = next((t for t in doc[token.i + 1:] if t.i not in gone), None)
+            if after is None or is_link(after) or EMOJI_ONLY.match(after.text) or after.text in (".", "!", "?"):
+                extra.add(token.i)
+                gone.add(token.i)
         # A preposition whose objects were all cut goes too ("at 9am" parsed with "am" as the head of "at").
         for token in doc:
             objects = [c for c in token.children if c.dep_ in ("pobj", "pcomp")]
@@ -1205,7 +1270,7 @@ class TemporalAnonymizer:
                 extra.add(token.i)
                 gone.add(token.i)
         for token in doc:
-            if token.i in gone or (token.pos_ != "ADP" and token.lower_ not in ("until", "till", "til")) \
+            if token.i in gone or (token.pos_ != "ADP" and token.lower_ not in ("until", "till", "til", "circa")) \
                     or token.dep_ not in ("prep", "ROOT", "mark") \
                     or token.lower_ in PARTICLE_WORDS or token.i + 1 >= len(doc) or token.i + 1 not in gone:
                 continue

@@ -21,8 +21,8 @@ from typing import Any
 
 from anonymizer.temporal.normalize import EMOJI_ONLY
 
-__all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MONTHS", "TIME_LABELS", "TimeTagger", "hashtag_word",
-           "holiday_phrases", "is_link", "kind_of", "runs"]
+__all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MAKE_FORMS", "MONTHS", "TIME_LABELS", "TimeTagger",
+           "hashtag_word", "holiday_phrases", "is_link", "kind_of", "runs"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -47,7 +47,7 @@ ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb m
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.
 CLOCK = re.compile(r"(?i)^(?:\d{1,2}(?:[:.]\d{2})?\+?(?:am|pm|a\.m\.|p\.m\.|ish)|\d{3,4}(?:am|pm)"
                    r"|\d{1,2}(?::\d{2})?(?:am|pm)?[-–~]\d{1,2}(?::\d{2})?(?:am|pm)"  # a range "11am-2pm"
-                   r"|(?:[01]\d|2[0-3])[0-5]\d(?:hrs?|h)|\d{1,2}:\d{2}(?::\d{2})?\+?)$")
+                   r"|(?:[01]\d|2[0-3])[0-5]\d(?:hrs?|h)|\d{1,2}:\d{2}(?::\d{2})?[+Z]?)$")  # "17:22:17Z": UTC
 # A 24-hour clock time without a colon ("at 1435", "till 2359"), only after a word that introduces a time.
 MILITARY = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d$")
 _CLOCK_CONTEXT = frozenset("at till until til by from before after around abt about @ ~ to - since".split())
@@ -72,6 +72,7 @@ FUTURE_PAST = frozenset({"future", "past"})
 # Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
+HASHTAG_SHORT_YEAR = re.compile(r"^([a-z]+)(\d\d)$")  # a time word's two-digit year: "#summer17"
 HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
 HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
 # A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
@@ -98,6 +99,7 @@ jonah micah mic nahum habakkuk hab zephaniah zeph haggai hag zechariah zech mala
 john jn acts romans rom corinthians cor galatians gal ephesians eph philippians phil colossians col thessalonians thess
 timothy tim titus philemon hebrews heb james jas peter pet jude revelation rev didache sirach wisdom tobit""".split())
 MAKE_FORMS = frozenset("make made makes making".split())
+SCHOOL_YEARS = frozenset("senior junior sophomore freshman freshmen".split())
 # Season words that are verbs too; as verbs they are not a time.
 SEASON_VERBS = frozenset("fall spring".split())
 # Units of an age ("a 16 year old", "18 and 19 year olds", "his 12yr old ass"): an age says nothing of when.
@@ -261,9 +263,9 @@ def _is_time_hashtag(word: str) -> bool:
         return True
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
-    dated = HASHTAG_YEAR.match(word)
+    dated = HASHTAG_YEAR.match(word) or HASHTAG_SHORT_YEAR.match(word)
     if dated and (dated.group(1) in TIME_WORDS or dated.group(1) in MONTHS):
-        return True
+        return True  # "#summer2017", "#summer17"
     return any(word.startswith(day) or word.endswith(day) for day in WEEKDAYS if len(word) > len(day))
 
 
@@ -315,15 +317,28 @@ def not_a_time(token: Any) -> bool:
     if lower in ("year", "day", "week", "month", "season", "night") and token.i >= 3 and previous.lower_ == "the" \
             and doc[token.i - 2].lower_ == "of" and doc[token.i - 3].pos_ in ("NOUN", "PROPN") \
             and doc[token.i - 3].lower_ not in _OF_HEADS and doc[token.i - 3].lower_ not in TIME_WORDS \
-            and doc[token.i - 3].lower_ != "time":
-        return True  # "Man of the year", "Player of the week", "play of the day": a title
+            and doc[token.i - 3].lower_ != "time" \
+            and not any(ORDINAL.match(c.text) or c.like_num for c in doc[token.i - 3].children):
+        return True  # "Man of the year", "Player of the week", "play of the day": a title ("27th book of the year"
+        # counts this year's books)
     if lower in TIME_WORDS and previous is not None and previous.lower_ in ("per", "/", "a-"):
         return True  # "$174 per month", "60 miles per hour": a rate says nothing of when
     if lower in ("day", "week") and previous is not None and previous.lower_ in ROUTINE_WORDS:
         return True  # "cheat day", "Leg day", "spirit week": a routine, not which day
-    if lower in ("day", "days", "week", "weekend", "night", "year", "month") and token.i >= 2 \
+    if lower in ("day", "days", "week", "weekend", "year", "month") and token.i >= 2 \
             and previous.lower_ in POSSESSIVE_WORDS and doc[token.i - 2].lower_ in MAKE_FORMS:
-        return True  # "made my day", "IT WOULD MAKE MY WEEK": an idiom
+        return True  # "made my day", "IT WOULD MAKE MY WEEK": an idiom ("Made my night" says when: round 9)
+    if lower == "day" and following is not None and following.lower_ in ("made", "=", "made.") \
+            and (previous is None or previous.is_punct or previous.text in ("...", "..")):
+        return True  # "... Day made 🙌": the idiom
+    if lower == "year" and following is not None and following.lower_ in ("round", "-round", "around") \
+            and previous is not None and previous.lower_ in ("all", "the"):
+        return True  # "sell fireworks all year round": always
+    if lower == "year" and previous is not None and previous.lower_ in SCHOOL_YEARS:
+        return True  # "my senior year": a grade, not a date
+    if lower == "day" and previous is not None and previous.lower_ == "lucky" and token.i >= 2 \
+            and doc[token.i - 2].lower_ in POSSESSIVE_WORDS | {"a", "the"}:
+        return True  # "Must be my lucky day!"
     if lower == "day" and previous is not None and previous.lower_ in POSSESSIVE_WORDS \
             and not (token.i + 1 < len(doc) and doc[token.i + 1].lower_ == "of"):
         return True  # "how my day is going", "have a great day": a person's day, no date
@@ -345,6 +360,8 @@ def not_a_time(token: Any) -> bool:
     if ":" in token.text and book is not None and book.lower_.rstrip(".") in SCRIPTURE_BOOKS \
             and book.text[:1].isupper():
         return True  # "Job 41:22", "James 5:13": a verse, not a clock
+    if re.match(r"^\d(?:/\d)+$", token.text) and following is not None and following.lower_ == "of":
+        return True  # "1/3 of the time", "the 3/4/5 of #WhiteSox lineup": a fraction, a batting order
     thread = re.match(r"^(\d{1,2})/(\d{1,2})$", token.text)
     if thread and 0 < int(thread.group(1)) <= int(thread.group(2)) <= 20 and (
             (previous is not None and previous.text == "(")
@@ -460,6 +477,8 @@ class TimeTagger:
         text = token.text
         if QUARTER.match(text):  # "Q3"
             return True
+        if re.match(r"^'?\d{2}$", text) and previous is not None and previous.lower_ in SEASONS:
+            return True  # "All summer 17": the season's year
         if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5", "12 Oct"
             return True
         if token.i > 0 and token.nbor(-1).text in ("#", ":") and not token.nbor(-1).whitespace_:  # "#1:18": a scale

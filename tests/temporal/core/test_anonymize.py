@@ -186,8 +186,6 @@ def test_round_five_shapes(anonymizer, post, expected):
     ("It's been six years since @user and @user locked me in that closet.",
      "It's been years since @user and @user locked me in that closet."),
     ("My screening is just TWO HOURS AWAY. #BabyDriver", "My screening is A WHILE AWAY. #BabyDriver"),
-    ("When he travels an hour to see you at work he's a keeper😊😘",
-     "When he travels far to see you at work he's a keeper😊😘"),
     # Countdowns, last chances, time off, what is on or coming up, the time of a clause.
     ("83 days to my birthday!! Party at the Capitol", "Counting down to my birthday!! Party at the Capitol"),
     ("Last day to submit your registration forms for #fnnsdd5 !",
@@ -308,6 +306,7 @@ def test_the_strict_mode_cuts_how_long_and_how_often_too(anonymizer, strict_anon
     "I remember like it was yesterday https://t.co/p51m6TUEOn",
     "2,100 children go missing every day. 1 child every 40 seconds.",
     "I've been trapped inside your heart shaped box for weeks",
+    "When he travels an hour to see you at work he's a keeper😊😘",  # round 11: "to" hangs on "see", no countdown
 ])
 def test_how_long_and_how_often_stay(anonymizer, post):
     assert anonymizer.transform([post])[0].text == post
@@ -326,4 +325,60 @@ def test_how_long_and_how_often_stay(anonymizer, post):
     ("I worked out this week", "I worked out"),
 ])
 def test_how_long_tied_to_now_or_a_date_still_goes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 10, from the round-9 failures: a time's possessive before its noun leaves "the" where a determiner is
+    # needed; "It's going on midnight and ..." goes like "It's almost 10 pm and ..."; what a cut leaves dangling goes
+    # (an article before a link, "circa", the "+" of "3+"); "Made my night" keeps its idiom without the night.
+    ("@user starting things out right with swag for tomorrow's All-American Experience at the @user",
+     "@user starting things out right with swag for the All-American Experience at the @user"),
+    ("Watching tonight's game with my dad", "Watching the game with my dad"),
+    ("It's going on midnight and I've spent my evening making unicorn chow. I'm okay with this.",
+     "I've spent my time making unicorn chow. I'm okay with this."),
+    ("@user Me in Abel at 3 am on a Tuesday https://t.co/rJisaEk3jd", "@user Me in Abel https://t.co/rJisaEk3jd"),
+    ("Wears Valley Farmers Market circa 2010  #farmersmarket #food",
+     "Wears Valley Farmers Market #farmersmarket #food"),
+    ("This is the first time in 3+ weeks I have gone a day without seeing @user",
+     "This is the first time I have gone a day without seeing @user"),
+    ("I didn't expect to hear that on a PG-13 show. Made my night.",
+     "I didn't expect to hear that on a PG-13 show. Made my day."),
+    ("Just wrapped up 27th book of the year, The Curse of Rocky Colavito by @user.",
+     "Just wrapped up 27th book, The Curse of Rocky Colavito by @user."),  # counted in this year: no title
+])
+def test_round_ten_shapes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize("post", [
+    # Round 10: no time here (a grade, always, an idiom, luck, an anniversary of a life stage in a noun phrase).
+    "awh yay mom is letting me do my senior year in duncan 😊",
+    "These place sell fireworks all year round Texas so wack",
+    "Found kittens in my horse shed... Day made 🙌🏻☺️",
+    "Just won some fireworks from a @user game! Must be my lucky day! 🎇🎆",
+    "THE BEST 3 YEARS OF MY LIFE!!! I will never forget this amazing group of girls.",
+])
+def test_round_ten_no_time_is_left_alone(anonymizer, post):
+    assert anonymizer.transform([post])[0].text == post
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 11, from the round-10 failures: a day a verb's complement is about becomes "the day" (cutting it left
+    # "Spent belting", "it made so much better"); "to" after a stretch is a countdown only when it hangs on the
+    # stretch; a fraction is no date; a clock in UTC ("17:22:17Z") is a clock.
+    ("Spent today belting my face off, so as a reward, I am giving myself ice cream😋",
+     "Spent the day belting my face off, so as a reward, I am giving myself ice cream😋"),
+    ("how beautiful it was and how it made monday so much better!",
+     "how beautiful it was and how it made the day so much better!"),
+    ("This is how I feel about Monday being over... @user", "This is how I feel about the day being over... @user"),
+    ("I spent today at the beach", "I spent the day at the beach"),
+    ("Kind of bummed that i drove three hours to Milford to see @user",
+     "Kind of bummed that i drove three hours to Milford to see @user"),
+    ("Only 10 days to go", "Not long to go"),
+    ("even though I act like I hate you 1/3 of the time 🎉", "even though I act like I hate you 1/3 of the time 🎉"),
+    ("WB9SKY-11 first detected 2017-06-28 17:22:17Z from Kankakee, IL 60901, USA (129m AGL).",
+     "WB9SKY-11 first detected a certain time from Kankakee, IL 60901, USA (129m AGL)."),
+])
+def test_round_eleven_shapes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected

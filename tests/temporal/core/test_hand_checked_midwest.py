@@ -82,6 +82,26 @@ the rules and language model flag 9 of its 22 unnatural outputs and 6 natural on
 nine earlier samples, threshold 0.36 by leaving one out) flags 16 of 22 (recall 0.73) and 11 natural ones (precision
 0.59).
 
+Round 10 was developed on the round-9 failures (its 23 changed outputs judged again) and the same 700 posts: a time's
+possessive before its noun leaves "the" ("swag for tomorrow's All-American Experience" -> "for the ..."), "It's going on
+midnight and ..." goes like "It's almost 10 pm and ...", an article left before a link goes, "circa", "3+"; "Made my
+night" -> "Made my day"; "my senior year", "all year round", "Day made", "my lucky day" are no times; "#summer17" is.
+The round-10 held-out sample (``hand_checked_midwest7*.json``, seeds 73 and 79 over the posts left by rounds 4-9 and
+the 700 read), judged once by another reader: **91 correct, 79 natural, 70 correct and natural** (Wilson 95%: 60-78%);
+posts without time 87 of 89 unchanged. What failed: verbs left without the day they were about ("Spent belting", "how
+it made so much better"), dated TV events ("BIG BROTHER STARTS"), neutral phrases ("A certain time until I'm 21").
+Round 11 was developed on those (its 10 changed outputs judged again): a day a verb's complement is about becomes "the
+day" ("Spent the day belting ..."), "to" after a stretch is a countdown only when it hangs on the stretch ("drove three
+hours to Milford" stays), fractions ("1/3 of the time") are no dates, a clock in UTC ("17:22:17Z") is a clock. The
+round-11 held-out sample (``hand_checked_midwest8*.json``, seeds 83 and 89), judged once by another reader: **84
+correct, 71 natural, 58 correct and natural** (Wilson 95%: 48-67%); posts without time 79 of 84 unchanged. This
+reader was the strictest yet: a kept stretch tied to a known event ("I dedicated seven years of my life to Pretty
+Little Liars", unchanged), TV premieres and festivals ("#CWS", "Summerfest"), 12 outputs with a neutral word where a
+time stood ("a certain time", "it is my time", "his time doctors appointment"), weather-bot lines. Frozen before its
+verdicts were read: the rules and language model flag 12 of its 29 unnatural outputs and 8 natural ones; the fitted
+checker (fitted on the eleven earlier samples, threshold 0.37 by leaving one out) flags 21 of 29 (recall 0.72) and 13
+natural ones (precision 0.62).
+
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
 """
@@ -135,46 +155,60 @@ class Sample:
 ROUND4 = Sample(_load("hand_checked_midwest.json"), _load("hand_checked_midwest_plain.json"), (23, 29), frozenset(),
                 # Judged once: 93, 63, 61, 87, 86; the checker then flagged 11 of the 37 unnatural and 13 natural.
                 # After round 5: 96, 76, 75, 87, 87; after rounds 6-8: 97, 87, 86, 87, 87; after round 9 (changed
-                # outputs judged again) as below.
-                human=(96, 88, 86, 87, 87), checker=(2, 21))
+                # outputs judged again): 96, 88, 86; after rounds 10-11 as below.
+                human=(96, 89, 87, 87, 87), checker=(1, 22))
 ROUND5 = Sample(_load("hand_checked_midwest2.json"), _load("hand_checked_midwest2_plain.json"), (31, 37),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain),
                 # Judged once: 95, 69, 68, 93, 93 (checker 14, 9); after rounds 6-8: 98, 83, 81; after round 9 as below.
-                human=(98, 87, 85, 93, 93), checker=(6, 11))
+                human=(98, 87, 85, 93, 93), checker=(6, 12))
 ROUND6 = Sample(_load("hand_checked_midwest3.json"), _load("hand_checked_midwest3_plain.json"), (41, 43),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain + ROUND5.timed + ROUND5.plain),
                 # Judged once: 96, 77, 74, 95, 92 (checker 11, 18); rounds 7 and 8 were developed on it, its changed
                 # outputs judged again, as below.
-                human=(98, 91, 89, 95, 94), checker=(2, 21))
+                human=(99, 92, 91, 95, 94), checker=(2, 22))
 
 # Round 7 was developed on the round-6 failures and on 560 posts of the timed pool left by rounds 4 and 5 (their
 # seed-101 shuffle, less the round-6 draw), round 8 on the round-7 failures and on the next 140 of them, round 9 on
-# the round-8 failures and the same 700: each round's held-out draw leaves out the posts read before it.
-READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700}
+# the round-8 failures and the same 700 (so rounds 10 and 11): each round's held-out draw leaves out the posts read
+# before it.
+READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700, "round10": 700, "round11": 700}
 ROUND7 = Sample(_load("hand_checked_midwest4.json"), _load("hand_checked_midwest4_plain.json"), (47, 53),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6) for j in sample.timed + sample.plain),
                 # Judged once: 92, 74, 70, 93, 86 (checker 9, 9; the fitted checker 19 of 26 and 16 natural ones);
                 # rounds 8 and 9 were developed on it, its changed outputs judged again, as below.
-                human=(93, 82, 78, 93, 87), checker=(6, 10))
+                human=(93, 81, 77, 93, 87), checker=(7, 10))
 ROUND8 = Sample(_load("hand_checked_midwest5.json"), _load("hand_checked_midwest5_plain.json"), (59, 61),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7) for j in sample.timed + sample.plain),
                 # Judged once, the held-out figure of round 8: 96, 84, 80, 93, 88 (checker 7, 13); round 9 was
                 # developed on it, its 16 changed outputs judged again, as below.
-                human=(99, 92, 91, 93, 92), checker=(5, 14))
+                human=(99, 92, 91, 93, 92), checker=(5, 13))
 ROUND9 = Sample(_load("hand_checked_midwest6.json"), _load("hand_checked_midwest6_plain.json"), (67, 71),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8)
                           for j in sample.timed + sample.plain),
-                # Judged once, the held-out figure of round 9.
-                human=(90, 78, 73, 86, 82), checker=(9, 6))
-SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9}
+                # Judged once, the held-out figure of round 9: 90, 78, 73, 86, 82 (checker 9, 6); rounds 10 and 11
+                # were developed on it, its changed outputs judged again, as below.
+                human=(93, 87, 82, 86, 83), checker=(7, 8))
+ROUND10 = Sample(_load("hand_checked_midwest7.json"), _load("hand_checked_midwest7_plain.json"), (73, 79),
+                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9)
+                           for j in sample.timed + sample.plain),
+                 # Judged once: 91, 79, 70, 89, 87; round 11 was developed on it, its 7 changed outputs judged again.
+                 human=(92, 84, 76, 89, 87), checker=(4, 12))
+ROUND11 = Sample(_load("hand_checked_midwest8.json"), _load("hand_checked_midwest8_plain.json"), (83, 89),
+                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
+                           for j in sample.timed + sample.plain),
+                 # Judged once, the held-out figure of round 11.
+                 human=(84, 71, 58, 84, 79), checker=(12, 8))
+SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
+           "round10": ROUND10, "round11": ROUND11}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
 # the earlier samples, its threshold chosen by leaving one of them out: bench/bench_naturalness.py). On round 6,
 # fitted on the six samples before it (threshold 0.35), it flagged 19 of 23 and 26 natural ones.
-LEARNED_ON_HELD_OUT = (16, 11)
-LEARNED_THRESHOLD = 0.36
+LEARNED_ON_HELD_OUT = (21, 13)
+LEARNED_THRESHOLD = 0.37
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
-                   "hand_checked_midwest3.json", "hand_checked_midwest4.json", "hand_checked_midwest5.json")
+                   "hand_checked_midwest3.json", "hand_checked_midwest4.json", "hand_checked_midwest5.json",
+                   "hand_checked_midwest6.json", "hand_checked_midwest7.json")
 
 
 def read_in_development(posts: dict[str, dict], count: int) -> frozenset[str]:
@@ -258,14 +292,14 @@ def test_the_checker_against_the_person(checker, posts, name):
 
 
 def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, posts):
-    """Fitted on the earlier samples' verdicts only; judged on the round-9 sample, which none of them saw."""
+    """Fitted on the earlier samples' verdicts only; judged on the round-11 sample, which none of them saw."""
     syntime = {row["id"]: row["text"] for row in map(json.loads, shared_data(
         "temporal/syntime_tweets/train.jsonl").read_text(encoding="utf-8").splitlines())}
     originals = {**syntime, **{i: row["text"] for i, row in posts.items()}}
     earlier = [judged for name in EARLIER_SAMPLES for judged in _load(name) if judged["output"] is not None]
     learned = LearnedNaturalnessChecker(checker, threshold=LEARNED_THRESHOLD).fit(
         [originals[j["id"]] for j in earlier], [j["output"] for j in earlier], [not j["natural"] for j in earlier])
-    judged_outputs = [judged for judged in ROUND9.timed if judged["output"] is not None]
+    judged_outputs = [judged for judged in ROUND11.timed if judged["output"] is not None]
     flagged = {j["id"] for j in judged_outputs if not learned.is_natural(posts[j["id"]]["text"], j["output"])}
     assert (sum(j["id"] in flagged for j in judged_outputs if not j["natural"]),
             sum(j["id"] in flagged for j in judged_outputs if j["natural"])) == LEARNED_ON_HELD_OUT

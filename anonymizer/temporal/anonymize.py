@@ -218,8 +218,8 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
             and all(marked[i] or doc[i].dep_ == "det" for i in tokens):
         # "Tomorrow is my birthday" -> "It is my birthday" (a subject right before its copula).
         return set(tokens[1:]), {tokens[0]: "it"}
-    if root.lower_ in DURATION_WORDS or root.text.isupper():
-        return None  # "wee hours", "Long Hours", "SLOW SUNDAY": idioms and titles; one neutral phrase
+    if root.lower_ in DURATION_WORDS:
+        return None  # "wee hours", "Long Hours": idioms and titles; one neutral phrase
     # Adjectives say nothing of when; nouns in front of a time noun mostly name an event ("Date night").
     # An adjective the entity recognizer took into the time ("a long day", "What a fabulous day") carries no time.
     describing = [doc[i] for i in tokens if i != root.i
@@ -228,8 +228,8 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
                        or (doc[i].dep_ in ("amod", "compound") and doc[i].lower_ in ADJECTIVE_NOUNS))
                   and not doc[i].text.isupper()]
     possessive = [doc[i] for i in tokens if doc[i].dep_ == "poss" and doc[i].lower_ in POSSESSIVES]
-    if any(doc[i].dep_ == "quantmod" for i in tokens):
-        return None
+    if any(doc[i].dep_ == "quantmod" for i in tokens) or (root.text.isupper() and not describing and not possessive):
+        return None  # "SLOW SUNDAY" (a title); but "BEST TUESDAY EVER" -> "BEST DAY EVER"
     names = [i for i in tokens if i < root.i and doc[i].pos_ in ("NOUN", "PROPN") and not marked[i]
              and doc[i].dep_ != "amod" and not doc[i].tag_.startswith("JJ") and doc[i].lower_ not in ADJECTIVE_NOUNS]
     if names:
@@ -340,17 +340,22 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
             t.lower_.endswith("s") and not any(c.dep_ in ("amod", "det", "poss", "compound") for c in t.children)
             for t in units):
         return False  # "day", "week" alone: which day or week; "wee hours", "the days": a time of day, a period
-    if any(c.dep_ == "poss" for t in units for c in t.children):
-        return False  # "on our 3 yr": an anniversary
+    after_run = doc[words[-1].i + 1] if words[-1].i + 1 < len(doc) else None
+    if any(c.dep_ == "poss" for t in units for c in t.children) and not (
+            after_run is not None and after_run.pos_ in ("NOUN", "PROPN") and after_run.lower_ not in ANCHORS_AFTER):
+        return False  # "on our 3 yr": an anniversary; not "his 6 month doctors appointment"
     if any(t.dep_ == "ROOT" and not any(c.pos_ in ("VERB", "AUX") or c.dep_ in ("amod", "prep", "relcl")
                                         for c in t.children) for t in units):
         return False  # "1 week ✈️", "3 hours! Here we go", "11 years!!!": a countdown or an anniversary; not
         # "THE BEST 3 YEARS OF MY LIFE"
     first, last = words[0].i, words[-1].i
     following = doc[last + 1] if last + 1 < len(doc) else None
+    beyond = doc[last + 2] if last + 2 < len(doc) else None
     if following is not None and following.lower_ in ANCHORS_AFTER and not (
             following.lower_ == "to" and following.head.i not in tokens
-            and not (last + 2 < len(doc) and doc[last + 2].lower_ == "go")):
+            and not (beyond is not None and beyond.lower_ == "go")) and not (
+            following.lower_ == "from" and beyond is not None and beyond.pos_ == "PROPN"
+            and kind_of(beyond) is None):  # "bout 2 hours from Amarillo": how far; "2 weeks from Friday" goes
         return False  # "3 days to Christmas", "10 days to go"; not "drove three hours to Milford"
     if any(t.head.pos_ == "ADP" and t.head.lower_ in ANCHORING_PREPOSITIONS and t.head.i not in tokens
            for t in words) or (first and doc[first - 1].lower_ in ANCHORING_PREPOSITIONS):
@@ -405,6 +410,13 @@ def stands_as_subject(root: Any, tokens: list[int]) -> bool:
     """Whether the time phrase is its verb's subject: so labelled, or an adverbial right before a finite verb that
     has no subject ("Hope today was great")."""
     head = root.head
+    doc = root.doc
+    if head.i < root.i and head.lower_ in THINKING_VERBS and root.dep_ == "npadvmod":
+        # "can only hope tomorrow never comes": the parser hung the subject on "hope"
+        clause = [c for c in head.children if c.dep_ == "ccomp" and c.i > max(tokens)]
+        return bool(clause) and _finite_without_subject(clause[0]) and all(
+            doc[i].head.i == clause[0].i and doc[i].dep_ in ("aux", "neg", "advmod")
+            for i in range(max(tokens) + 1, clause[0].i))
     if head.i <= root.i or head.pos_ not in ("VERB", "AUX"):
         return False
     if root.dep_ in SUBJECT_DEPS:
@@ -414,7 +426,6 @@ def stands_as_subject(root: Any, tokens: list[int]) -> bool:
             return False
     elif root.dep_ != "npadvmod" or not _finite_without_subject(head, ignore=min(tokens) - 1):
         return False
-    doc = root.doc
     before = doc[min(tokens) - 1] if min(tokens) else None
     if before is not None and any(c.isalnum() for c in before.text) and before.pos_ not in ("CCONJ", "SCONJ") \
             and not (before.i == head.head.i and head.dep_ in ("ccomp", "xcomp")) and not is_link(before) \
@@ -889,8 +900,8 @@ class TemporalAnonymizer:
             elif unit is not None and self.prune:
                 cut |= unit
                 head = root.head
-                before = doc[min(unit) - 1] if min(unit) else None
-                if root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
+                before = doc[min(unit) - 1] if unit and min(unit) else None
+                if unit and root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
                         and not any(c.dep_ in ("det", "poss") and c.i not in unit for c in head.children) \
                         and before is not None and before.pos_ in ("ADP", "VERB", "AUX"):
                     # "swag for tomorrow's All-American Experience" -> "swag for the All-American Experience"
@@ -1002,6 +1013,9 @@ class TemporalAnonymizer:
             addressed = after is None or after.is_punct or is_link(after) or after.lower_ in VOCATIVES \
                 or not any(c.isalnum() for c in after.text)
             addressed = addressed and previous is not None and previous.pos_ not in ("DET", "ADP", "ADV", "ADJ")
+            if opener == "Hello" and after is not None and after.pos_ == "ADP" \
+                    and after.lower_ not in ("to", "from", "@"):
+                continue  # "good night with good friends on the island": a night described, not a greeting
             if not (_first_word(token) or previous.is_punct or previous.pos_ == "INTJ" or addressed):
                 continue  # "Well, good morning to you all", "Paid Internship Good morning all," greet too
             if opener == "Hello" and any(doc[i].lower_ in FAREWELL_WORDS for i in range(token.i + 1, end)):

@@ -259,7 +259,8 @@ def _is_time_hashtag(word: str) -> bool:
     with its year, or a weekday opening or closing the tag."""
     if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
         return True
-    if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_YEAR_LAST.match(word) or HASHTAG_DATE.match(word):
+    if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_YEAR_LAST.match(word) or HASHTAG_DATE.match(word) \
+            or YEAR.match(word):  # "#2017"
         return True
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
@@ -360,6 +361,8 @@ def not_a_time(token: Any) -> bool:
     if ":" in token.text and book is not None and book.lower_.rstrip(".") in SCRIPTURE_BOOKS \
             and book.text[:1].isupper():
         return True  # "Job 41:22", "James 5:13": a verse, not a clock
+    if re.match(r"^0+/0+$|^\d{1,2}/0+$|^0+/\d{1,2}$", token.text):
+        return True  # "hard to find 00/0 in stores": a size or a code; no month or day is 0
     if re.match(r"^\d(?:/\d)+$", token.text) and following is not None and following.lower_ == "of":
         return True  # "1/3 of the time", "the 3/4/5 of #WhiteSox lineup": a fraction, a batting order
     thread = re.match(r"^(\d{1,2})/(\d{1,2})$", token.text)
@@ -397,6 +400,19 @@ def not_a_time(token: Any) -> bool:
     if lower == "day" and judged is not None and judged.lower_ in EVALUATIVE_WORDS and judged.i >= 1 \
             and doc[judged.i - 1].lower_ in ("a", "an", "such", "what"):
         return True  # "have a great day", "such a long day": how the day is, not which
+    if lower == "day" and previous is not None and previous.lower_ in ("first", "last") and token.i >= 2 \
+            and doc[token.i - 2].lower_ in POSSESSIVE_WORDS \
+            and not (following is not None and following.lower_ == "of"):
+        return True  # "Monday is my first day": a milestone of the writer's, no date
+    if lower in ("weekend", "day", "week", "season") and following is not None \
+            and following.lower_ in ("pass", "passes", "ticket", "tickets"):
+        return True  # "Buy one weekend pass": a kind of ticket
+    if lower == "tomorrow" and token.i >= 2 and previous.lower_ == "always" \
+            and doc[token.i - 2].lower_ in ("'s", "is", "’s"):
+        return True  # "There's always tomorrow": a saying
+    if (CLOCK.match(token.text) or MERIDIEM.match(token.text)) and following is not None \
+            and following.lower_ == "somewhere":
+        return True  # "It's 5 pm somewhere": a saying
     if lower == "day" and following is not None and following.lower_ in ("one", "1") \
             and not (previous is not None and previous.like_num):
         return True  # "since day one", "This was day one": from the start, no date

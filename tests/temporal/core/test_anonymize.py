@@ -382,3 +382,41 @@ def test_round_ten_no_time_is_left_alone(anonymizer, post):
 ])
 def test_round_eleven_shapes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize(("post", "expected"), [
+    # Round 12, from the round-11 failures: a weekday with its adjective keeps them ("BEST DAY EVER", case kept); a
+    # stretch that names what a noun is ("his 6 month doctors appointment") stays; a time subject the parser hung on
+    # "hope" becomes "it"; "good night with friends" is a night described, not a greeting.
+    ("@user BEST TUESDAY EVER!!!!!!!!!!!!! @user @user", "@user BEST DAY EVER!!!!!!!!!!!!! @user @user"),
+    ("Jay bug had his 6 month doctors appointment today and is doing perfectly.",
+     "Jay bug had his 6 month doctors appointment and is doing perfectly."),
+    ("can only hope tomorrow never comes", "can only hope it never comes"),
+    ("@user Monday is my first day 😬", "@user it is my first day 😬"),
+    ("good night with good friends on the island https://t.co/VCwRm6oSU0",
+     "with good friends on the island https://t.co/VCwRm6oSU0"),
+    ("This is by far the best weekend of 2017 #ElectricForest #2017 #TimeToBallOut",
+     "This is by far the best day #ElectricForest #TimeToBallOut"),  # "#2017" is a year
+])
+def test_round_twelve_shapes(anonymizer, post, expected):
+    assert anonymizer.transform([post])[0].text == expected
+
+
+@pytest.mark.parametrize("post", [
+    # Round 12: sayings, sizes, tickets and distances are no times.
+    "@user nooo it's just hard to find 00/0 in stores",
+    "It's 5 pm somewhere 🍸✌🏾 @ Santo Coyote - LR https://t.co/Vsxe3VmYyn",
+    "There's always tomorrow tigers.",
+    "Buy one weekend pass, get three free! Can't beat that deal!",
+    "@user bout 2 hours from Amarillo!",
+])
+def test_round_twelve_no_time_is_left_alone(anonymizer, post):
+    assert anonymizer.transform([post])[0].text == post
+
+
+@pytest.mark.xfail(reason="known miss (round 12): the parser leaves the year's preposition without a subtree to cut, "
+                          "so 'In 2016' survives and 'ages 12' is taken for a time", strict=True)
+def test_a_year_whose_unit_is_empty_is_still_removed(anonymizer):
+    # This shape crashed the round-10 possessive rule (min() of an empty unit); it must at least not crash.
+    (result,) = anonymizer.transform(["In 2016, 1,200 kids ages 12 or under have been hurt by dogs."])
+    assert "2016" not in result.text and "ages 12" in result.text

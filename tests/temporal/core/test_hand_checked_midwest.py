@@ -102,6 +102,18 @@ verdicts were read: the rules and language model flag 12 of its 29 unnatural out
 checker (fitted on the eleven earlier samples, threshold 0.37 by leaving one out) flags 21 of 29 (recall 0.72) and 13
 natural ones (precision 0.62).
 
+Round 12 was developed on the round-11 failures (its 11 changed outputs judged again): a weekday keeps its adjectives
+("BEST DAY EVER"), a stretch naming what a noun is stays ("his 6 month doctors appointment"), a time subject the
+parser hung on "hope" becomes "it", "my first day", "00/0", "weekend pass", "There's always tomorrow", "It's 5 pm
+somewhere", "2 hours from Amarillo" are no times, "#2017" is. A second reader judged the round-11 outputs once as well
+(see the end of this module). The round-12 held-out sample (``hand_checked_midwest9*.json``, seeds 97 and 103), judged
+once by another reader: **88 correct, 76 natural, 66 correct and natural** (Wilson 95%: 56-75%); posts without time
+80 of 84 unchanged ("how many seconds", "a couple days after", "your good days" -> "your hello": gaps in the round-9
+and round-6 rules). One of its posts crashed the round-10 possessive rule (an empty unit) before the outputs were
+made: the guard was added then, without other change. Frozen before its verdicts were read: the rules and language
+model flag 6 of its 24 unnatural outputs and 12 natural ones; the fitted checker (fitted on the twelve earlier
+samples, threshold 0.35 by leaving one out) flags 19 of 24 (recall 0.79) and 25 natural ones (precision 0.43).
+
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
 """
@@ -169,9 +181,9 @@ ROUND6 = Sample(_load("hand_checked_midwest3.json"), _load("hand_checked_midwest
 
 # Round 7 was developed on the round-6 failures and on 560 posts of the timed pool left by rounds 4 and 5 (their
 # seed-101 shuffle, less the round-6 draw), round 8 on the round-7 failures and on the next 140 of them, round 9 on
-# the round-8 failures and the same 700 (so rounds 10 and 11): each round's held-out draw leaves out the posts read
+# the round-8 failures and the same 700 (so rounds 10 to 12): each round's held-out draw leaves out the posts read
 # before it.
-READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700, "round10": 700, "round11": 700}
+READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700, "round10": 700, "round11": 700, "round12": 700}
 ROUND7 = Sample(_load("hand_checked_midwest4.json"), _load("hand_checked_midwest4_plain.json"), (47, 53),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6) for j in sample.timed + sample.plain),
                 # Judged once: 92, 74, 70, 93, 86 (checker 9, 9; the fitted checker 19 of 26 and 16 natural ones);
@@ -196,19 +208,25 @@ ROUND10 = Sample(_load("hand_checked_midwest7.json"), _load("hand_checked_midwes
 ROUND11 = Sample(_load("hand_checked_midwest8.json"), _load("hand_checked_midwest8_plain.json"), (83, 89),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
                            for j in sample.timed + sample.plain),
-                 # Judged once, the held-out figure of round 11.
-                 human=(84, 71, 58, 84, 79), checker=(12, 8))
+                 # Judged once, the held-out figure of round 11: 84, 71, 58, 84, 79 (checker 12, 8); round 12 was
+                 # developed on it, its 11 changed outputs judged again, as below.
+                 human=(83, 79, 65, 84, 79), checker=(10, 9))
+ROUND12 = Sample(_load("hand_checked_midwest9.json"), _load("hand_checked_midwest9_plain.json"), (97, 103),
+                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11)
+                           for j in sample.timed + sample.plain),
+                 # Judged once, the held-out figure of round 12.
+                 human=(88, 76, 66, 84, 80), checker=(6, 12))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
-           "round10": ROUND10, "round11": ROUND11}
+           "round10": ROUND10, "round11": ROUND11, "round12": ROUND12}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
 # the earlier samples, its threshold chosen by leaving one of them out: bench/bench_naturalness.py). On round 6,
 # fitted on the six samples before it (threshold 0.35), it flagged 19 of 23 and 26 natural ones.
-LEARNED_ON_HELD_OUT = (21, 13)
-LEARNED_THRESHOLD = 0.37
+LEARNED_ON_HELD_OUT = (19, 25)
+LEARNED_THRESHOLD = 0.35
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
                    "hand_checked_midwest3.json", "hand_checked_midwest4.json", "hand_checked_midwest5.json",
-                   "hand_checked_midwest6.json", "hand_checked_midwest7.json")
+                   "hand_checked_midwest6.json", "hand_checked_midwest7.json", "hand_checked_midwest8.json")
 
 
 def read_in_development(posts: dict[str, dict], count: int) -> frozenset[str]:
@@ -292,14 +310,35 @@ def test_the_checker_against_the_person(checker, posts, name):
 
 
 def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, posts):
-    """Fitted on the earlier samples' verdicts only; judged on the round-11 sample, which none of them saw."""
+    """Fitted on the earlier samples' verdicts only; judged on the round-12 sample, which none of them saw."""
     syntime = {row["id"]: row["text"] for row in map(json.loads, shared_data(
         "temporal/syntime_tweets/train.jsonl").read_text(encoding="utf-8").splitlines())}
     originals = {**syntime, **{i: row["text"] for i, row in posts.items()}}
     earlier = [judged for name in EARLIER_SAMPLES for judged in _load(name) if judged["output"] is not None]
     learned = LearnedNaturalnessChecker(checker, threshold=LEARNED_THRESHOLD).fit(
         [originals[j["id"]] for j in earlier], [j["output"] for j in earlier], [not j["natural"] for j in earlier])
-    judged_outputs = [judged for judged in ROUND11.timed if judged["output"] is not None]
+    judged_outputs = [judged for judged in ROUND12.timed if judged["output"] is not None]
     flagged = {j["id"] for j in judged_outputs if not learned.is_natural(posts[j["id"]]["text"], j["output"])}
     assert (sum(j["id"] in flagged for j in judged_outputs if not j["natural"]),
             sum(j["id"] in flagged for j in judged_outputs if j["natural"])) == LEARNED_ON_HELD_OUT
+
+
+# A second reader judged the round-11 outputs once, on their own, without the first reader's verdicts: 88 correct, 72
+# natural, 63 both (the first: 84, 71, 58); the two agreed on 96, 97 and 93 of the 100 (Cohen's kappa 0.83, 0.93,
+# 0.85). Both are helpers of the same kind, so this is an upper bound on how far two people would agree. Round 12
+# changed 11 of those outputs (judged again by another reader); the agreement below is over the 89 still given.
+SECOND_READER = _load("hand_checked_midwest8_second_reader.json")
+# On the outputs still given: how many; the second reader's correct, natural, both; agreements on each.
+SECOND_READER_COUNTS = (89, 78, 71, 63, 85, 86, 82)
+
+
+def test_a_second_reader_on_the_round_11_outputs():
+    first = {j["id"]: j for j in ROUND11.timed}
+    assert [j["id"] for j in SECOND_READER] == [j["id"] for j in ROUND11.timed]
+    assert all(j["note"] for j in SECOND_READER if not (j["correct"] and j["natural"]))
+    same = [j for j in SECOND_READER if j["output"] == first[j["id"]]["output"]]
+    both = [(j["correct"] and j["natural"], first[j["id"]]["correct"] and first[j["id"]]["natural"]) for j in same]
+    assert (len(same), sum(j["correct"] for j in same), sum(j["natural"] for j in same), sum(a for a, _ in both),
+            sum(j["correct"] == first[j["id"]]["correct"] for j in same),
+            sum(j["natural"] == first[j["id"]]["natural"] for j in same),
+            sum(a == b for a, b in both)) == SECOND_READER_COUNTS

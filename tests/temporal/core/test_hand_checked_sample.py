@@ -78,8 +78,9 @@ HELDOUT_HUMAN_CORRECT_AND_NATURAL = 53
 # against its gold span).
 # Round 7: 1 more changed and judged again ("It should be reserved ...": an "it" without a referent).
 # Round 9: 10 more changed and judged again ("to lead our country 26 years" with #Pakistan read as dating the post).
+# Round 12: 3 more changed and judged again ("BEFORE MY LAST DAY" kept: the check counts it, the reader did not).
 FRESH_NATURAL_AGREEMENT = 89
-FRESH_CORRECT_AGREEMENT = 96
+FRESH_CORRECT_AGREEMENT = 95
 FRESH_HUMAN_CORRECT_AND_NATURAL = 87  # round 8: 5 more changed, judged again
 
 # name -> (verdicts, seed of the draw, ids left out of the pool, natural agreement, correct agreement, person's

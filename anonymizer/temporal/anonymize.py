@@ -331,7 +331,8 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
                  or (t.lower_ in ("after", "by") and 0 < t.i - words[0].i < len(words) - 1)]
     if not units and not frequency:
         return False
-    counted = any(_counts(t) or GLUED_DURATION.match(t.text) or t.lower_ in QUANTITY_WORDS for t in words)
+    counted = any(_counts(t) or GLUED_DURATION.match(t.text) or t.lower_ in QUANTITY_WORDS for t in words) or any(
+        c.lower_ in QUANTITY_WORDS or _counts(c) for t in units for c in t.children)  # "how many seconds"
     if any(t.lower_ not in STRETCH_UNITS and t.lower_ not in COUNT_WORDS and t.lower_ not in FREQUENCY_WORDS
            and not _counts(t) and not GLUED_DURATION.match(t.text) and not (counted and t.lower_ == "the")
            for t in words):
@@ -351,6 +352,9 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
     first, last = words[0].i, words[-1].i
     following = doc[last + 1] if last + 1 < len(doc) else None
     beyond = doc[last + 2] if last + 2 < len(doc) else None
+    if following is not None and following.lower_ in ("after", "before") and beyond is not None \
+            and kind_of(beyond) is None and beyond.lower_ not in ("that", "this", "then", "now"):
+        following = None  # "a couple days after hard boozing": after an event, not tied to now
     if following is not None and following.lower_ in ANCHORS_AFTER and not (
             following.lower_ == "to" and following.head.i not in tokens
             and not (beyond is not None and beyond.lower_ == "go")) and not (
@@ -1013,6 +1017,8 @@ class TemporalAnonymizer:
             addressed = after is None or after.is_punct or is_link(after) or after.lower_ in VOCATIVES \
                 or not any(c.isalnum() for c in after.text)
             addressed = addressed and previous is not None and previous.pos_ not in ("DET", "ADP", "ADV", "ADJ")
+            if previous is not None and (previous.dep_ == "poss" or previous.lower_ in POSSESSIVES):
+                continue  # "take advantage of your good days": no greeting
             if opener == "Hello" and after is not None and after.pos_ == "ADP" \
                     and after.lower_ not in ("to", "from", "@"):
                 continue  # "good night with good friends on the island": a night described, not a greeting

@@ -236,7 +236,8 @@ def kind_of(token: Any) -> str | None:
 # What ranges and lists are made of, and what joins them: "10-12 October", "13 Apr - 15 Apr", "mon, wed, thur".
 _RANGE_WORDS = frozenset("- – — ~ to through thru till until and & or".split())
 _DATE_CATEGORIES = frozenset({"number", "month", "weekday", "year", "date"})
-_TIME_ZONES = frozenset("sgt gmt utc est edt cst cdt mst mdt pst pdt cet cest bst ist jst hkt aest wib myt".split())
+_TIME_ZONES = frozenset("sgt gmt utc est edt cst cdt mst mdt pst pdt cet cest bst ist jst hkt aest wib myt et ct pt mt"
+                        .split())
 # Words TimeML keeps in front of (or behind) the time word; any other word before it describes it ("a long
 # weekend", "about 2 hours", "the good old days") and stays out of the TimeML span.
 _TIMEX_KEEP = MODIFIER_WORDS | frozenset("ago more than less of + mid early late another recent upcoming single"
@@ -375,8 +376,11 @@ def not_a_time(token: Any) -> bool:
             and not (previous is not None and previous.like_num):
         return True  # "season 2. episode 1. minute 37.": a place in a show
     if lower in ("night", "day", "morning", "evening", "graveyard") and following is not None \
-            and following.lower_ in ("shift", "shifts"):
-        return True  # "night shift": a kind of work
+            and following.lower_ in ("shift", "shifts", "mode"):
+        return True  # "night shift": a kind of work; "night mode": a setting
+    if lower in SEASON_VERBS and following is not None \
+            and following.lower_ in ("asleep", "apart", "down", "off", "behind", "back", "into"):
+        return True  # "Tryna fall asleep": the verb
     if lower in ("day", "days") and following is not None and following.lower_ == "off" and previous is not None \
             and previous.lower_ in POSSESSIVE_WORDS:
         return True  # "after my days off"
@@ -413,6 +417,9 @@ def not_a_time(token: Any) -> bool:
     if (CLOCK.match(token.text) or MERIDIEM.match(token.text)) and following is not None \
             and following.lower_ == "somewhere":
         return True  # "It's 5 pm somewhere": a saying
+    if lower == "days" and previous is not None and previous.lower_ in EVALUATIVE_WORDS | {"better", "best", "worse"} \
+            and not (token.i >= 2 and doc[token.i - 2].like_num):
+        return True  # "take advantage of your good days", "better days": how days go, not which
     if lower == "day" and following is not None and following.lower_ in ("one", "1") \
             and not (previous is not None and previous.like_num):
         return True  # "since day one", "This was day one": from the start, no date

@@ -114,6 +114,10 @@ made: the guard was added then, without other change. Frozen before its verdicts
 model flag 6 of its 24 unnatural outputs and 12 natural ones; the fitted checker (fitted on the twelve earlier
 samples, threshold 0.35 by leaving one out) flags 19 of 24 (recall 0.79) and 25 natural ones (precision 0.43).
 
+Round 13 was developed on the round-12 failures after its figure was taken (3 changed outputs judged again; not
+measured on a fresh sample): a US zone after a cut clock goes ("10:10 PM ET"), "fall asleep", "night mode", "how many
+seconds", "a couple days after hard boozing", "your good days" are no times.
+
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
 """
@@ -204,24 +208,26 @@ ROUND10 = Sample(_load("hand_checked_midwest7.json"), _load("hand_checked_midwes
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9)
                            for j in sample.timed + sample.plain),
                  # Judged once: 91, 79, 70, 89, 87; round 11 was developed on it, its 7 changed outputs judged again.
-                 human=(92, 84, 76, 89, 87), checker=(4, 12))
+                 human=(92, 84, 76, 89, 87), checker=(4, 11))
 ROUND11 = Sample(_load("hand_checked_midwest8.json"), _load("hand_checked_midwest8_plain.json"), (83, 89),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
                            for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 11: 84, 71, 58, 84, 79 (checker 12, 8); round 12 was
                  # developed on it, its 11 changed outputs judged again, as below.
-                 human=(83, 79, 65, 84, 79), checker=(10, 9))
+                 human=(83, 80, 65, 84, 80), checker=(10, 9))
 ROUND12 = Sample(_load("hand_checked_midwest9.json"), _load("hand_checked_midwest9_plain.json"), (97, 103),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11)
                            for j in sample.timed + sample.plain),
-                 # Judged once, the held-out figure of round 12.
-                 human=(88, 76, 66, 84, 80), checker=(6, 12))
+                 # Judged once, the held-out figure of round 12: 88, 76, 66, 84, 80 (checker 6, 12); round 13 was
+                 # developed on it (3 changed outputs judged again), as below.
+                 human=(88, 79, 69, 84, 83), checker=(5, 12))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
 # the earlier samples, its threshold chosen by leaving one of them out: bench/bench_naturalness.py). On round 6,
 # fitted on the six samples before it (threshold 0.35), it flagged 19 of 23 and 26 natural ones.
-LEARNED_ON_HELD_OUT = (19, 25)
+# Judged once, the round-12 outputs gave (19, 25): recall 19/24. Round 13 changed 3 of them (judged again).
+LEARNED_ON_HELD_OUT = (17, 26)
 LEARNED_THRESHOLD = 0.35
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
@@ -326,10 +332,10 @@ def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, p
 # A second reader judged the round-11 outputs once, on their own, without the first reader's verdicts: 88 correct, 72
 # natural, 63 both (the first: 84, 71, 58); the two agreed on 96, 97 and 93 of the 100 (Cohen's kappa 0.83, 0.93,
 # 0.85). Both are helpers of the same kind, so this is an upper bound on how far two people would agree. Round 12
-# changed 11 of those outputs (judged again by another reader); the agreement below is over the 89 still given.
+# and 13 changed 12 of those outputs (judged again by another reader); the agreement below is over the 88 still given.
 SECOND_READER = _load("hand_checked_midwest8_second_reader.json")
 # On the outputs still given: how many; the second reader's correct, natural, both; agreements on each.
-SECOND_READER_COUNTS = (89, 78, 71, 63, 85, 86, 82)
+SECOND_READER_COUNTS = (88, 78, 71, 63, 84, 85, 81)
 
 
 def test_a_second_reader_on_the_round_11_outputs():

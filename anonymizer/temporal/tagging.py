@@ -426,9 +426,9 @@ def not_a_time(token: Any) -> bool:
     if lower == "now" and previous is not None and previous.lower_ == "what" and (
             following is None or following.is_punct or EMOJI_ONLY.match(following.text)):
         return True  # "to see what now??": a shrug, not the present
-    if lower == "yesterday" and token.i >= 2 and previous.lower_ in ("was", "were") \
-            and doc[token.i - 2].lower_ in ("it", "it's", "like"):
-        return True  # "I remember it like it was yesterday": vividly, no date
+    if lower == "yesterday" and token.i >= 3 and previous.lower_ in ("was", "were") \
+            and doc[token.i - 2].lower_ == "it" and doc[token.i - 3].lower_ in ("like", "if"):
+        return True  # "I remember it like it was yesterday": vividly, no date ("It was yesterday that ..." is one)
     if re.match(r"^[A-Z]{2,}\d{1,3}$", token.text) and token.text[:3].lower() not in ABBREVIATIONS:
         return True  # "into ABC5": a station or a model, not a time
     if re.match(r"^\d:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")) \

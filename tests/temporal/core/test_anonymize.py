@@ -443,3 +443,9 @@ def test_round_thirteen_shapes(anonymizer, post, expected):
 ])
 def test_round_thirteen_no_time_is_left_alone(anonymizer, post):
     assert anonymizer.transform([post])[0].text == post
+
+
+def test_only_the_saying_keeps_yesterday(anonymizer):
+    # "like it was yesterday" is a saying (round 9); "It was yesterday that ..." says when.
+    saying, dated = anonymizer.transform(["I remember like it was yesterday", "It was yesterday that we met in Omaha"])
+    assert saying.text == "I remember like it was yesterday" and "yesterday" not in dated.text

@@ -349,23 +349,33 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
                                         for c in t.children) for t in units):
         return False  # "1 week ✈️", "3 hours! Here we go", "11 years!!!": a countdown or an anniversary; not
         # "THE BEST 3 YEARS OF MY LIFE"
-    first, last = words[0].i, words[-1].i
-    following = doc[last + 1] if last + 1 < len(doc) else None
-    beyond = doc[last + 2] if last + 2 < len(doc) else None
-    if following is not None and following.lower_ in ("after", "before") and beyond is not None \
-            and kind_of(beyond) is None and beyond.lower_ not in ("that", "this", "then", "now"):
-        following = None  # "a couple days after hard boozing": after an event, not tied to now
-    if following is not None and following.lower_ in ANCHORS_AFTER and not (
-            following.lower_ == "to" and following.head.i not in tokens
-            and not (beyond is not None and beyond.lower_ == "go")) and not (
-            following.lower_ == "from" and beyond is not None and beyond.pos_ == "PROPN"
-            and kind_of(beyond) is None):  # "bout 2 hours from Amarillo": how far; "2 weeks from Friday" goes
-        return False  # "3 days to Christmas", "10 days to go"; not "drove three hours to Milford"
+    first = words[0].i
+    if _tied_by_the_next_word(doc, tokens):
+        return False
     if any(t.head.pos_ == "ADP" and t.head.lower_ in ANCHORING_PREPOSITIONS and t.head.i not in tokens
            for t in words) or (first and doc[first - 1].lower_ in ANCHORING_PREPOSITIONS):
         return False  # "in 2 weeks", "within a day"
     if first and doc[first - 1].lower_ in ("what", "such"):
         return False  # "What a week in NYC": the week just lived
+    return True
+
+
+def _tied_by_the_next_word(doc: Any, tokens: list[int]) -> bool:
+    """Whether the word after a stretch ties it to now or to a date: "3 days ago", "3 days to Christmas", "10 days to
+    go", "2 weeks from Friday", "2 days before that"; not "drove three hours to Milford" ("to" hangs on the verb),
+    "2 hours from Amarillo" (how far), "a couple days after hard boozing" (after an event)."""
+    last = max(tokens)
+    following = doc[last + 1] if last + 1 < len(doc) else None
+    beyond = doc[last + 2] if last + 2 < len(doc) else None
+    if following is None or following.lower_ not in ANCHORS_AFTER:
+        return False
+    beyond_is_time = beyond is not None and kind_of(beyond) is not None
+    if following.lower_ in ("after", "before"):
+        return beyond is None or beyond_is_time or beyond.lower_ in ("that", "this", "then", "now")
+    if following.lower_ == "to":
+        return following.head.i in tokens or (beyond is not None and beyond.lower_ == "go")
+    if following.lower_ == "from":
+        return beyond is None or beyond.pos_ != "PROPN" or beyond_is_time
     return True
 
 
@@ -847,8 +857,8 @@ class TemporalAnonymizer:
             for start, end in runs(marked):
                 # The run with the marked words hanging on it from outside ("a" of "a great 2.5 years").
                 group = set(range(start, end))
-                group |= {t.i for t in doc if marked[t.i] and t.i not in group and t.head.i in group
-                          and t.lower_ in COUNT_WORDS | {"the"}}
+                group |= {c.i for i in range(start, end) for c in doc[i].children
+                          if marked[c.i] and c.i not in group and c.lower_ in COUNT_WORDS | {"the"}}
                 if says_how_long_or_often(doc, sorted(group)):
                     for i in group:
                         marked[i] = False

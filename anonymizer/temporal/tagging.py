@@ -71,8 +71,7 @@ ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
 FUTURE_PAST = frozenset({"future", "past"})
 # Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
-HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)\d\d)$")
-HASHTAG_SHORT_YEAR = re.compile(r"^([a-z]+)(\d\d)$")  # a time word's two-digit year: "#summer17"
+HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)?\d\d)$")  # a time word's year: "#summer2017", "#summer17"
 HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
 HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
 # A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
@@ -265,7 +264,7 @@ def _is_time_hashtag(word: str) -> bool:
         return True
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
-    dated = HASHTAG_YEAR.match(word) or HASHTAG_SHORT_YEAR.match(word)
+    dated = HASHTAG_YEAR.match(word)
     if dated and (dated.group(1) in TIME_WORDS or dated.group(1) in MONTHS):
         return True  # "#summer2017", "#summer17"
     return any(word.startswith(day) or word.endswith(day) for day in WEEKDAYS if len(word) > len(day))

@@ -328,6 +328,20 @@ def test_how_long_tied_to_now_or_a_date_still_goes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
 
 
+@pytest.mark.xfail(reason="known miss (round 12): the parser leaves the year's preposition without a subtree to cut, "
+                          "so 'In 2016' survives and 'ages 12' is taken for a time", strict=True)
+def test_a_year_whose_unit_is_empty_is_still_removed(anonymizer):
+    # This shape crashed the round-10 possessive rule (min() of an empty unit); it must at least not crash.
+    (result,) = anonymizer.transform(["In 2016, 1,200 kids ages 12 or under have been hurt by dogs."])
+    assert "2016" not in result.text and "ages 12" in result.text
+
+
+def test_only_the_saying_keeps_yesterday(anonymizer):
+    # "like it was yesterday" is a saying (round 9); "It was yesterday that ..." says when.
+    saying, dated = anonymizer.transform(["I remember like it was yesterday", "It was yesterday that we met in Omaha"])
+    assert saying.text == "I remember like it was yesterday" and "yesterday" not in dated.text
+
+
 @pytest.mark.parametrize(("post", "expected"), [
     # Round 10, from the round-9 failures: a time's possessive before its noun leaves "the" where a determiner is
     # needed; "It's going on midnight and ..." goes like "It's almost 10 pm and ..."; what a cut leaves dangling goes
@@ -346,24 +360,6 @@ def test_how_long_tied_to_now_or_a_date_still_goes(anonymizer, post, expected):
      "I didn't expect to hear that on a PG-13 show. Made my day."),
     ("Just wrapped up 27th book of the year, The Curse of Rocky Colavito by @user.",
      "Just wrapped up 27th book, The Curse of Rocky Colavito by @user."),  # counted in this year: no title
-])
-def test_round_ten_shapes(anonymizer, post, expected):
-    assert anonymizer.transform([post])[0].text == expected
-
-
-@pytest.mark.parametrize("post", [
-    # Round 10: no time here (a grade, always, an idiom, luck, an anniversary of a life stage in a noun phrase).
-    "awh yay mom is letting me do my senior year in duncan 😊",
-    "These place sell fireworks all year round Texas so wack",
-    "Found kittens in my horse shed... Day made 🙌🏻☺️",
-    "Just won some fireworks from a @user game! Must be my lucky day! 🎇🎆",
-    "THE BEST 3 YEARS OF MY LIFE!!! I will never forget this amazing group of girls.",
-])
-def test_round_ten_no_time_is_left_alone(anonymizer, post):
-    assert anonymizer.transform([post])[0].text == post
-
-
-@pytest.mark.parametrize(("post", "expected"), [
     # Round 11, from the round-10 failures: a day a verb's complement is about becomes "the day" (cutting it left
     # "Spent belting", "it made so much better"); "to" after a stretch is a countdown only when it hangs on the
     # stretch; a fraction is no date; a clock in UTC ("17:22:17Z") is a clock.
@@ -379,12 +375,6 @@ def test_round_ten_no_time_is_left_alone(anonymizer, post):
     ("even though I act like I hate you 1/3 of the time 🎉", "even though I act like I hate you 1/3 of the time 🎉"),
     ("WB9SKY-11 first detected 2017-06-28 17:22:17Z from Kankakee, IL 60901, USA (129m AGL).",
      "WB9SKY-11 first detected a certain time from Kankakee, IL 60901, USA (129m AGL)."),
-])
-def test_round_eleven_shapes(anonymizer, post, expected):
-    assert anonymizer.transform([post])[0].text == expected
-
-
-@pytest.mark.parametrize(("post", "expected"), [
     # Round 12, from the round-11 failures: a weekday with its adjective keeps them ("BEST DAY EVER", case kept); a
     # stretch that names what a noun is ("his 6 month doctors appointment") stays; a time subject the parser hung on
     # "hope" becomes "it"; "good night with friends" is a night described, not a greeting.
@@ -397,32 +387,6 @@ def test_round_eleven_shapes(anonymizer, post, expected):
      "with good friends on the island https://t.co/VCwRm6oSU0"),
     ("This is by far the best weekend of 2017 #ElectricForest #2017 #TimeToBallOut",
      "This is by far the best day #ElectricForest #TimeToBallOut"),  # "#2017" is a year
-])
-def test_round_twelve_shapes(anonymizer, post, expected):
-    assert anonymizer.transform([post])[0].text == expected
-
-
-@pytest.mark.parametrize("post", [
-    # Round 12: sayings, sizes, tickets and distances are no times.
-    "@user nooo it's just hard to find 00/0 in stores",
-    "It's 5 pm somewhere 🍸✌🏾 @ Santo Coyote - LR https://t.co/Vsxe3VmYyn",
-    "There's always tomorrow tigers.",
-    "Buy one weekend pass, get three free! Can't beat that deal!",
-    "@user bout 2 hours from Amarillo!",
-])
-def test_round_twelve_no_time_is_left_alone(anonymizer, post):
-    assert anonymizer.transform([post])[0].text == post
-
-
-@pytest.mark.xfail(reason="known miss (round 12): the parser leaves the year's preposition without a subtree to cut, "
-                          "so 'In 2016' survives and 'ages 12' is taken for a time", strict=True)
-def test_a_year_whose_unit_is_empty_is_still_removed(anonymizer):
-    # This shape crashed the round-10 possessive rule (min() of an empty unit); it must at least not crash.
-    (result,) = anonymizer.transform(["In 2016, 1,200 kids ages 12 or under have been hurt by dogs."])
-    assert "2016" not in result.text and "ages 12" in result.text
-
-
-@pytest.mark.parametrize(("post", "expected"), [
     # Round 13, from the round-12 failures (not yet measured on a fresh sample): a US zone after a cut clock goes
     # with it; "fall" before "asleep" is the verb; "night mode" is a setting.
     ("Colorado Rockies (+110) Game starts at 10:10 PM ET on ESPN. Good luck.",
@@ -431,21 +395,27 @@ def test_a_year_whose_unit_is_empty_is_still_removed(anonymizer):
     ("i keep twitter on night mode that i forgot it was even white 😂",
      "i keep twitter on night mode that i forgot it was even white 😂"),
 ])
-def test_round_thirteen_shapes(anonymizer, post, expected):
+def test_later_round_shapes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
 
 
 @pytest.mark.parametrize("post", [
+    # Round 10: no time here (a grade, always, an idiom, luck, an anniversary of a life stage in a noun phrase).
+    "awh yay mom is letting me do my senior year in duncan 😊",
+    "These place sell fireworks all year round Texas so wack",
+    "Found kittens in my horse shed... Day made 🙌🏻☺️",
+    "Just won some fireworks from a @user game! Must be my lucky day! 🎇🎆",
+    "THE BEST 3 YEARS OF MY LIFE!!! I will never forget this amazing group of girls.",
+    # Round 12: sayings, sizes, tickets and distances are no times.
+    "@user nooo it's just hard to find 00/0 in stores",
+    "It's 5 pm somewhere 🍸✌🏾 @ Santo Coyote - LR https://t.co/Vsxe3VmYyn",
+    "There's always tomorrow tigers.",
+    "Buy one weekend pass, get three free! Can't beat that deal!",
+    "@user bout 2 hours from Amarillo!",
     # Round 12's posts without time that lost words: a question of how long, a stretch after an event, good days.
     "@user wonder how many seconds I just wasted reading that tweet",
     "hate that it takes me a couple days after hard boozing just to feel normal",
     "&amp; take advantage of your good days",
 ])
-def test_round_thirteen_no_time_is_left_alone(anonymizer, post):
+def test_later_rounds_no_time_is_left_alone(anonymizer, post):
     assert anonymizer.transform([post])[0].text == post
-
-
-def test_only_the_saying_keeps_yesterday(anonymizer):
-    # "like it was yesterday" is a saying (round 9); "It was yesterday that ..." says when.
-    saying, dated = anonymizer.transform(["I remember like it was yesterday", "It was yesterday that we met in Omaha"])
-    assert saying.text == "I remember like it was yesterday" and "yesterday" not in dated.text

@@ -170,6 +170,18 @@ ONE_WORD_GREETINGS = {"goodnight": "Take care", "goodnite": "Take care", "gnight
                       "goodmorning": "Hello", "gmorning": "Hello"}
 # Bare time words that stand where an object would and are adverbials ("Voting closes midnight!").
 DEICTIC_WORDS = frozenset("today tonight tomorrow yesterday midnight noon now".split())
+VERSUS_WORDS = frozenset("vs vs. v. versus against".split())
+# Prepositions that only ever take a time: with the time right after them cut, they go ("since 2002 cowboys").
+TIME_ONLY_PREPOSITIONS = frozenset("since until till til during".split())
+CLAUSE_ADVERBS = frozenset("only just still even now already finally".split())
+FRAMING_WORDS = frozenset("beginning starting effective ending through thru lasting".split())
+# Verbs whose time object can go when a phrase follows ("Starting the day with", "celebrate the 4th with").
+OCCASION_VERBS = frozenset("start starts started starting begin begins began beginning end ends ended ending kick "
+                           "kicks kicked kicking celebrate celebrates celebrated celebrating close closing".split())
+# Occasions "it" stands for well as a day ("It is my birthday"); before other things a subject day reads "This".
+OCCASION_NOUNS = frozenset("birthday bday anniversary anniv holiday day night weekend one".split())
+# Nouns naming a part of a time ("the rest of the week", "the end of the month"): with it they make one expression.
+PART_OF_HEADS = frozenset("start end beginning middle rest part half".split())
 KEPT_DETERMINERS = frozenset("a an the this that these those every each some any".split())
 PLURAL_TIME_NOUNS = frozenset("days weeks months years nights hours minutes mornings evenings weekends "
                               "seasons decades".split())
@@ -187,6 +199,10 @@ def _neutral_noun(root: Any) -> str:
     noun = "day" if (lower in DAY_WORDS or lower in WEEKDAY_FORMS) and lower not in ("day", "days") else "time"
     if root.head.lower_ in MAKE_FORMS and any(c.dep_ == "poss" for c in root.children):
         noun = "day"  # "Made my night." -> "Made my day.": the idiom without the part of the day
+    if lower in ("night", "evening", "morning", "afternoon", "nite") and any(
+            c.dep_ == "poss" and c.lower_ in POSSESSIVES for c in root.children):
+        noun = "day"  # "that's how my night is going" -> "how my day is going" (a round-14 reader: "my time" reads
+        # as a placeholder)
     return noun + "s" if plural else noun
 
 
@@ -199,9 +215,14 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
     """A rewrite of an argument time noun that fits its role, or None to fall back to one neutral phrase:
     (tokens to cut, token -> replacement)."""
     doc = root.doc
+    head = root.head
+    if root.dep_ in SUBJECT_DEPS and tokens == [root.i] and YEAR_NUMBER.match(root.text) and head.i > root.i \
+            and head.pos_ in ("AUX", "VERB") and all(doc[i].dep_ in ("aux", "neg", "advmod") or doc[i].i == head.i
+                                                     for i in range(root.i + 1, head.i + 1)) \
+            and not any(YEAR_NUMBER.match(t.text) for t in root.sent if t.i != root.i):  # not "2016 was 1, 2015 was 2"
+        return set(), {root.i: "this"}  # "2017 is Cams year" -> "This is Cams year", not "A certain time is ..."
     if not _is_nominal(root) or not root.is_alpha or root.pos_ == "NUM":
         return None
-    head = root.head
     if prune and root.dep_ == "compound" and head.i > root.i and not marked[head.i] and head.pos_ in ("NOUN", "PROPN") \
             and head.is_alpha:
         # "your rainy day essentials" -> "your essentials": the time describes a thing; the thing stays.
@@ -216,7 +237,19 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
     if root.dep_ in ("nsubj", "nsubjpass") and not plural and head.lower_ in BE_FORMS and after < len(doc) \
             and (after == head.i or (doc[after].head.i == head.i and doc[after].dep_ in ("aux", "neg"))) \
             and all(marked[i] or doc[i].dep_ == "det" for i in tokens):
-        # "Tomorrow is my birthday" -> "It is my birthday" (a subject right before its copula).
+        # "Tomorrow is my birthday" -> "It is my birthday" (a subject right before its copula). Before a thing or an
+        # event the post reads as a headline without both: "Tonight is a varsity game vs SE Warren." -> "A varsity
+        # game vs SE Warren.", "Reminder: Tomorrow is our sales blitz" -> "Reminder: our sales blitz" (readers called
+        # "It is" there a placeholder four times in four, and "This is" four times in four; "It is a new day", "It
+        # is my birthday" they kept).
+        complements = [c for c in head.children if c.dep_ == "attr" and c.i > head.i]
+        thing = head.lower_ in ("is", "'s", "’s") and len(tokens) == 1 and head.dep_ in ("ROOT", "acl") \
+            and bool(complements) and all(c.dep_ in ("nsubj", "attr", "punct") or all(
+                marked[t.i] or t.pos_ == "ADP" for t in c.subtree) for c in head.children) and all(
+                c.pos_ in ("NOUN", "PROPN") and kind_of(c) is None and c.lower_ not in OCCASION_NOUNS
+                and any(d.dep_ in ("det", "poss") for d in c.children) for c in complements)
+        if thing and prune:
+            return set(tokens) | {head.i}, {}
         return set(tokens[1:]), {tokens[0]: "it"}
     if root.lower_ in DURATION_WORDS:
         return None  # "wee hours", "Long Hours": idioms and titles; one neutral phrase
@@ -289,6 +322,7 @@ FEELING_VERBS = frozenset("love loves loved hate hates hated like likes liked mi
 MOTION_VERBS = frozenset("travel travels traveled travelled drive drives drove driven walk walks walked run ran runs "
                          "fly flew flies commute commutes commuted".split())
 ORDINAL_WORD = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
+YEAR_NUMBER = re.compile(r"^(?:19|20)\d\d$")
 
 
 def is_duration(root: Any, tokens: list[int]) -> bool:
@@ -309,7 +343,7 @@ def is_duration(root: Any, tokens: list[int]) -> bool:
 # "every" or "after" it says how often ("every day", "week after week", "every 7 weeks").
 STRETCH_UNITS = frozenset("second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks "
                           "wk wks month months year years yr yrs decade decades".split())
-COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by".split())
+COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by and &".split())
 FREQUENCY_WORDS = frozenset("daily weekly monthly yearly hourly annually everyday".split())
 # What ties a stretch to now or to a date: "3 days ago", "2 days left", "3 years since", "a year anniversary";
 # "in 2 weeks", "within a day" (the stretch's preposition).
@@ -376,6 +410,8 @@ def _tied_by_the_next_word(doc: Any, tokens: list[int]) -> bool:
         return following.head.i in tokens or (beyond is not None and beyond.lower_ == "go")
     if following.lower_ == "from":
         return beyond is None or beyond.pos_ != "PROPN" or beyond_is_time
+    if following.lower_ == "away" and following.head.pos_ == "VERB" and following.head.lower_ not in BE_FORMS:
+        return False  # "living 30 minutes away": how far; "Christmas is 30 days away" counts down
     return True
 
 
@@ -446,6 +482,8 @@ def stands_as_subject(root: Any, tokens: list[int]) -> bool:
             and before.lower_ not in THINKING_VERBS and before.tag_ not in ("WP", "WDT", "WRB"):
         return False  # "having nothing to do all summer is the worst": the subject is what comes before
     between = range(max(tokens) + 1, head.i)
+    if any(doc[i].lower_ in ("here", "there") for i in between):
+        return False  # "so today here is E1": the subject follows "here is"
     return all((doc[i].head.i == head.i and doc[i].dep_ in ("aux", "auxpass", "neg", "advmod"))
                or doc[i].dep_ == "case" or EMOJI_ONLY.match(doc[i].text)
                for i in between)  # "Saturday's are for the girls", "Summer ☀️ IS Here"
@@ -469,6 +507,20 @@ def _next_word(doc: Any, i: int) -> Any:
 MEASURED_WORDS = frozenset("away shy short out".split())
 
 
+def _named_by_its_clause(root: Any) -> bool:
+    """A fragment opening a sentence that names a time by a clause after it: "Best night I've had in a long time"
+    (parsed with a relative clause, or with the time as an adverbial of "had" before its subject)."""
+    if not _first_word(root.doc[min(t.i for t in root.subtree)]):
+        return False
+    if root.dep_ == "ROOT":
+        return any(c.dep_ == "relcl" and c.i > root.i for c in root.children)
+    head = root.head
+    return root.dep_ == "npadvmod" and head.i > root.i + 1 and head.pos_ == "VERB" \
+        and any(c.dep_ == "amod" and (c.tag_ == "JJS" or c.lower_ in ("best", "worst", "favorite", "favourite"))
+                for c in root.children) \
+        and any(c.dep_ == "nsubj" and root.i < c.i < head.i and c.pos_ == "PRON" for c in head.children)
+
+
 def _needs_its_words(root: Any, marked: list[bool]) -> bool:
     """Whether a time phrase the parser hung on as an adjunct is one its sentence cannot lose: the subject of a
     finite verb without one ("July 22 needs to hurry up"), the measure of "away" or "shy", the subject of an
@@ -479,7 +531,7 @@ def _needs_its_words(root: Any, marked: list[bool]) -> bool:
         return False
     subtree = sorted(t.i for t in root.subtree)
     following = doc[subtree[-1] + 1] if subtree[-1] + 1 < len(doc) else None
-    if root.dep_ == "npadvmod" and stands_as_subject(root, subtree):
+    if root.dep_ == "npadvmod" and (stands_as_subject(root, subtree) or _named_by_its_clause(root)):
         return True
     if root.dep_ == "npadvmod" and root.head.lower_ in MEASURED_WORDS and root.head.i > root.i:
         return True
@@ -551,9 +603,20 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
       Wednesday night for some Sporcle Live") -> "time" with the describing words.
     """
     doc = root.doc
-    if not _is_nominal(root) or (root.pos_ == "NUM" and not is_duration(root, tokens)) \
-            or all(kind_of(doc[i]) is None for i in tokens):
-        return None  # not a time word ("Crew" of "Last Minute Street Crew"): nothing of these fits
+    last = doc[max(tokens)]
+    if prune and last.lower_ in ("am", "pm") and last.dep_ == "ROOT" and max(tokens) + 1 < len(doc) \
+            and doc[max(tokens) + 1].pos_ == "NOUN" and doc[max(tokens) + 1].head.i == last.i:
+        return set(tokens), {}  # "2:14 am thoughts": the parser took "am" for the verb; the clock describes "thoughts"
+    part_of_a_time = root.lower_ in PART_OF_HEADS and root.dep_ in SUBJECT_DEPS and any(
+        c.lower_ == "of" and any(kind_of(o) is not None and marked[o.i] for o in c.children) for c in root.children)
+    clock_after_be = kind_of(root) == "clock" and root.head.lower_ in BE_FORMS and any(
+        t.lower_ == "yet" for t in root.sent if t.i > max(tokens))  # "Is it 4:30 yet??" -> "Is it time yet??"
+    if not _is_nominal(root) or (root.pos_ == "NUM" and not is_duration(root, tokens) and not clock_after_be) \
+            or (all(kind_of(doc[i]) is None for i in tokens) and not part_of_a_time):
+        # not a time word ("Crew" of "Last Minute Street Crew"): nothing of these fits; "the rest of the week" is one
+        return None
+    if part_of_a_time:
+        tokens = sorted(set(tokens) | {t.i for t in root.subtree if t.i > root.i and marked[t.i]})
     head = root.head
     start, end = min(tokens), max(tokens)
     following = _next_word(doc, end)
@@ -578,6 +641,8 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     after = [c for c in root.children if c.i > end]
     infinitive = [c for c in after if c.dep_ in ("acl", "relcl", "xcomp", "advcl")
                   and any(a.lower_ == "to" and a.dep_ == "aux" for a in c.children)]
+    if root.dep_ == "dobj" and head.lower_ in ("take", "takes", "took", "taking", "taken") and plural:
+        return phrase("some time")  # "take these last few days to do for the folks" -> "take some time to do ..."
     if any(w.lower_ == "last" for w in words) and (infinitive or (following is not None and following.lower_ == "to")):
         return phrase("last chance")
     to_go = following is not None and following.lower_ == "to" and _next_word(doc, following.i) is not None \
@@ -597,10 +662,16 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     content_subject = bool(subjects) and all(c.lower_ not in PLACEHOLDER_SUBJECTS and not kind_of(c)
                                              and any(ch.isalpha() for ch in c.text) for c in subjects) \
         and not any(c.dep_ in ("nsubj", "expl") and c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children)
+    ends_clause = following is None or not following.is_alpha or following.dep_ == "cc"
     if head.lower_ in ("is", "'s", "’s", "are") and root.dep_ in ("attr", "npadvmod", "advmod") \
-            and head.i < root.i and content_subject and not duration:
-        # "SDD Vol. 4 is today!!" -> "SDD Vol. 4 is on!!"; "Deadline is July 2nd!" -> "Deadline is coming up!"
+            and head.i < root.i and content_subject and not duration and ends_clause:
+        # "SDD Vol. 4 is today!!" -> "SDD Vol. 4 is on!!"; "Deadline is July 2nd!" -> "Deadline is coming up!"; not
+        # "how the heck is June almost over": there the time is the subject after its verb
         return phrase("on" if root.lower_ in ("today", "tonight", "now") else "coming up")
+    if head.lower_ in ("is", "'s", "’s", "was") and head.i < root.i and root.dep_ in ("attr", "npadvmod", "nsubj") \
+            and not ends_clause and following.pos_ in ("ADV", "ADJ") and len(tokens) == 1 and not duration \
+            and not any(c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children):  # not "Is it 4:30 yet"
+        return phrase("it")  # "how the heck is June almost over already" -> "how the heck is it almost over ..."
     if root.lower_ in DEICTIC_WORDS and len(tokens) == 1 and prune and not stands_as_subject(root, tokens) \
             and root.dep_ not in SUBJECT_DEPS and not (root.dep_ in ("attr", "acomp") and head.lower_ in BE_FORMS):
         return every, {}  # a bare "today" is an adverbial wherever the parser hung it: it goes
@@ -656,9 +727,21 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     if root.dep_ in ("attr", "acomp", "npadvmod") and head.lower_ in BE_FORMS and not any(
             w.dep_ in ("det", "poss", "amod") and not marked[w.i] for w in words) and any(
             c.dep_ in ("nsubj", "expl") and c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children):
+        joined = [c for c in head.head.children if c.dep_ == "cc" and c.lower_ in ("and", "but", "&")
+                  and c.i < head.i] if head.dep_ == "conj" else []
+        clause = [t for t in head.subtree if not (t.is_punct and t.i > end)]
+        if prune and joined and all(t.i in every or t.lower_ in PLACEHOLDER_WORDS or t.lower_ in CLAUSE_ADVERBS
+                                    for t in clause):
+            # "a terrible horrible week and it's only Tuesday." -> "a terrible horrible week.": the clause only
+            # said when ("and it's time" is what a reader found)
+            return every | {t.i for t in clause} | {joined[-1].i}, {}
         if head.lower_ in ("was", "were") and (root.lower_ in WEEKDAY_FORMS or root.lower_ in DAY_WORDS):
             return phrase("another day")  # "I thought it was Sunday until just now" -> "... it was another day ..."
         return phrase("time")  # "Is it 4:30 yet??" -> "Is it time yet??"
+    if root.dep_ == "dobj" and prune and head.lower_ in OCCASION_VERBS and any(
+            c.dep_ == "prep" and c.i > end for c in head.children):
+        return every, {}  # "Starting the day with our last Board mtg" -> "Starting with ...", "celebrate the 4th
+        # of July with all of the zoo animals" -> "celebrate with ..."
     if root.dep_ == "dobj" and prune and any(w.lower_ in ("this", "last", "next", "past", "every") for w in words):
         return every, {}  # "the experience I had this past weekend": an adverbial the parser took for an object
     if root.dep_ == "dobj":
@@ -675,6 +758,12 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     if root.dep_ == "ROOT" and prune and not _first_word(doc[start]) \
             and any(w.lower_ in ("this", "next", "last", "that") for w in words):
         return every, {}  # "Back to CR this weekend for Kristi's birthday!": the parser made the time the root
+    if _named_by_its_clause(root):
+        # "Best night I've had in a long time" -> "Best time I've had in a long time": the fragment names a time by
+        # what happened in it
+        kept = {w.i for w in words if w.i < root.i and w.dep_ in ("amod", "det") and kind_of(w) is None
+                and not w.like_num and w.lower_ not in ("this", "last", "next", "that")}
+        return every - kept - {root.i}, {root.i: "time"}
     if root.dep_ == "ROOT" and prune and _first_word(doc[start]):
         preps = [c for c in root.children if c.dep_ == "prep" and c.i > end]
         describing = [w for w in words if w.dep_ in ("amod", "compound") and w.i < root.i and w.is_alpha
@@ -889,6 +978,13 @@ class TemporalAnonymizer:
             if unit is not None and self.known_patterns is not None and subtree_pattern(
                     doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
                 unit = None  # an unknown shape: not pruned
+            after_run = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
+            if unit is not None and not unit and root.dep_ in ("pobj", "pcomp") and root.head.pos_ == "ADP" \
+                    and root.head.i == min(run) - 1 and all(t.i in run for t in root.subtree) \
+                    and (after_run is None or not after_run.is_alpha):
+                # The subtree came out empty (the parser hung the words elsewhere: "Calcutta @ 8 p.m.🎱"): the run
+                # goes with its preposition, when it ends the phrase.
+                unit = set(run) | {root.head.i}
             if self.prune and (root.text == "#" or _is_hashtag_word(root)):
                 # A time hashtag ("#TGIF", "#Friday") goes whole: a neutral phrase cannot stand for a tag.
                 tags = sorted(i for i in run if doc[i].text == "#" or _is_hashtag_word(doc[i]))
@@ -916,6 +1012,8 @@ class TemporalAnonymizer:
                 head = root.head
                 before = doc[min(unit) - 1] if unit and min(unit) else None
                 if unit and root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
+                        and max(unit) + 1 < len(doc) and not EMOJI_ONLY.match(doc[max(unit) + 1].text) \
+                        and (not doc[max(unit) + 1].is_punct or doc[max(unit) + 1].text == "#") \
                         and not any(c.dep_ in ("det", "poss") and c.i not in unit for c in head.children) \
                         and before is not None and before.pos_ in ("ADP", "VERB", "AUX"):
                     # "swag for tomorrow's All-American Experience" -> "swag for the All-American Experience"
@@ -1173,6 +1271,13 @@ class TemporalAnonymizer:
             if all(marked[i] or _is_function_word(root.doc[i]) for i in candidate) \
                     and all(_is_function_word(t) or is_link(t) for t in rest):
                 return candidate
+        following = root.doc[root.i + 1] if root.i + 1 < len(root.doc) else None
+        if root.dep_ == "pobj" and head.pos_ == "ADP" and following is not None and following.pos_ == "NOUN" \
+                and following.is_alpha and not marked[following.i] and following.dep_ == "dobj" \
+                and following.head.i == head.head.i and all(marked[t.i] for t in root.subtree):
+            # "go on late night Adventures": the time describes the noun after it, which the parser made the
+            # verb's object; the preposition belongs to that noun and stays
+            return {t.i for t in root.subtree}
         if root.dep_ in ("pobj", "pcomp") and (head.dep_ in PREPOSITION_HEAD_DEPS or head.pos_ == "ADP") \
                 and head.i != root.i:
             candidate = {t.i for t in head.subtree}
@@ -1217,7 +1322,10 @@ class TemporalAnonymizer:
         for i in sorted(candidate):
             token = doc[i]
             if i in candidate and token.dep_ == "prep" and not marked[i] and marked[token.head.i] \
-                    and token.lower_ in DETACHABLE_PREPOSITIONS:
+                    and (token.lower_ in DETACHABLE_PREPOSITIONS
+                         or (token.lower_ == "for" and root.dep_ in ("pobj", "pcomp") and token.head.i == root.i)):
+                # "getting up at 4 am for work" -> "getting up for work": a purpose after a time in its own
+                # preposition hangs on the verb as well
                 candidate -= {t.i for t in token.subtree}
             elif i in candidate and is_link(token) and token.i != root.i:  # a URL hung on the time by the parser
                 candidate -= {t.i for t in token.subtree}
@@ -1292,11 +1400,22 @@ class TemporalAnonymizer:
             if after is None or is_link(after) or EMOJI_ONLY.match(after.text) or after.text in (".", "!", "?"):
                 extra.add(token.i)
                 gone.add(token.i)
-        # A preposition whose objects were all cut goes too ("at 9am" parsed with "am" as the head of "at").
+        # A preposition whose objects were all cut goes too ("at 9am" parsed with "am" as the head of "at"), also
+        # when what is left of its object's subtree is a phrase of its own ("game at 6:00 vs SE Warren" -> "game vs
+        # SE Warren", not "game at vs SE Warren"); so does one that only ever takes a time ("since 2002 cowboys").
         for token in doc:
             objects = [c for c in token.children if c.dep_ in ("pobj", "pcomp")]
-            if token.i not in gone and token.pos_ == "ADP" and token.dep_ == "prep" and objects \
-                    and all(t.i in gone for c in token.children for t in c.subtree):
+            if token.i in gone or token.pos_ not in ("ADP", "SCONJ") or token.dep_ != "prep" or not objects:
+                continue
+            left = [t for c in objects for t in c.subtree if t.i not in gone]
+            beyond = next((t for t in doc[max(t.i for t in token.subtree) + 1:] if t.i not in gone), None)
+            if beyond is not None and beyond.pos_ == "NOUN" and beyond.dep_ == "dobj" \
+                    and beyond.head.i == token.head.i and beyond.i == max(t.i for t in token.subtree) + 1:
+                continue  # "go on late night Adventures": the preposition is the next noun's (see _unit)
+            if all(t.i in gone for c in token.children for t in c.subtree) or (
+                    all(o.i in gone for o in objects) and token.i + 1 in gone and left
+                    and left[0].dep_ == "prep" and left[0].head.i in gone) or (
+                    token.lower_ in TIME_ONLY_PREPOSITIONS and token.i + 1 in gone and kind_of(doc[token.i + 1])):
                 extra.add(token.i)
                 gone.add(token.i)
         for token in doc:
@@ -1308,12 +1427,36 @@ class TemporalAnonymizer:
             if nxt.pos_ == "ADP" and nxt.lower_ not in HEDGES and not (token.lower_ == "as" and nxt.lower_ == "of"):
                 continue  # the cut phrase has its own preposition ("at 2 in the afternoon"); "as of Friday" goes
             after = next((t for t in doc[token.i + 1:] if t.i not in gone), None)
-            if after is None or is_link(after) or (not any(c.isalnum() for c in after.text)
-                                                   and after.text not in ("'", '"', "(", "[", "’", "‘", "“")):
+            if after is None or is_link(after) or after.lower_ in VERSUS_WORDS or (
+                    not any(c.isalnum() for c in after.text) and after.text not in ("'", '"', "(", "[", "’", "‘", "“")):
                 # "i'm out by 12:30 🤷", "At 5:00 - reaction", "until next year 🌀": the time went, its
-                # preposition hangs on an emoji, a dash or a link
+                # preposition hangs on an emoji, a dash or a link, or on "vs" ("game at 6:00 vs SE Warren")
                 extra.add(token.i)
                 gone.add(token.i)
+        # A word that only frames the time, left without it ("shift trial beginning in July." -> "shift trial.").
+        for token in doc:
+            if token.i not in gone and token.lower_ in FRAMING_WORDS and token.i + 1 in gone and any(
+                    True for _ in token.children) and all(t.i in gone for c in token.children for t in c.subtree):
+                extra.add(token.i)
+                gone.add(token.i)
+        # A conjunction left with adverbs only, its conjunct cut before an emoji, a stop or the end ("took a L but
+        # definitely not tonight 😂 shit has me rolling" -> "took a L 😂 shit ...", not "but definitely 😂").
+        for token in doc:
+            if token.i in gone or token.dep_ != "cc" or token.lower_ not in ("but", "and", "or"):
+                continue
+            j = token.i + 1
+            adverbs = []
+            while j < len(doc) and j not in gone and doc[j].pos_ in ("ADV", "PART") \
+                    and doc[j].dep_ in ("advmod", "neg"):
+                adverbs.append(j)
+                j += 1
+            if not adverbs or j >= len(doc) or j not in gone:
+                continue
+            while j < len(doc) and j in gone:
+                j += 1
+            if j >= len(doc) or EMOJI_ONLY.match(doc[j].text) or doc[j].text in (".", "!", "?", ",") or is_link(doc[j]):
+                extra |= {token.i, *adverbs}
+                gone |= {token.i, *adverbs}
         kept = [t for t in doc if t.i not in gone]
         position = 0
         while position < len(kept):

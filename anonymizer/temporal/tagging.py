@@ -42,6 +42,11 @@ goodnight goodnite gnight goodmorning gmorning
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 MONTHS = frozenset("january february march april june july august september october november december".split())
 MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+PERSON_MONTHS = frozenset("april may june august".split())  # months that are also first names
+SPEECH_VERBS = frozenset("said says say told tells texted texts called calls asked asks wants wanted thinks thought "
+                         "loves loved posted sent".split())
+PARTS_AFTER_A_DAY = frozenset("night nite morning afternoon evening".split())
 ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                           "nov dec".split())
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.
@@ -54,7 +59,8 @@ _CLOCK_CONTEXT = frozenset("at till until til by from before after around abt ab
 # A number "ish" ("5ish") and the quarters of a year ("Q3").
 QUARTER = re.compile(r"^Q[1-4]$")
 MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'clock|oclock)$")
-DATE_SHAPE = re.compile(r"^(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2})$")  # one separator: not "5.5/10"
+# One separator kind (not "5.5/10"); a month and a year ("since 9/2016").
+DATE_SHAPE = re.compile(r"^(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2}|(?:0?[1-9]|1[0-2])/(?:19|20)\d\d)$")
 # A number glued to a unit: "24hours", "7months", "20mins", "2wks".
 GLUED_DURATION = re.compile(r"(?i)^\d+(?:\.\d+)?\+?(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|wks?|months?|"
                             r"years?|yrs?)$")
@@ -72,6 +78,7 @@ FUTURE_PAST = frozenset({"future", "past"})
 # Hashtags that name a time ("#tbt": throwback Thursday), besides the time words themselves.
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)?\d\d)$")  # a time word's year: "#summer2017", "#summer17"
+HASHTAG_CLOCK = re.compile(r"^(?:[1-9]|1[0-2])(?:am|pm)[a-z]+$")  # "#5amworkout": a clock time in the tag
 HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
 HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
 # A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
@@ -267,7 +274,9 @@ def _is_time_hashtag(word: str) -> bool:
     dated = HASHTAG_YEAR.match(word)
     if dated and (dated.group(1) in TIME_WORDS or dated.group(1) in MONTHS):
         return True  # "#summer2017", "#summer17"
-    return any(word.startswith(day) or word.endswith(day) for day in WEEKDAYS if len(word) > len(day))
+    if HASHTAG_CLOCK.match(word):
+        return True  # "#5amworkout"
+    return any(word.startswith(day) or word.endswith((day, day + "s")) for day in WEEKDAYS if len(word) > len(day))
 
 
 def _category(token: Any) -> str | None:
@@ -442,6 +451,19 @@ def not_a_time(token: Any) -> bool:
     if lower == "future" and previous is not None and previous.lower_ in ("bright", "brighter", "better", "great",
                                                                           "good", "own", "whole"):
         return True  # "bright future": a hope, no date
+    if lower == "future" and following is not None and following.pos_ in ("NOUN", "PROPN") and following.is_alpha \
+            and not (previous is not None and previous.lower_ in ("the", "near", "distant", "in")):
+        return True  # "some future graffiti artists": who they will be, no date
+    if lower in PERSON_MONTHS and token.text[:1].isupper() and following is not None and (
+            following.lower_ in ("name", "names") or (token.dep_ == "nsubj" and following.lower_ in SPEECH_VERBS)):
+        return True  # "June said she's painting me", "call April name first": a person
+    if lower == "day" and previous is not None and previous.lower_ == "happy" and token.i >= 2:
+        return True  # "Send happy day to @user": a wish, no date (a post opening "Happy day!" greets)
+    if DATE_SHAPE.match(token.text) and "/" in token.text and previous is not None \
+            and previous.lower_ in ("only", "like", "rated", "rate", "solid", "straight"):
+        return True  # "YOU CANT LIKE ONLY 4/5", "a solid 8/10": a share or a score
+    if lower in ("spring", "springs") and previous is not None and previous.lower_ in ("hot", "thermal", "mineral"):
+        return True  # "this hot spring": water, not a season
     if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
             and not any(c.like_num for c in token.children):
         return True  # "when it's late at night": "late" is what it is; "at night" is the time
@@ -468,8 +490,9 @@ class TimeTagger:
         if lower in ORDINAL_TIME_WORDS:  # "a second account", "the second time": an ordinal, not a duration
             return token.pos_ == "NOUN" and token.i > 0 and token.nbor(-1).like_num
         if lower == "future":  # "the future", "a bright future"; not "future plans"
-            return (previous is not None and previous.lower_ in ("the", "near", "distant")) or \
-                (token.pos_ in ("NOUN", "PROPN") and token.dep_ not in ("amod", "compound"))
+            return not not_a_time(token) and (
+                (previous is not None and previous.lower_ in ("the", "near", "distant"))
+                or (token.pos_ in ("NOUN", "PROPN") and token.dep_ not in ("amod", "compound")))
         if lower == "past":  # "the past", "a colonial past"; not "past the station", "the past week" (a modifier)
             nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
             followed = nxt is not None and nxt.pos_ in ("NOUN", "PROPN", "NUM", "ADJ")
@@ -483,6 +506,9 @@ class TimeTagger:
             return True
         if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
             lower = lower[:-1]
+        following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if lower in WEEKDAY_ABBREVIATIONS and following is not None and following.lower_ in PARTS_AFTER_A_DAY:
+            return True  # "did so good sat night": a weekday however it is written
         if lower in ABBREVIATIONS or lower == "may":
             # "Sat", "Jun", "May" are also names and words ("Sun Yanzi", "Jia Jun", "May Allah"): only next to a
             # number, another date word or a preposition/determiner of time, and not after a name.
@@ -499,8 +525,9 @@ class TimeTagger:
         text = token.text
         if QUARTER.match(text):  # "Q3"
             return True
-        if re.match(r"^'?\d{2}$", text) and previous is not None and previous.lower_ in SEASONS:
-            return True  # "All summer 17": the season's year
+        if re.match(r"^'?\d{2}$", text) and previous is not None and (previous.lower_ in SEASONS or (
+                previous.lower_ == "of" and token.i >= 2 and doc[token.i - 2].lower_ in SEASONS)):
+            return True  # "All summer 17", "fall of 18": the season's year
         if DAY_NUMBER.match(text) and _next_to_month(token):  # "26 April 2014", "May 5", "12 Oct"
             return True
         if token.i > 0 and token.nbor(-1).text in ("#", ":") and not token.nbor(-1).whitespace_:  # "#1:18": a scale

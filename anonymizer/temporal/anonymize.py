@@ -174,7 +174,7 @@ VERSUS_WORDS = frozenset("vs vs. v. versus against".split())
 # Prepositions that only ever take a time: with the time right after them cut, they go ("since 2002 cowboys").
 TIME_ONLY_PREPOSITIONS = frozenset("since until till til during".split())
 CLAUSE_ADVERBS = frozenset("only just still even now already finally".split())
-FRAMING_WORDS = frozenset("beginning starting effective ending through thru lasting".split())
+FRAMING_WORDS = frozenset("beginning starting effective ending through thru lasting come".split())
 # Verbs whose time object can go when a phrase follows ("Starting the day with", "celebrate the 4th with").
 OCCASION_VERBS = frozenset("start starts started starting begin begins began beginning end ends ended ending kick "
                            "kicks kicked kicking celebrate celebrates celebrated celebrating close closing".split())
@@ -343,7 +343,10 @@ def is_duration(root: Any, tokens: list[int]) -> bool:
 # "every" or "after" it says how often ("every day", "week after week", "every 7 weeks").
 STRETCH_UNITS = frozenset("second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks "
                           "wk wks month months year years yr yrs decade decades".split())
-COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by and &".split())
+# Parts of the day that "every" makes a habit ("talking every night"); alone ("a great night") they are when.
+EVERY_UNITS = frozenset("night nights morning mornings evening evenings afternoon afternoons weekend weekends".split())
+COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by and & whole "
+                        "full entire straight solid".split())
 FREQUENCY_WORDS = frozenset("daily weekly monthly yearly hourly annually everyday".split())
 # What ties a stretch to now or to a date: "3 days ago", "2 days left", "3 years since", "a year anniversary";
 # "in 2 weeks", "within a day" (the stretch's preposition).
@@ -360,6 +363,8 @@ def says_how_long_or_often(doc: Any, tokens: list[int]) -> bool:
     when the post was written or where the writer is when; readers of the held-out samples called posts with only
     these timeless, and cutting them broke sentences ("I only spent in college")."""
     words = [doc[i] for i in sorted(tokens)]
+    if len(words) == 2 and words[0].lower_ in ("every", "each") and words[1].lower_ in EVERY_UNITS:
+        return True  # "went from talking every night to not talking at all"
     units = [t for t in words if t.lower_ in STRETCH_UNITS or GLUED_DURATION.match(t.text)]
     frequency = [t for t in words if t.lower_ in FREQUENCY_WORDS or t.lower_ in ("every", "each")
                  or (t.lower_ in ("after", "by") and 0 < t.i - words[0].i < len(words) - 1)]
@@ -715,6 +720,9 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
         if head.lower_ in DURATION_HEDGES and head.i < start and head.head.pos_ == "ADP":
             hedges.add(head.i)  # "in like 6-8 years": the parser hung the years on "like"
             head = head.head
+        if prune and head.pos_ == "ADP" and head.i == start - 1 and any(w.lower_ in ("past", "last", "next")
+                                                                          for w in words):
+            return every | {head.i}, {}  # "cut my finger TWICE in the past 2 hours then" -> "TWICE then": tied to now
         if head.lower_ in WHILE_HEADS or (root.dep_ in ("attr", "npadvmod") and head.lower_ in BE_FORMS):
             return phrase("a while", hedges)
         if root.dep_ == "npadvmod" and head.pos_ in ("ADJ", "ADV", "ADP") and head.i > end:

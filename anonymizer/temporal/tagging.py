@@ -43,6 +43,7 @@ WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".
 MONTHS = frozenset("january february march april june july august september october november december".split())
 MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+ORDINAL_MODIFIERS = frozenset("first second third fourth fifth final".split())
 PERSON_MONTHS = frozenset("april may june august".split())  # months that are also first names
 SPEECH_VERBS = frozenset("said says say told tells texted texts called calls asked asks wants wanted thinks thought "
                          "loves loved posted sent".split())
@@ -81,6 +82,14 @@ HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)?\d\d)$")  # a time word's year: 
 HASHTAG_CLOCK = re.compile(r"^(?:[1-9]|1[0-2])(?:am|pm)[a-z]+$")  # "#5amworkout": a clock time in the tag
 HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
 HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
+# An edition or a class by its short year ("#Kscope17", "#EdCon17", "#HailState21", "#BB19"): an event of that year,
+# tied to it as "#vbs2017" is (a round-11 reader: "#Kscope17 ... a dated conference hashtag with its year"); not a
+# name with a number ("#Catch22", "#TB12", "#Top10").
+HASHTAG_SHORT_YEAR_LAST = re.compile(r"^([a-z]{2,})(?:1\d|2\d|3\d)$")
+NUMBERED_NAMES = frozenset("catch tb top area goes hyper chapter windows iphone galaxy ps xbox route highway hwy i "
+                           "us sr cr apollo star studio room suite gate pier exit".split())
+# A broadcast or a season's event by its name ("#PLLFinale", "#PLLEndGame", "#SeasonPremiere", "#OpeningDay").
+HASHTAG_EVENT_WORDS = ("finale", "premiere", "endgame", "openingday", "openingnight")
 # A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
 HASHTAG_DATE = re.compile(r"^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\d{1,2}(?:st|nd|rd|th)?"
                           r"|\d{1,2}(?:st|nd|rd|th)?(?:of)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)$")
@@ -266,6 +275,11 @@ def _is_time_hashtag(word: str) -> bool:
     with its year, or a weekday opening or closing the tag."""
     if word in TIME_WORDS or word in WEEKDAYS or word in MONTHS or word in HASHTAG_TIMES:
         return True
+    short_year = HASHTAG_SHORT_YEAR_LAST.match(word)
+    if short_year and short_year.group(1) not in NUMBERED_NAMES:
+        return True  # "#Kscope17"
+    if word.endswith(HASHTAG_EVENT_WORDS) or word.startswith(HASHTAG_EVENT_WORDS):
+        return True  # "#PLLFinale"
     if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_YEAR_LAST.match(word) or HASHTAG_DATE.match(word) \
             or YEAR.match(word):  # "#2017"
         return True
@@ -314,6 +328,10 @@ def _joins(connector: Any, left: Any, right: Any) -> bool:
     if connector.lower_ in ("and", "&", "or"):
         return a == b or {a, b} <= {"number", "month"}
     return (a in _DATE_CATEGORIES and b in _DATE_CATEGORIES) or {a, b} <= {"clock", "number"} or a == b
+
+
+def _sentence_start(token: Any) -> bool:
+    return token.i == 0 or token.doc[token.i - 1].text in (".", "!", "?", "...", "..")
 
 
 def not_a_time(token: Any) -> bool:
@@ -380,6 +398,10 @@ def not_a_time(token: Any) -> bool:
             or (following is not None and following.text in (":", ")", ".")
                 and all(t.text.startswith("@") or t.is_punct for t in doc[:token.i]))):
         return True  # "(1/2)", "@user 2/4: And ...": the parts of a thread
+    show = doc[token.i + 2] if token.i + 2 < len(doc) else None
+    if lower in ("season", "seasons") and following is not None and following.lower_ == "of" and show is not None \
+            and (show.pos_ == "PROPN" or show.text.startswith(("@", "#"))):
+        return True  # "the new season of @user", "season of The Bachelorette": a show's season
     if lower in ("season", "minute", "episode") and following is not None and following.like_num \
             and not (previous is not None and previous.like_num):
         return True  # "season 2. episode 1. minute 37.": a place in a show
@@ -437,7 +459,8 @@ def not_a_time(token: Any) -> bool:
     if lower == "yesterday" and token.i >= 3 and previous.lower_ in ("was", "were") \
             and doc[token.i - 2].lower_ == "it" and doc[token.i - 3].lower_ in ("like", "if"):
         return True  # "I remember it like it was yesterday": vividly, no date ("It was yesterday that ..." is one)
-    if re.match(r"^[A-Z]{2,}\d{1,3}$", token.text) and token.text[:3].lower() not in ABBREVIATIONS:
+    if re.match(r"^[A-Z]{2,}\d{1,3}$", token.text) and token.text[:3].lower() not in ABBREVIATIONS \
+            and hashtag_word(token) is None:  # a hashtag's short year is read by _is_time_hashtag ("#IAAE17")
         return True  # "into ABC5": a station or a model, not a time
     if re.match(r"^\d:\d{2}:\d{2}$", token.text) and not (previous is not None and previous.lower_ in ("at", "@")) \
             and not (following is not None and following.lower_ in _TIME_ZONES):
@@ -462,6 +485,25 @@ def not_a_time(token: Any) -> bool:
     if DATE_SHAPE.match(token.text) and "/" in token.text and previous is not None \
             and previous.lower_ in ("only", "like", "rated", "rate", "solid", "straight"):
         return True  # "YOU CANT LIKE ONLY 4/5", "a solid 8/10": a share or a score
+    if lower == "minute" and previous is not None and previous.lower_ == "hot":
+        return True  # "It's been a hot minute since": a long while, no date
+    if lower in ("day", "year") and previous is not None and previous.lower_ == "another" and (
+            token.i < 2 or doc[token.i - 2].lower_ in ("see", "seeing", "saw", "live", "living")
+            or doc[token.i - 2].is_punct or _sentence_start(doc[token.i - 1])):
+        return True  # "Another day another afternoon arguing", "Blessed to see another year": a saying
+    if lower == "tomorrow" and previous is not None and previous.lower_ in ("promised", "guaranteed"):
+        return True  # "You're not promised tomorrow": a saying
+    if lower == "today" and previous is not None and previous.lower_ == "not" and (
+            following is None or not following.is_alpha or following.lower_ in ("baby", "satan", "bro", "sis")):
+        return True  # "not today baby ! Not today !": a refusal
+    if lower == "year" and following is not None and following.lower_ == "of" and show is not None \
+            and show.lower_ in ("college", "school", "highschool", "university", "uni", "grad", "law", "med"):
+        return True  # "my last year of college": a stage of life, like "my senior year"
+    if lower in ("mornings", "nights", "evenings", "afternoons") and not any(
+            c.dep_ in ("det", "poss", "amod", "nummod") for c in token.children) \
+            and (previous is None or (previous.lower_ not in ("on", "at", "in", "these", "those")
+                                      and kind_of(previous) is None and not previous.lower_.startswith("#"))):
+        return True  # "Why are mornings a thing": mornings in general
     if lower in ("spring", "springs") and previous is not None and previous.lower_ in ("hot", "thermal", "mineral"):
         return True  # "this hot spring": water, not a season
     if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
@@ -627,6 +669,11 @@ class TimeTagger:
                 if not any(kind_of(doc[j]) is not None or YEAR.match(doc[j].text) for j in rest if j != token.i):
                     for j in rest:
                         marked[j] = False
+        # A run left with determiners only ("Another" of "Another day another afternoon", its day no time) is none.
+        for start, end in runs(marked):
+            if all((doc[j].lower_ in MODIFIER_WORDS | POSSESSIVE_WORDS | {"another"} and kind_of(doc[j]) is None)
+                   or doc[j].lower_ in ORDINAL_MODIFIERS for j in range(start, end)):
+                marked[start:end] = [False] * (end - start)
         return marked
 
     @staticmethod

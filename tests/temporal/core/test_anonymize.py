@@ -440,6 +440,17 @@ def test_only_the_saying_keeps_yesterday(anonymizer):
     ("I hope you haven't moved since 9/2016 lol", "I hope you haven't moved lol"),
     ("The All New #HookahTuesdays Live From The #ProhibitionLounge", "The All New Live From The #ProhibitionLounge"),
     ("Spectacular walk. | #5amworkout #upbeforethesun", "Spectacular walk. | #upbeforethesun"),
+    # An edition or a class by its short year, a broadcast's finale or premiere: tags of a dated event.
+    ("dont miss my presentation in room lris/Lily #Kscope17 #orclapex",
+     "dont miss my presentation in room lris/Lily #orclapex"),
+    ("Great group at #NewHoot17! Ag Teachers are learning. #IAAE17 #TeachAg",
+     "Great group! Ag Teachers are learning. #TeachAg"),
+    ("Thoughts? Comment below ⬇️ #PLLFinale", "Thoughts? Comment below ⬇️"),
+    ("Stoked for the new season of @user to start tonight!! #BB19", "Stoked for the new season of @user to start!!"),
+    ("I've accidentally cut my finger TWICE in the past 2 hours then spilled bleach on the cut🙃",
+     "I've accidentally cut my finger TWICE then spilled bleach on the cut🙃"),
+    ("@user @user We will be back in Pratt come august 1st", "@user @user We will be back in Pratt"),
+    ("Another day another afternoon arguing with children 🙃", "Another day arguing with children 🙃"),
 ])
 def test_later_round_shapes(anonymizer, post, expected):
     assert anonymizer.transform([post])[0].text == expected
@@ -471,6 +482,15 @@ def test_later_round_shapes(anonymizer, post, expected):
     "youll have to pry this hot spring from my cold dead hands",
     "why do straight people consider living 30 minutes away a long distance relationship? 😂💀",
     "Transformers age of extinction is 3hrs and 30 minutes long",
+    "Tom is the GOAT #TB12 #Catch22",
+    "It's been a hot minute since I've sent you one😩",
+    "Blessed to see another year 🤘🏽🍾 @ Omaha, Nebraska",
+    "You're not promised tomorrow",
+    "I believe he like me spazzing out ! 😉 not today baby ! Not today !",
+    "Am I allowed to go through my angsty teenage phase in my last year of college?",
+    "Actually I'm in my second year of college with braces",
+    "Why are mornings a thing",
+    "went from talking every night to not talking at all....",
 ])
 def test_later_rounds_no_time_is_left_alone(anonymizer, post):
     assert anonymizer.transform([post])[0].text == post

@@ -118,6 +118,22 @@ Round 13 was developed on the round-12 failures after its figure was taken (3 ch
 measured on a fresh sample): a US zone after a cut clock goes ("10:10 PM ET"), "fall asleep", "night mode", "how many
 seconds", "a couple days after hard boozing", "your good days" are no times.
 
+Round 14 was developed on the round-12 failures, on 525 posts nobody had judged (read by two fresh readers) and on the
+outputs that changed among 860 more (see ROUND14 below): a day subject before a copula and a thing reads as a headline
+without both ("Tonight is a varsity game vs SE Warren." -> "A varsity game vs SE Warren."), what a cut leaves dangling
+goes ("at vs", "since" before a cut year, "but definitely 😂", "beginning" before "in July", "come" before a date), tags
+of a dated event go ("#Kscope17", "#PLLFinale"), sayings and generic times stay ("a hot minute", "another day", "not
+today", "every night", "Why are mornings a thing"). The round-14 held-out sample (``hand_checked_midwest10*.json``,
+seeds 107 and 109 over the posts left by rounds 4-12 and the first 2,300 of the shuffle), judged once by another reader:
+**91 correct, 79 natural, 72 correct and natural** (Wilson 95%: 63-80%); posts without time 90 of 97 unchanged (5 of the
+7 lost a word that says "now" - "rn", "now", "soon", "later" - which SynTime's annotation, and the issue's list of
+misses ("Currently"), count as times and this reader did not). What failed: "a certain time" where a subject or an
+object stood (4), words left without what was cut (about 10), dated events (the College World Series, Big Brother's
+premiere, Electric Forest, the 2018 Olympics: 6 of the 9 not correct), words that were no time ("morning person",
+"Tonight Dough", "Daily Caller", a protest "march"). Frozen before its verdicts were read: the rules and language model
+flag 5 of its 21 unnatural outputs and 11 natural ones; the fitted checker (fitted on the thirteen earlier samples,
+threshold 0.37 by leaving one out) flags 15 of 21 (recall 0.71) and 17 natural ones (precision 0.47).
+
 The verdicts are about the outputs stored with them: when an output changes, the test fails and the output must be
 judged again (and the sample is then development data: draw another).
 """
@@ -188,7 +204,8 @@ ROUND6 = Sample(_load("hand_checked_midwest3.json"), _load("hand_checked_midwest
 # seed-101 shuffle, less the round-6 draw), round 8 on the round-7 failures and on the next 140 of them, round 9 on
 # the round-8 failures and the same 700 (so rounds 10 to 12): each round's held-out draw leaves out the posts read
 # before it.
-READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700, "round10": 700, "round11": 700, "round12": 700}
+READ_IN_DEVELOPMENT = {"round7": 560, "round8": 700, "round9": 700, "round10": 700, "round11": 700, "round12": 700,
+                       "round14": 2300}
 ROUND7 = Sample(_load("hand_checked_midwest4.json"), _load("hand_checked_midwest4_plain.json"), (47, 53),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6) for j in sample.timed + sample.plain),
                 # Judged once: 92, 74, 70, 93, 86 (checker 9, 9; the fitted checker 19 of 26 and 16 natural ones);
@@ -223,18 +240,28 @@ ROUND12 = Sample(_load("hand_checked_midwest9.json"), _load("hand_checked_midwes
                  # Judged once, the held-out figure of round 12: 88, 76, 66, 84, 80 (checker 6, 12); rounds 13 and 14
                  # were developed on it (3, then 8 changed outputs judged again): 88, 79, 69; after round 14 as below.
                  human=(88, 85, 75, 84, 83), checker=(4, 18))
+# Round 14 was developed on the round-12 failures, on the next 300 posts of the seed-101 shuffle (positions 700-1000,
+# read by a fresh reader), on the changed outputs of the 1,000 after them, and on 300 more (positions 2000-2300, read
+# by another): its held-out draw leaves out the first 2,300 of the shuffle.
+ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwest10_plain.json"), (107, 109),
+                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
+                                                  ROUND12) for j in sample.timed + sample.plain),
+                 # Judged once, the held-out figure of round 14, as below.
+                 human=(91, 79, 72, 97, 90), checker=(5, 11))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
-           "round10": ROUND10, "round11": ROUND11, "round12": ROUND12}
+           "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
 # the earlier samples, its threshold chosen by leaving one of them out: bench/bench_naturalness.py). On round 6,
 # fitted on the six samples before it (threshold 0.35), it flagged 19 of 23 and 26 natural ones.
-# Judged once, the round-12 outputs gave (19, 25): recall 19/24. Rounds 13 and 14 changed 11 of them (judged again).
-LEARNED_ON_HELD_OUT = (11, 29)
-LEARNED_THRESHOLD = 0.35
+# On the round-12 sample (fitted on the eleven samples before it, threshold 0.35) it gave (19, 25): recall 19/24.
+# On the round-14 sample, fitted on the thirteen before it (threshold 0.37, chosen before its verdicts were read):
+LEARNED_ON_HELD_OUT = (15, 17)
+LEARNED_THRESHOLD = 0.37
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
                    "hand_checked_midwest3.json", "hand_checked_midwest4.json", "hand_checked_midwest5.json",
-                   "hand_checked_midwest6.json", "hand_checked_midwest7.json", "hand_checked_midwest8.json")
+                   "hand_checked_midwest6.json", "hand_checked_midwest7.json", "hand_checked_midwest8.json",
+                   "hand_checked_midwest9.json")
 
 
 def read_in_development(posts: dict[str, dict], count: int) -> frozenset[str]:
@@ -318,14 +345,14 @@ def test_the_checker_against_the_person(checker, posts, name):
 
 
 def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, posts):
-    """Fitted on the earlier samples' verdicts only; judged on the round-12 sample, which none of them saw."""
+    """Fitted on the earlier samples' verdicts only; judged on the round-14 sample, which none of them saw."""
     syntime = {row["id"]: row["text"] for row in map(json.loads, shared_data(
         "temporal/syntime_tweets/train.jsonl").read_text(encoding="utf-8").splitlines())}
     originals = {**syntime, **{i: row["text"] for i, row in posts.items()}}
     earlier = [judged for name in EARLIER_SAMPLES for judged in _load(name) if judged["output"] is not None]
     learned = LearnedNaturalnessChecker(checker, threshold=LEARNED_THRESHOLD).fit(
         [originals[j["id"]] for j in earlier], [j["output"] for j in earlier], [not j["natural"] for j in earlier])
-    judged_outputs = [judged for judged in ROUND12.timed if judged["output"] is not None]
+    judged_outputs = [judged for judged in ROUND14.timed if judged["output"] is not None]
     flagged = {j["id"] for j in judged_outputs if not learned.is_natural(posts[j["id"]]["text"], j["output"])}
     assert (sum(j["id"] in flagged for j in judged_outputs if not j["natural"]),
             sum(j["id"] in flagged for j in judged_outputs if j["natural"])) == LEARNED_ON_HELD_OUT

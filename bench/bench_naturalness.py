@@ -40,8 +40,8 @@ DEVELOPMENT = {"SynTime development": "hand_checked_sample.json", "SynTime round
                "Midwest round 6": "hand_checked_midwest3.json", "Midwest round 7": "hand_checked_midwest4.json",
                "Midwest round 8": "hand_checked_midwest5.json", "Midwest round 9": "hand_checked_midwest6.json",
                "Midwest round 10": "hand_checked_midwest7.json", "Midwest round 11": "hand_checked_midwest8.json",
-               "Midwest round 12": "hand_checked_midwest9.json"}
-HELD_OUT = ("Midwest round 14 (held out)", "hand_checked_midwest10.json")
+               "Midwest round 12": "hand_checked_midwest9.json", "Midwest round 14": "hand_checked_midwest10.json"}
+HELD_OUT = ("Midwest round 15 (held out)", "hand_checked_midwest11.json")
 MIN_RECALL = 0.75
 
 

@@ -150,8 +150,10 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
 
 CORE_TESTS = REPO / "tests" / "temporal" / "core"
 # label -> (timed posts, posts without a time hint): the latest held-out sample first, judged once.
-MIDWEST = {"round-14 held-out": (CORE_TESTS / "hand_checked_midwest10.json",
-                                 CORE_TESTS / "hand_checked_midwest10_plain.json"),
+MIDWEST = {"round-15 held-out": (CORE_TESTS / "hand_checked_midwest11.json",
+                                 CORE_TESTS / "hand_checked_midwest11_plain.json"),
+           "round-14 (developed on since)": (CORE_TESTS / "hand_checked_midwest10.json",
+                                             CORE_TESTS / "hand_checked_midwest10_plain.json"),
            "round-12 (developed on since)": (CORE_TESTS / "hand_checked_midwest9.json",
                                              CORE_TESTS / "hand_checked_midwest9_plain.json"),
            "round-11 (developed on since)": (CORE_TESTS / "hand_checked_midwest8.json",

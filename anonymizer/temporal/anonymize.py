@@ -57,6 +57,7 @@ from typing import Any
 from anonymizer.temporal.normalize import EMOJI_ONLY, NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import (
+    DATE_SHAPE,
     DURATION_WORDS,
     EVALUATIVE_WORDS,
     GLUED_DURATION,
@@ -170,6 +171,10 @@ ONE_WORD_GREETINGS = {"goodnight": "Take care", "goodnite": "Take care", "gnight
                       "goodmorning": "Hello", "gmorning": "Hello"}
 # Bare time words that stand where an object would and are adverbials ("Voting closes midnight!").
 DEICTIC_WORDS = frozenset("today tonight tomorrow yesterday midnight noon now".split())
+# A thing that starts or ends "soon" says no date ("Offer ends tomorrow:" -> "Offer ends soon:").
+START_END_VERBS = frozenset("starts begins ends closes opens expires launches drops premieres".split())
+# Words that only hedge a clock ("bout 9:30", "around 5"): they go with it.
+CLOCK_HEDGES = frozenset("about abt bout around like roughly approximately approx almost nearly".split())
 VERSUS_WORDS = frozenset("vs vs. v. versus against".split())
 # Prepositions that only ever take a time: with the time right after them cut, they go ("since 2002 cowboys").
 TIME_ONLY_PREPOSITIONS = frozenset("since until till til during".split())
@@ -574,7 +579,8 @@ def _own_clause(root: Any, marked: list[bool]) -> list[Any]:
     if root.dep_ == "pobj" and root.head.lower_ in ("on", "by", "since", "until", "till"):
         return []  # "for a concert on the day I return": pruned ("in the 12 years I played" -> "in the time I played")
     clauses = [c for c in root.children if c.dep_ in ("relcl", "acl") and not marked[c.i] and c.i > root.i
-               and not any(t.tag_ in ("WRB",) for t in c.subtree if t.i < c.i)]  # "when ..." reads without it
+               and (root.dep_ == "attr" or not any(t.tag_ in ("WRB",) for t in c.subtree if t.i < c.i))]
+    # "when ..." reads without it, but not after a copula ("going to be the summer where I finally cut my hair")
     if clauses:
         return clauses
     nxt = doc[root.i + 1] if root.i + 1 < len(doc) else None
@@ -787,6 +793,36 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     return None
 
 
+def _cut_instead_of_a_neutral_phrase(root: Any, run: set[int], marked: list[bool]) -> set[int] | None:
+    """Where only "a certain time" was left to stand for a time (readers found it unnatural nine times in ten), a cut
+    that leaves a sentence, when nothing else hangs on the time: the time with its preposition ("I'll be at Coe bout
+    9:30" -> "I'll be at Coe"), an adverbial of a verb ("I leave July 8th from Houston" -> "I leave from Houston"), a
+    fragment before "and" ("2:32 and all alone" -> "All alone"). None for a subject, an object or a complement."""
+    doc = root.doc
+    words = set(run) | {t.i for t in root.subtree if marked[t.i]}
+    hanging = [t for t in root.subtree if t.i not in words and not t.is_punct and not EMOJI_ONLY.match(t.text)
+               and not reattaches(t) and not is_link(t)]
+    if hanging:
+        return None
+    head = root.head
+    hedges = CLOCK_HEDGES
+    if root.dep_ in ("pobj", "pcomp") and head.pos_ == "ADP" and head.i < min(words) \
+            and all(t.i in words or t.i == head.i or t.lower_ in hedges for t in head.subtree):
+        return words | {t.i for t in head.subtree}
+    # A clock or a date is no object: "I leave July 8th from Houston", "I'll be at Coe bout 9:30" (parsed as objects).
+    point = all(doc[i].like_num or kind_of(doc[i]) in ("clock", "date") or doc[i].lower_ in MONTHS
+                or ORDINAL_WORD.match(doc[i].text) or DATE_SHAPE.match(doc[i].text) for i in words)
+    if (root.dep_ in ("npadvmod", "advmod", "tmod") or (root.dep_ == "dobj" and point)) \
+            and head.pos_ in ("VERB", "AUX") and head.i != root.i:
+        before = doc[min(words) - 1] if min(words) else None
+        return words | ({before.i} if before is not None and before.lower_ in hedges else set())
+    following = doc[max(words) + 1] if max(words) + 1 < len(doc) else None
+    if root.dep_ == "ROOT" and min(words) == root.sent.start and following is not None and following.dep_ == "cc" \
+            and any(t.is_alpha for t in doc[following.i + 1:root.sent.end]):
+        return words | {following.i}  # "2:32 and all alone" -> "All alone"
+    return None
+
+
 @dataclass
 class TemporalResult:
     text: str  # the anonymized post, untouched pieces as the author wrote them
@@ -987,6 +1023,20 @@ class TemporalAnonymizer:
                     doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
                 unit = None  # an unknown shape: not pruned
             after_run = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
+            if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and root.i + 2 < len(doc) \
+                    and doc[root.i + 1].lower_ in ("'s", "’s") and run == {root.i, root.i + 1} \
+                    and doc[root.i + 2].lower_ in POSSESSIVES | {"a", "an", "the"}:
+                # "Crazy That Today's My B-Day" -> "That It's My B-Day": "'s" is "is" here
+                replace[root.i] = "It" if root.text[:1].isupper() else "it"
+                generalized.add(root.i)
+                continue
+            following = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
+            if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and len(run) == 1 \
+                    and root.head.lower_ in START_END_VERBS and root.head.tag_ == "VBZ" and root.head.i == root.i - 1 \
+                    and (following is None or not following.is_alpha):
+                replace[root.i] = "soon"  # "Offer ends tomorrow: go go go!" -> "Offer ends soon: go go go!"
+                generalized.add(root.i)
+                continue
             if unit is not None and not unit and root.dep_ in ("pobj", "pcomp") and root.head.pos_ == "ADP" \
                     and root.head.i == min(run) - 1 and all(t.i in run for t in root.subtree) \
                     and (after_run is None or not after_run.is_alpha):
@@ -1059,6 +1109,9 @@ class TemporalAnonymizer:
                 # rather than "a certain time", which readers found unnatural nine times in ten.
                 cut |= sentence
                 handled |= sentence
+            elif self.prune and self.generalize and root.dep_ != "punct" \
+                    and (instead := _cut_instead_of_a_neutral_phrase(root, run, marked)) is not None:
+                cut |= instead
             elif self.generalize and root.dep_ != "punct":
                 tokens = self._noun_phrase(root, run)
                 adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i

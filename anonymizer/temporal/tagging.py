@@ -485,11 +485,33 @@ def not_a_time(token: Any) -> bool:
     if DATE_SHAPE.match(token.text) and "/" in token.text and previous is not None \
             and previous.lower_ in ("only", "like", "rated", "rate", "solid", "straight"):
         return True  # "YOU CANT LIKE ONLY 4/5", "a solid 8/10": a share or a score
+    if lower in ("tonight", "today", "daily", "weekly", "monthly") and token.text[:1].isupper() and token.i \
+            and not _sentence_start(token) and previous.lower_ not in ("and", "&", "or", ",") \
+            and following is not None and following.text[:1].isupper() \
+            and following.is_alpha and kind_of(following) is None and not following.is_upper:
+        return True  # "England wants Tonight Dough", "in Daily Caller": a name
+    if lower in ("morning", "night") and following is not None and following.lower_ in ("person", "people", "owl"):
+        return True  # "I'm slowly becoming a morning person": a trait
+    if lower == "night" and ((following is not None and following.lower_ == "night")
+                             or (previous is not None and previous.lower_ == "night")):
+        return True  # 'say "night night"': a bedtime word
+    if lower == "march" and token.text == "march" and previous is not None \
+            and previous.lower_ in ("the", "that", "a", "this", "our", "women's") \
+            and not (following is not None and (following.like_num or ORDINAL_DAY.match(following.text))):
+        return True  # "how that march will work": a protest
+    if (previous is not None and previous.text == "$" and token.like_num) or token.text.startswith("$"):
+        return True  # "$200 later": money
+    if token.text in ("10/10", "5/5", "100/100"):
+        return True  # "i would have 10/10 took them": a score
+    if lower == "night" and previous is not None and previous.lower_ in ("one", "1") and following is not None \
+            and following.lower_ in ("stand", "stands"):
+        return True  # "not a one night stand"
     if lower == "minute" and previous is not None and previous.lower_ == "hot":
         return True  # "It's been a hot minute since": a long while, no date
     if lower in ("day", "year") and previous is not None and previous.lower_ == "another" and (
             token.i < 2 or doc[token.i - 2].lower_ in ("see", "seeing", "saw", "live", "living")
-            or doc[token.i - 2].is_punct or _sentence_start(doc[token.i - 1])):
+            or doc[token.i - 2].is_punct or _sentence_start(doc[token.i - 1])
+            or doc[token.i - 2].lower_ in ("well", "just", "oh")):
         return True  # "Another day another afternoon arguing", "Blessed to see another year": a saying
     if lower == "tomorrow" and previous is not None and previous.lower_ in ("promised", "guaranteed"):
         return True  # "You're not promised tomorrow": a saying

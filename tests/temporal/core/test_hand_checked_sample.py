@@ -49,9 +49,10 @@ EARLIER = frozenset({"train_52", "train_93", "train_102", "train_165", "train_23
 # unnatural and flags 3 natural ones; the correct check fails one output whose only survivor of a gold span is 'the'.
 # Round 6 changed 5 of its outputs, judged again by a reader who saw only the pairs ("Enjoy my day" kept as written:
 # not correct against the gold span).
+# Round 15 keeps "one night stand" and "Nights out" (no time, the reader agreed); the gold spans count them.
 NATURAL_AGREEMENT = 51
-CORRECT_AGREEMENT = 59
-HUMAN_CORRECT_AND_NATURAL = 50  # round 8: 4 more changed, judged again
+CORRECT_AGREEMENT = 58
+HUMAN_CORRECT_AND_NATURAL = 51  # round 8: 4 more changed, judged again (50); round 15 as above
 # Measured on the round-2 sample: judged once after round 1 (55 correct, 45 natural, 41 both; the natural check
 # passed 14 outputs the person found unnatural), then used for rounds 2 and 3 and the changed outputs judged again.
 # Round 4 lets a describing word kept before a neutral noun pass ("bright time"), which this person found odd once.

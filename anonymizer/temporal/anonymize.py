@@ -41,6 +41,10 @@ An expression that only says how long or how often stays (``keep_how_long``, rou
 "for 12 hours", "1 year in college", "every day", "every 7 weeks" tell nothing of when, readers called posts with only
 these timeless, and cutting them broke sentences; one tied to now or to a date still goes ("2 years ago", "in a
 week", "3 days left", "our 3 yr", "every Sunday", "the first day").
+Round 14 and 15 (readers of fresh samples): a day subject before a copula and a thing reads as a headline without both
+("Tonight is a varsity game vs SE Warren." -> "A varsity game vs SE Warren."); where only "a certain time" was left, a
+cut that leaves a sentence (:func:`_cut_instead_of_a_neutral_phrase`); a thing that starts or ends tomorrow starts or
+ends "soon"; tags of a dated event go ("#Kscope17", "#PLLFinale").
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.
@@ -183,7 +187,7 @@ FRAMING_WORDS = frozenset("beginning starting effective ending through thru last
 # Verbs whose time object can go when a phrase follows ("Starting the day with", "celebrate the 4th with").
 OCCASION_VERBS = frozenset("start starts started starting begin begins began beginning end ends ended ending kick "
                            "kicks kicked kicking celebrate celebrates celebrated celebrating close closing".split())
-# Occasions "it" stands for well as a day ("It is my birthday"); before other things a subject day reads "This".
+# Occasions "it" stands for well as a day ("It is my birthday"); before other things the post reads as a headline.
 OCCASION_NOUNS = frozenset("birthday bday anniversary anniv holiday day night weekend one".split())
 # Nouns naming a part of a time ("the rest of the week", "the end of the month"): with it they make one expression.
 PART_OF_HEADS = frozenset("start end beginning middle rest part half".split())
@@ -225,7 +229,7 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
             and head.pos_ in ("AUX", "VERB") and all(doc[i].dep_ in ("aux", "neg", "advmod") or doc[i].i == head.i
                                                      for i in range(root.i + 1, head.i + 1)) \
             and not any(YEAR_NUMBER.match(t.text) for t in root.sent if t.i != root.i):  # not "2016 was 1, 2015 was 2"
-        return set(), {root.i: "this"}  # "2017 is Cams year" -> "This is Cams year", not "A certain time is ..."
+        return set(), {root.i: "this"}  # "2017 has been a wild ride" -> "This has been ...", not "A certain time ..."
     if not _is_nominal(root) or not root.is_alpha or root.pos_ == "NUM":
         return None
     if prune and root.dep_ == "compound" and head.i > root.i and not marked[head.i] and head.pos_ in ("NOUN", "PROPN") \
@@ -805,9 +809,8 @@ def _cut_instead_of_a_neutral_phrase(root: Any, run: set[int], marked: list[bool
     if hanging:
         return None
     head = root.head
-    hedges = CLOCK_HEDGES
     if root.dep_ in ("pobj", "pcomp") and head.pos_ == "ADP" and head.i < min(words) \
-            and all(t.i in words or t.i == head.i or t.lower_ in hedges for t in head.subtree):
+            and all(t.i in words or t.i == head.i or t.lower_ in CLOCK_HEDGES for t in head.subtree):
         return words | {t.i for t in head.subtree}
     # A clock or a date is no object: "I leave July 8th from Houston", "I'll be at Coe bout 9:30" (parsed as objects).
     point = all(doc[i].like_num or kind_of(doc[i]) in ("clock", "date") or doc[i].lower_ in MONTHS
@@ -815,7 +818,7 @@ def _cut_instead_of_a_neutral_phrase(root: Any, run: set[int], marked: list[bool
     if (root.dep_ in ("npadvmod", "advmod", "tmod") or (root.dep_ == "dobj" and point)) \
             and head.pos_ in ("VERB", "AUX") and head.i != root.i:
         before = doc[min(words) - 1] if min(words) else None
-        return words | ({before.i} if before is not None and before.lower_ in hedges else set())
+        return words | ({before.i} if before is not None and before.lower_ in CLOCK_HEDGES else set())
     following = doc[max(words) + 1] if max(words) + 1 < len(doc) else None
     if root.dep_ == "ROOT" and min(words) == root.sent.start and following is not None and following.dep_ == "cc" \
             and any(t.is_alpha for t in doc[following.i + 1:root.sent.end]):
@@ -1030,10 +1033,9 @@ class TemporalAnonymizer:
                 replace[root.i] = "It" if root.text[:1].isupper() else "it"
                 generalized.add(root.i)
                 continue
-            following = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
             if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and len(run) == 1 \
                     and root.head.lower_ in START_END_VERBS and root.head.tag_ == "VBZ" and root.head.i == root.i - 1 \
-                    and (following is None or not following.is_alpha):
+                    and (after_run is None or not after_run.is_alpha):
                 replace[root.i] = "soon"  # "Offer ends tomorrow: go go go!" -> "Offer ends soon: go go go!"
                 generalized.add(root.i)
                 continue

@@ -69,6 +69,8 @@ from anonymizer.temporal.tagging import (
     MAKE_FORMS,
     MODIFIER_WORDS,
     MONTHS,
+    WEEKDAY_ABBREVIATIONS,
+    WEEKDAYS,
     TimeTagger,
     is_link,
     kind_of,
@@ -102,8 +104,7 @@ POSSESSIVES = frozenset("my your his her our their".split())  # not "its", in po
 NOMINAL_POS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "X", "SYM"})
 ADJECTIVAL_TIME_WORDS = frozenset("daily weekly monthly yearly nightly hourly annual annually".split())
 DETACHABLE_PREPOSITIONS = frozenset("at in on near around inside outside with".split())
-WEEKDAY_FORMS = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
-                          "fri sat sun".split())
+WEEKDAY_FORMS = WEEKDAYS | WEEKDAY_ABBREVIATIONS
 
 
 # Dependents that hang on to the word above a cut head and read as well there ("at least now you can" -> "at least

@@ -398,9 +398,9 @@ def not_a_time(token: Any) -> bool:
             or (following is not None and following.text in (":", ")", ".")
                 and all(t.text.startswith("@") or t.is_punct for t in doc[:token.i]))):
         return True  # "(1/2)", "@user 2/4: And ...": the parts of a thread
-    show = doc[token.i + 2] if token.i + 2 < len(doc) else None
-    if lower in ("season", "seasons") and following is not None and following.lower_ == "of" and show is not None \
-            and (show.pos_ == "PROPN" or show.text.startswith(("@", "#"))):
+    after_next = doc[token.i + 2] if token.i + 2 < len(doc) else None
+    if lower in ("season", "seasons") and following is not None and following.lower_ == "of" \
+            and after_next is not None and (after_next.pos_ == "PROPN" or after_next.text.startswith(("@", "#"))):
         return True  # "the new season of @user", "season of The Bachelorette": a show's season
     if lower in ("season", "minute", "episode") and following is not None and following.like_num \
             and not (previous is not None and previous.like_num):
@@ -518,8 +518,8 @@ def not_a_time(token: Any) -> bool:
     if lower == "today" and previous is not None and previous.lower_ == "not" and (
             following is None or not following.is_alpha or following.lower_ in ("baby", "satan", "bro", "sis")):
         return True  # "not today baby ! Not today !": a refusal
-    if lower == "year" and following is not None and following.lower_ == "of" and show is not None \
-            and show.lower_ in ("college", "school", "highschool", "university", "uni", "grad", "law", "med"):
+    if lower == "year" and following is not None and following.lower_ == "of" and after_next is not None \
+            and after_next.lower_ in ("college", "school", "highschool", "university", "uni", "grad", "law", "med"):
         return True  # "my last year of college": a stage of life, like "my senior year"
     if lower in ("mornings", "nights", "evenings", "afternoons") and not any(
             c.dep_ in ("det", "poss", "amod", "nummod") for c in token.children) \

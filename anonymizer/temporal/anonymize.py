@@ -69,6 +69,7 @@ from anonymizer.temporal.tagging import (
     MAKE_FORMS,
     MODIFIER_WORDS,
     MONTHS,
+    PART_OF_HEADS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
     TimeTagger,
@@ -190,8 +191,6 @@ OCCASION_VERBS = frozenset("start starts started starting begin begins began beg
                            "kicks kicked kicking celebrate celebrates celebrated celebrating close closing".split())
 # Occasions "it" stands for well as a day ("It is my birthday"); before other things the post reads as a headline.
 OCCASION_NOUNS = frozenset("birthday bday anniversary anniv holiday day night weekend one".split())
-# Nouns naming a part of a time ("the rest of the week", "the end of the month"): with it they make one expression.
-PART_OF_HEADS = frozenset("start end beginning middle rest part half".split())
 KEPT_DETERMINERS = frozenset("a an the this that these those every each some any".split())
 PLURAL_TIME_NOUNS = frozenset("days weeks months years nights hours minutes mornings evenings weekends "
                               "seasons decades".split())

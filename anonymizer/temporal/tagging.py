@@ -257,7 +257,9 @@ _TIME_ZONES = frozenset("sgt gmt utc est edt cst cdt mst mdt pst pdt cet cest bs
 # weekend", "about 2 hours", "the good old days") and stays out of the TimeML span.
 _TIMEX_KEEP = MODIFIER_WORDS | frozenset("ago more than less of + mid early late another recent upcoming single"
                                          .split())
-_OF_HEADS = frozenset("start end beginning middle rest part couple half mid".split())
+# Nouns naming a part of a time ("the start of spring", "the rest of the week"): with it they make one expression.
+PART_OF_HEADS = frozenset("start end beginning middle rest part half mid".split())
+_OF_HEADS = PART_OF_HEADS | {"couple"}  # "a couple of days" too
 _NOT_TIMEX_ALONE = frozenset("soon later season seasons".split())
 
 

@@ -1,4 +1,5 @@
-"""Writes for uploads: check a file before anything is stored, keep it as sent, delete it on request."""
+"""Writes for uploads: check a file before anything is stored, keep it as sent, delete it (and the jobs that read
+it) on request."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 
 from anonymizer.models import Job, Upload
 from anonymizer.models.jobs import MAX_ORIGINAL_NAME_CHARS, bounded_name, upload_directory
@@ -78,8 +80,16 @@ def _discard_files(upload: Upload) -> None:
         logger.warning("Could not remove the directory %s of the refused upload %s", directory, upload.id)
 
 
-def delete_upload(upload: Upload) -> None:
-    """Delete an upload and its file, unless a queued or running job still reads it."""
-    if upload.jobs.filter(status__in=Job.ACTIVE_STATUSES).exists():
-        raise UserFacingError("A queued or running job still uses this file; cancel the job or wait for it to end.")
-    upload.delete()  # the file goes with its row (anonymizer.platform.signals)
+def delete_upload(upload: Upload) -> int:
+    """Delete an upload and its file, with every job that read it and their result files (they hold what was
+    derived from the file's data), unless a queued or running job still reads it. Returns how many jobs went.
+    Pages confirm first (anonymizer.platform.selectors.upload_deletion says what goes)."""
+    with transaction.atomic():
+        jobs = Job.objects.filter(inputs=upload)
+        if jobs.filter(status__in=Job.ACTIVE_STATUSES).exists():
+            raise UserFacingError(
+                "A queued or running job still uses this file; cancel the job or wait for it to end.")
+        deleted = Job.objects.filter(id__in=list(jobs.values_list("id", flat=True))).delete()[1].get(
+            Job._meta.label, 0)
+        upload.delete()  # files go with their rows, once this commits (anonymizer.platform.signals)
+    return deleted

@@ -8,18 +8,21 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from anonymizer.platform import selectors
 from anonymizer.platform import uploads as upload_services
+from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, listing, plural
 from anonymizer.platform.downloads import file_download
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.forms import SignUpForm
 from anonymizer.platform.health import check_health
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.describe import flatten
 from anonymizer.platform.jobs.registry import get_job_kind
 
 
@@ -37,8 +40,16 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_token(request: HttpRequest) -> HttpResponse:
-    """Show the user's API token; POST replaces it (the old one stops working)."""
+    """Show the user's API token; a confirmed POST replaces it (the old one stops working), an unconfirmed one
+    asks first."""
     if request.method == "POST":
+        if not confirmed(request):
+            return confirmation_page(request, Confirmation(
+                title="Replace your API token?", action_url=reverse("api-token"), confirm_label="Replace the token",
+                cancel_url=reverse("api-token"),
+                lines=["A new token is made and the old one stops working at once: every script or tool that "
+                       "uses it gets 401 until you give it the new token."],
+                undo="This cannot be undone: the old token cannot be restored."))
         Token.objects.filter(user=request.user).delete()
         messages.success(request, "A new API token was made; the old one no longer works.")
         return redirect("api-token")
@@ -58,16 +69,37 @@ def job_list(request: HttpRequest) -> HttpResponse:
 def job_detail(request: HttpRequest, job_id) -> HttpResponse:
     runner.fail_stale_jobs()
     job = get_object_or_404(selectors.jobs_of(request.user), id=job_id)
-    return render(request, "jobs/detail.html",
-                  {"job": job, "summary_template": get_job_kind(job.kind).summary_template})
+    try:
+        summary_template = get_job_kind(job.kind).summary_template
+    except LookupError:  # a kind removed from the code base: its parameters and result as tables
+        summary_template = None
+    return render(request, "jobs/detail.html", {
+        "job": job, "title": selectors.title_of(job), "state": selectors.job_state(job),
+        "parameters": flatten(job.params),
+        # Without a page of its own for the result, the result as a table (never a raw dict).
+        "summary_template": summary_template,
+        "result_rows": flatten(job.result) if job.result and not summary_template else [],
+    })
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def job_cancel(request: HttpRequest, job_id) -> HttpResponse:
     job = get_object_or_404(selectors.jobs_of(request.user), id=job_id)
+    if not job.is_active:
+        messages.error(request, f"The job had already ended ({job.status}).")
+        return redirect("job-detail", job_id=job.id)
+    if not confirmed(request):
+        title = selectors.title_of(job)
+        done = (f"It is running ({job.progress_fraction:.0%} done): the work done so far is lost."
+                if job.status == job.Status.RUNNING else "It has not started yet.")
+        return confirmation_page(request, Confirmation(
+            title=f"Cancel “{title}”?", action_url=reverse("job-cancel", args=[job.id]), confirm_label="Cancel the job",
+            cancel_url=reverse("job-detail", args=[job.id]), back_label="Go back, let it run",
+            lines=[done, "It writes no result files."],
+            undo="You can start it again with the same input and parameters (Run again on its page)."))
     if job_services.cancel_job(job):
-        messages.success(request, "The job was cancelled.")
+        messages.success(request, "The job was cancelled. Run again starts it anew.")
     else:
         messages.error(request, "The job had already ended.")
     return redirect("job-detail", job_id=job.id)
@@ -88,15 +120,28 @@ def job_retry(request: HttpRequest, job_id) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def job_delete(request: HttpRequest, job_id) -> HttpResponse:
+    """GET (or a POST without confirm=yes): what goes; a confirmed POST deletes the job and its result files."""
     job = get_object_or_404(selectors.jobs_of(request.user), id=job_id)
+    if not confirmed(request):
+        consequences = selectors.job_deletion(job)
+        files = consequences.result_count
+        title = selectors.title_of(job)
+        return confirmation_page(request, Confirmation(
+            title=f"Delete “{title}”?", action_url=reverse("job-delete", args=[job.id]),
+            confirm_label=f"Delete the job and {plural(files, 'result file')}" if files else "Delete the job",
+            cancel_url=reverse("job-detail", args=[job.id]), consequences=consequences,
+            lines=[f"Deleting this job also deletes its {plural(files, 'result file')}"
+                   + (f": {listing(r.name for loss in consequences.jobs for r in loss.results)}." if files else ".")
+                   + " Its input file stays."],
+            undo="This cannot be undone: the files are removed from the server."))
     try:
         job_services.delete_job(job)
     except UserFacingError as exc:
         messages.error(request, str(exc))
         return redirect("job-detail", job_id=job.id)
-    messages.success(request, "The job and its results were deleted.")
+    messages.success(request, f"“{selectors.title_of(job)}” and its results were deleted.")
     return redirect("job-list")
 
 
@@ -122,15 +167,32 @@ def upload_download(request: HttpRequest, upload_id) -> FileResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def upload_delete(request: HttpRequest, upload_id) -> HttpResponse:
+    """GET (or a POST without confirm=yes): the file and every job that read it, with their result files; a
+    confirmed POST deletes them."""
     upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    name = upload.original_name
+    if not confirmed(request):
+        consequences = selectors.upload_deletion(upload)
+        jobs, files = len(consequences.jobs), consequences.result_count
+        if jobs:
+            line = (f"Deleting {name} also deletes its {plural(jobs, 'job')} and their {plural(files, 'result file')}"
+                    + (f": {listing(r.name for loss in consequences.jobs for r in loss.results)}." if files else "."))
+            label = f"Delete {name}, {plural(jobs, 'job')} and {plural(files, 'result file')}"
+        else:
+            line, label = f"No job has read {name}; only the file goes.", f"Delete {name}"
+        return confirmation_page(request, Confirmation(
+            title=f"Delete {name}?", action_url=reverse("upload-delete", args=[upload.id]), confirm_label=label,
+            cancel_url=reverse("upload-list"), consequences=consequences, lines=[line],
+            undo="This cannot be undone: the file and the results are removed from the server."))
     try:
-        upload_services.delete_upload(upload)
+        deleted = upload_services.delete_upload(upload)
     except UserFacingError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{upload.original_name} was deleted.")
+        messages.success(request, f"{name} was deleted" + (f", with {plural(deleted, 'job')} and their results."
+                                                           if deleted else "."))
     return redirect("upload-list")
 
 

@@ -163,7 +163,7 @@ def run_kanon(user) -> list[list[str]]:
     assert job.status == Job.Status.SUCCEEDED, job.error
     client = Client()
     client.force_login(user)
-    return read_rows(download(client, job, "hostile_k2_mondrian_lambda0.5.anonymized.csv"))
+    return read_rows(download(client, job, "hostile.k2.lambda0.5.anonymized.csv"))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -196,7 +196,7 @@ def run_remove_time(user, delimiter: str = ",") -> list[list[str]]:
     assert job.status == Job.Status.SUCCEEDED, job.error
     client = Client()
     client.force_login(user)
-    return read_rows(download(client, job, "posts.time-removed.csv"), delimiter=delimiter)
+    return read_rows(download(client, job, "posts.mode-both.time-removed.csv"), delimiter=delimiter)
 
 
 @pytest.mark.django_db(transaction=True)

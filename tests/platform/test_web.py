@@ -141,15 +141,20 @@ def test_forms_are_csrf_protected(user, alice_job):
 def test_upload_in_use_cannot_be_deleted_until_its_job_ended(alice_client, user):
     alice_client.post(reverse("profile-new"), {"file": csv_upload(), "sample_rows": 1})
     upload, job = Upload.objects.get(), Job.objects.get()
-    alice_client.post(reverse("upload-delete", args=[upload.id]))
+    page = alice_client.get(reverse("upload-delete", args=[upload.id])).content.decode()
+    assert "A queued or running job still uses this file" in page and 'id="confirm-button"' not in page
+    alice_client.post(reverse("upload-delete", args=[upload.id]), {"confirm": "yes"})
     assert Upload.objects.filter(id=upload.id).exists()  # the queued job still needs it
-    alice_client.post(reverse("job-cancel", args=[job.id]))
-    alice_client.post(reverse("upload-delete", args=[upload.id]))
-    assert not Upload.objects.exists()
+    alice_client.post(reverse("job-cancel", args=[job.id]), {"confirm": "yes"})
+    alice_client.post(reverse("upload-delete", args=[upload.id]), {"confirm": "yes"})
+    assert not Upload.objects.exists() and not Job.objects.exists()  # the job that read it went with it
 
 
 def test_api_token_page_shows_and_rotates_the_token(alice_client, user):
     first = alice_client.get(reverse("api-token")).context["token"].key
-    alice_client.post(reverse("api-token"))
+    asked = alice_client.post(reverse("api-token"))  # without confirm=yes: asks, changes nothing
+    assert "Replace your API token?" in asked.content.decode()
+    assert alice_client.get(reverse("api-token")).context["token"].key == first
+    alice_client.post(reverse("api-token"), {"confirm": "yes"})
     second = alice_client.get(reverse("api-token")).context["token"].key
     assert first != second and len(second) == 40

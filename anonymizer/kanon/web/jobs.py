@@ -1,6 +1,6 @@
 """The k-anonymization job: an uploaded CSV, a configuration (ours or rx-anon's YAML), run on a worker with
 stage-by-stage progress; the anonymized CSV and the report are its results, named after the upload and the
-run (``blogs_k5_mondrian_lambda0.5.anonymized.csv``). Before the job is queued (``prepare``), from the
+run (``blogs.k5.lambda0.5.anonymized.csv``). Before the job is queued (``prepare``), from the
 configure page as from the API, the configuration is validated against the upload's columns and k against the
 number of persons in the file, so what cannot succeed is refused in seconds rather than after the NER."""
 
@@ -27,6 +27,7 @@ from anonymizer.kanon.pipeline import anonymize_csv
 from anonymizer.kanon.table import MISSING
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
@@ -214,23 +215,13 @@ def run_kanon(job: Job, run: JobRun) -> dict:
 
 
 def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
-    """The name a run's file is downloaded as: the upload's name, then the run's k, strategy and λ (Mondrian
-    only), then ``what``: ``blogs_k5_mondrian_lambda0.5.anonymized.csv``, ``blogs_k5_gdf.report.json``. So the
-    files of one dataset's runs never share a name. Bounded as result names are: the upload's stem is cut
+    """The name a run's file is downloaded as: the upload's name, then the run's k and λ (or "gdf" for the GDF
+    baseline), then ``what``: ``blogs.k5.lambda0.5.anonymized.csv``, ``blogs.k5.gdf.report.json``. So the files
+    of one dataset's runs never share a name. Bounded as result names are: the upload's stem is cut
     (Upload.stem), and cut further if the whole would not fit JobResult.name."""
-    run = f"k{config.k}_{config.strategy}"
-    if config.strategy != "gdf":
-        run += f"_lambda{_number_text(config.relational_weight)}"
-    tail = f"_{run}.{what}"
-    limit = JobResult._meta.get_field("name").max_length
-    return upload.stem("dataset")[:max(limit - len(tail), 1)] + tail
-
-
-def _number_text(value: float) -> str:
-    """A number as short as it reads (0.5, 1, 0), exact when that is longer (0.123456789)."""
-    text = f"{value:g}"
-    return text if float(text) == value else repr(float(value))
+    return result_file_name(upload.stem("dataset"), {"config": config.to_dict()}, what,
+                            max_chars=JobResult._meta.get_field("name").max_length)
 
 
 register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kanon, params_serializer=KanonParams,
-                 inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare))
+                 inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare, title="k-anonymize"))

@@ -30,6 +30,9 @@ class JobKind:
     # Checks parameters against the input files (e.g. a configuration naming the CSV's columns) and may
     # normalise them; raises serializers.ValidationError.
     prepare: Callable[[dict, list[Upload]], dict] | None = None
+    # What a job of this kind is called before its input's name ("k-anonymize" posts.csv — k=2, λ=0.5); without
+    # one, the label and a colon (anonymizer.platform.jobs.describe.job_title).
+    title: str = ""
 
     def validate_params(self, data: Any) -> dict:
         """Validated parameters with defaults filled in; raises serializers.ValidationError."""

@@ -179,9 +179,13 @@ def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
             raise
 
 
+#: The progress message of a job that failed (the page and the API say "failed", never the last step's "Started").
+FAILED_MESSAGE = "Failed"
+
+
 def _fail(job_id, message: str) -> bool:
     return bool(Job.objects.filter(id=job_id, status=Status.RUNNING).update(
-        status=Status.FAILED, error=message, finished_at=timezone.now()
+        status=Status.FAILED, error=message, finished_at=timezone.now(), progress_message=FAILED_MESSAGE
     ))
 
 
@@ -225,7 +229,7 @@ def fail_stale_jobs(now: datetime | None = None) -> int:
             f"{job.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC. It probably crashed or was stopped. Start the job again."
         )
         failed += Job.objects.filter(id=job.id, status=Status.RUNNING, heartbeat_at__lt=cutoff).update(
-            status=Status.FAILED, error=message, finished_at=now
+            status=Status.FAILED, error=message, finished_at=now, progress_message=FAILED_MESSAGE
         )
     if failed:
         logger.warning("Marked %d job(s) failed: their worker was lost", failed)

@@ -85,7 +85,7 @@ def publish_job(job_id) -> bool:
     except Exception as exc:  # kombu raises OperationalError, socket timeouts and friends; none may leave the
         logger.warning("Could not publish job %s: %s", job_id, exc)  # job queued forever
         Job.objects.filter(id=job_id, status=Status.QUEUED).update(
-            status=Status.FAILED, finished_at=timezone.now(),
+            status=Status.FAILED, finished_at=timezone.now(), progress_message="Failed",
             error=BROKER_DOWN_MESSAGE.format(timeout=settings.REDIS_TIMEOUT_SECONDS),
         )
         return False

@@ -21,6 +21,7 @@ from rest_framework import serializers
 
 from anonymizer.models import Job, TrainedLocationModel, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError, export
@@ -244,16 +245,18 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
               "columns": [asdict(c) for c in counts], "options": _options(params, location),
               "seconds": round(time.perf_counter() - started, 3)}
     stem = upload.stem("dataset")
-    run.add_result_file(f"{stem}.time-removed.csv", output, "text/csv")
+    # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).
+    named = {**params, "location_model": location.record.name if location is not None else None}
+    run.add_result_file(result_file_name(stem, named, "time-removed.csv"), output, "text/csv")
     # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
-    run.add_result(f"{stem}.time-removed.report.json", json.dumps(report, indent=1, ensure_ascii=False).encode(),
-                   "application/json")
+    run.add_result(result_file_name(stem, named, "time-removed.report.json"),
+                   json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return {**report, "sample": sample}
 
 
 register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,
                  params_serializer=RemoveTimeParams, inputs=1, summary_template="jobs/summary/remove_time.html",
-                 prepare=prepare))
+                 prepare=prepare, title="Remove time from"))
 
 
 # -- learn temporal patterns ----------------------------------------------------------------------------------
@@ -315,4 +318,4 @@ def run_temporal_patterns(job: Job, run: JobRun) -> dict:
 
 register(JobKind(name=PATTERNS_JOB, label="Learn temporal patterns from posts", run=run_temporal_patterns,
                  params_serializer=TemporalPatternParams, inputs=1, prepare=prepare_patterns,
-                 summary_template="jobs/summary/temporal_patterns.html"))
+                 summary_template="jobs/summary/temporal_patterns.html", title="Learn time patterns of"))

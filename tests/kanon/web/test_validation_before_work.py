@@ -238,19 +238,19 @@ def test_each_runs_files_carry_k_the_strategy_and_lambda(api, alice_client, user
     names = {job.params["config"]["strategy"] + str(job.params["config"]["relational_weight"]):
              sorted(result.name for result in job.results.all()) for job in jobs}
     assert names == {
-        "mondrian0.0": ["paper_example_k2_mondrian_lambda0.anonymized.csv",
-                        "paper_example_k2_mondrian_lambda0.report.json"],
-        "mondrian0.5": ["paper_example_k2_mondrian_lambda0.5.anonymized.csv",
-                        "paper_example_k2_mondrian_lambda0.5.report.json"],
-        "mondrian1.0": ["paper_example_k2_mondrian_lambda1.anonymized.csv",
-                        "paper_example_k2_mondrian_lambda1.report.json"],
-        "gdf0.5": ["paper_example_k2_gdf.anonymized.csv", "paper_example_k2_gdf.report.json"],
+        "mondrian0.0": ["paper_example.k2.lambda0.anonymized.csv",
+                        "paper_example.k2.lambda0.report.json"],
+        "mondrian0.5": ["paper_example.k2.lambda0.5.anonymized.csv",
+                        "paper_example.k2.lambda0.5.report.json"],
+        "mondrian1.0": ["paper_example.k2.lambda1.anonymized.csv",
+                        "paper_example.k2.lambda1.report.json"],
+        "gdf0.5": ["paper_example.k2.gdf.anonymized.csv", "paper_example.k2.gdf.report.json"],
     }
     # The download is named so too.
     detail = api.get(reverse("api-job-detail", args=[gdf.json()["id"]])).json()
     result = next(r for r in detail["results"] if r["name"].endswith(".csv"))
     download = api.get(result["download_url"])
-    assert 'filename="paper_example_k2_gdf.anonymized.csv"' in download["Content-Disposition"]
+    assert 'filename="paper_example.k2.gdf.anonymized.csv"' in download["Content-Disposition"]
 
 
 def test_result_names_stay_bounded_and_keep_the_run(user):
@@ -258,6 +258,6 @@ def test_result_names_stay_bounded_and_keep_the_run(user):
     config = KanonConfig.from_dict({"attributes": [], "k": 1_000_000, "relational_weight": 0.123456789})
     name = kanon_jobs.result_name(upload, config, "anonymized.csv")
     assert len(name) <= 255 and name.startswith("名" * 50)
-    assert name.endswith("_k1000000_mondrian_lambda0.123456789.anonymized.csv")
+    assert name.endswith(".k1000000.lambda0.123456789.anonymized.csv")
     assert kanon_jobs.result_name(Upload(owner=user, original_name=".csv"), config, "report.json") == (
-        "dataset_k1000000_mondrian_lambda0.123456789.report.json")
+        "dataset.k1000000.lambda0.123456789.report.json")

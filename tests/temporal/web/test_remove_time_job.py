@@ -49,7 +49,7 @@ def upload(user):
 
 
 def output_rows(job: Job) -> list[list[str]]:
-    result = job.results.get(name="posts.time-removed.csv")
+    result = job.results.get(name__endswith=".time-removed.csv")
     return list(csv.reader(io.StringIO(result.file.read().decode("utf-8"), newline="")))
 
 
@@ -75,7 +75,7 @@ def test_the_text_column_is_anonymized_cell_by_cell_and_everything_else_is_kept(
     assert summary["sample"][1] == {"row": 3, "column": "text", "before": "Tomorrow is my birthday",
                                     "after": "It is my birthday"}
 
-    report = json.loads(job.results.get(name="posts.time-removed.report.json").file.read())
+    report = json.loads(job.results.get(name="posts.mode-both.time-removed.report.json").file.read())
     assert report["columns"] == summary["columns"] and report["rows"] == 8
     assert "sample" not in report  # counts only: no post text in the report
 

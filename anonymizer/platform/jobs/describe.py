@@ -1,0 +1,192 @@
+"""How a job is named and described to people, said once for every kind: its title ("k-anonymize
+paper_example.csv — k=2, λ=0.5"), the tags its result files carry ("paper_example.k2.lambda0.5.anonymized.csv"),
+its parameters and its result as label → value rows (nested values flattened, None as "—"), and where it stands
+(queued: its place in the queue; running: for how long; ended: when).
+
+The parameters that tell runs of one kind apart are found by name wherever they sit in a job's parameters (at
+the top or inside ``config``), so a kind gets a meaningful title without code of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from anonymizer.platform.jobs.registry import get_job_kind, kind_label
+
+EMPTY = "—"
+
+
+@dataclass(frozen=True)
+class _Distinguishing:
+    """A parameter that tells runs apart: how it reads in a title and how it is written in a file name."""
+
+    key: str
+    title: str  # "{}" takes the value as read
+    tag: str  # "{}" takes the value as a file name part
+
+
+# The order is the order of a title's parts.
+_DISTINGUISHING = (
+    _Distinguishing("k", "k={}", "k{}"),
+    _Distinguishing("relational_weight", "λ={}", "lambda{}"),
+    _Distinguishing("time_mode", "mode={}", "mode-{}"),
+    _Distinguishing("replacement", "replacement={}", "{}"),
+    _Distinguishing("location_model", "model={}", "model-{}"),
+    _Distinguishing("spec", "model={}", "model-{}"),
+    _Distinguishing("name", "name={}", "{}"),
+    _Distinguishing("epsilon", "ε={}", "eps{}"),
+)
+
+
+def number_text(value: Any) -> str:
+    """A number as short as it reads (0.5, 1, 0), exact when that is longer (0.123456789); anything else as
+    text."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    text = f"{value:g}"
+    return text if float(text) == value else repr(float(value))
+
+
+def _lookup(params: Mapping[str, Any], key: str) -> Any:
+    """``key`` at the top of the parameters or inside their ``config`` (a k-anonymization's), else None."""
+    if key in params:
+        return params[key]
+    config = params.get("config")
+    return config.get(key) if isinstance(config, Mapping) else None
+
+
+def _parts(params: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """(title part, file tag) of each distinguishing parameter a job has, in title order. A GDF run (the
+    baseline without λ) says "GDF" where a Mondrian run gives its λ."""
+    params = params if isinstance(params, Mapping) else {}
+    parts: list[tuple[str, str]] = []
+    gdf = _lookup(params, "strategy") == "gdf"
+    for item in _DISTINGUISHING:
+        value = _lookup(params, item.key)
+        if item.key == "relational_weight" and gdf:
+            parts.append(("GDF", "gdf"))
+            continue
+        if value is None or value == "" or isinstance(value, Mapping | list | bool):
+            continue
+        text = number_text(value)
+        parts.append((item.title.format(text), item.tag.format(text)))
+    return parts
+
+
+def parameter_summary(params: Mapping[str, Any] | None) -> str:
+    """The parameters that tell this run from the others of its kind: "k=2, λ=0.5", "k=5, GDF",
+    "mode=prune, model=us-midwest-en"; "" when there are none."""
+    return ", ".join(title for title, _ in _parts(params))
+
+
+def file_tags(params: Mapping[str, Any] | None) -> list[str]:
+    """The same parameters as parts of a file name: ["k2", "lambda0.5"], ["k5", "gdf"], ["mode-prune"]. Only
+    letters, digits, ".", "-" and "_" survive (a stored name keeps no other), so a model's name stays
+    readable."""
+    tags = []
+    for _, tag in _parts(params):
+        cleaned = "".join(c if c.isalnum() or c in ".-_" else "-" for c in tag).strip("-.")
+        if cleaned:
+            tags.append(cleaned)
+    return tags
+
+
+def result_file_name(stem: str, params: Mapping[str, Any] | None, what: str, *, max_chars: int = 255) -> str:
+    """A result's download name: the upload's stem, the run's tags, then ``what``:
+    ``paper_example.k2.lambda0.5.anonymized.csv``, ``paper_example.k2.gdf.report.json``,
+    ``posts.mode-both.time-removed.csv``. So the runs of one file never share a name. The stem is cut when the
+    whole would be longer than ``max_chars`` (JobResult.name)."""
+    tail = "".join(f".{tag}" for tag in file_tags(params)) + f".{what}"
+    return (stem or "dataset")[:max(max_chars - len(tail), 1)] + tail
+
+
+def job_title(kind: str, params: Mapping[str, Any] | None, input_names: list[str]) -> str:
+    """What a job is called on every page: "k-anonymize paper_example.csv — k=2, λ=0.5", "Profile a CSV file:
+    posts.csv", "Evaluate location protection … — model=tokyo-ja, replacement=delete"."""
+    try:
+        short = get_job_kind(kind).title
+    except LookupError:  # a kind removed from the code base: its old jobs keep a title
+        short = ""
+    inputs = ", ".join(input_names)
+    if short:
+        head = f"{short} {inputs}".strip()
+    else:
+        head = f"{kind_label(kind)}: {inputs}" if inputs else kind_label(kind)
+    summary = parameter_summary(params)
+    return f"{head} — {summary}" if summary else head
+
+
+# -- readable tables ---------------------------------------------------------------------------------------------
+def _label(key: str) -> str:
+    return str(key).replace("_", " ")
+
+
+def _scalar(value: Any) -> str:
+    if value is None or value == "":
+        return EMPTY
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return number_text(round(value, 6))
+    return str(value)
+
+
+def flatten(value: Any, prefix: str = "", *, max_rows: int = 500) -> list[tuple[str, str]]:
+    """``value`` as (label, text) rows: a mapping's keys become labels ("config › l diversity › column"), a list
+    of plain values one comma-separated text, a list of mappings one group of rows each ("attributes › 1 ›
+    name"), None "—", True / False "yes" / "no". Never a Python or JSON literal. At most ``max_rows`` rows (the
+    last says how many more there were)."""
+    rows: list[tuple[str, str]] = []
+    _flatten_into(rows, value, prefix)
+    if len(rows) > max_rows:
+        more = len(rows) - max_rows + 1
+        rows = [*rows[:max_rows - 1], ("…", f"{more:,} more values: see the result files")]
+    return rows
+
+
+def _flatten_into(rows: list[tuple[str, str]], value: Any, prefix: str) -> None:
+    if isinstance(value, Mapping):
+        if not value:
+            rows.append((prefix or EMPTY, EMPTY))
+        for key, item in value.items():
+            _flatten_into(rows, item, f"{prefix} › {_label(key)}" if prefix else _label(key))
+    elif isinstance(value, list | tuple):
+        if all(not isinstance(item, Mapping | list | tuple) for item in value):
+            rows.append((prefix, ", ".join(_scalar(item) for item in value) if value else EMPTY))
+        else:
+            for number, item in enumerate(value, start=1):
+                _flatten_into(rows, item, f"{prefix} › {number}" if prefix else str(number))
+    else:
+        rows.append((prefix, _scalar(value)))
+
+
+# -- where a job stands ------------------------------------------------------------------------------------------
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def duration_text(elapsed: timedelta) -> str:
+    """"45 s", "3 min 5 s", "2 h 4 min", "3 days 2 h"."""
+    seconds = max(int(elapsed.total_seconds()), 0)
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' if days != 1 else ''} {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {seconds} s"
+    return f"{seconds} s"
+
+
+def queue_text(ahead: int, running: int, queued_at: datetime, now: datetime) -> str:
+    """"2nd in the queue: 1 job ahead (3 running), queued 2 min 5 s ago"."""
+    jobs = "job" if ahead == 1 else "jobs"
+    doing = f" ({running} running)" if running else ""
+    return (f"{ordinal(ahead + 1)} in the queue: {ahead} {jobs} ahead{doing}, queued "
+            f"{duration_text(now - queued_at)} ago")

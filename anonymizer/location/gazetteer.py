@@ -215,6 +215,11 @@ class Gazetteer:
         hits = sorted({i for form in forms for i in self._by_key.get(form, ())})  # record order: most populous first
         return self._places_at(hits)
 
+    def abbreviations_of(self, place_id: str) -> list[str]:
+        """A state's postal codes ("us:IA" -> ["IA"]); [] for a place without any."""
+        i = self._by_id.get(place_id)
+        return [] if i is None else list(self._records[i].get("abbreviations", ()))
+
     def resolve_abbreviation(self, token: str) -> list[Place]:
         """The state a postal code names ("NE" -> Nebraska), only when written in capitals as the code is.
 

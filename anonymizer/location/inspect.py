@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 
 from anonymizer.location.deidentify import Deidentifier, LinearScorer
+from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.grid import Grid
 from anonymizer.location.model import LocationModel
 
@@ -16,8 +17,13 @@ TOP_CELLS = 5
 MASS = 0.9
 
 
-def distribution_summary(probabilities: np.ndarray, grid: Grid, threshold: float) -> dict:
-    """The top cells, the entropy and how concentrated the distribution is, as plain numbers."""
+def distribution_summary(probabilities: np.ndarray, grid: Grid, threshold: float,
+                         places: Sequence[str] | None = None) -> dict:
+    """The top cells, the entropy and how concentrated the distribution is, as plain numbers. `places` names
+    each cell (by default its nearest sizable place, see geography.cell_places): top_place and each top cell's
+    place."""
+    if places is None:
+        places = grid_places(grid).cell_texts()
     order = np.argsort(-probabilities, kind="stable")
     positive = probabilities[probabilities > 0]
     cumulative = np.cumsum(probabilities[order])
@@ -25,9 +31,11 @@ def distribution_summary(probabilities: np.ndarray, grid: Grid, threshold: float
     return {
         "top_cell": int(order[0]),
         "top_label": grid.label(int(order[0])),
+        "top_place": places[int(order[0])],
         "top_probability": top,
         "under_threshold": top < threshold,
-        "top": [{"cell": int(c), "label": grid.label(int(c)), "probability": float(probabilities[c])}
+        "top": [{"cell": int(c), "label": grid.label(int(c)), "place": places[int(c)],
+                 "probability": float(probabilities[c])}
                 for c in order[:TOP_CELLS]],
         "entropy_bits": float(-(positive * np.log2(positive)).sum()),
         "cells_for_90_percent": int(np.searchsorted(cumulative, MASS - 1e-12) + 1),
@@ -71,6 +79,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     def where(start: int, end: int) -> tuple[int, int] | None:
         return (start, end) if edit is None else edit.original_span(start, end)
 
+    names = grid_places(model.grid).cell_texts()
     deleted, kept = set(decision.deleted), set(result.kept)
     tokens, deleted_spans = [], []
     for i, token in enumerate(result.tokens):
@@ -87,9 +96,9 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
         "tokens": tokens,
         "deleted": deleted_spans,
         "text_after": result.text_after,
-        "before": {**distribution_summary(probabilities_before, model.grid, threshold),
+        "before": {**distribution_summary(probabilities_before, model.grid, threshold, names),
                    "under_threshold": all(scores_before[name] < limit for name, limit in decision.thresholds.items())},
-        "after": {**distribution_summary(result.probabilities_after, model.grid, threshold),
+        "after": {**distribution_summary(result.probabilities_after, model.grid, threshold, names),
                   # Under *every* threshold (classifier, places, human), as the released text re-scored.
                   "under_threshold": decision.under_threshold},
         "decision": {
@@ -120,7 +129,9 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
 
 
 def model_description(model: LocationModel) -> dict:
-    """The parts of a model a client needs to draw and read the results."""
+    """The parts of a model a client needs to draw and read the results: its grid, threshold and the grid's
+    map (cell_places, place_labels, geography layers with paths under the static files)."""
     return {"name": model.name, "language": model.language, "grid": model.grid.to_dict(),
             "threshold": {"value": model.threshold.value, "kind": model.threshold.kind,
-                          "explanation": model.threshold.explanation}}
+                          "explanation": model.threshold.explanation},
+            **map_description(model.grid)}

@@ -53,8 +53,12 @@
     if (!config.askLocation || !config.grid || map) return;
     const g = config.grid;
     map = L.map("crowd-map");
-    L.rectangle([[g.south, g.west], [g.north, g.east]], {weight: 1, fillOpacity: 0.05}).addTo(map);
+    L.rectangle([[g.south, g.west], [g.north, g.east]], {weight: 1, fillOpacity: 0.05, interactive: false}).addTo(map);
     map.fitBounds([[g.south, g.west], [g.north, g.east]]);
+    // Land, coast, borders and the largest places under the area (static/js/geography.js).
+    if (config.geography && window.KakuregaGeography) {
+      KakuregaGeography.draw(map, g, {layers: config.geography.layers, labels: config.geography.labels});
+    }
     map.on("click", (event) => {
       clicked = event.latlng;
       if (marker) marker.remove();

@@ -11,7 +11,7 @@
   const form = $("inspect-form");
   const maps = {};
   let gridKey = null;
-  let shown = false;
+  let shown = false;  // a request has been made: changing an option inspects again at once
 
   function colorOf(p) {
     let bin = -1;
@@ -51,9 +51,18 @@
     legend.appendChild(clear);
   }
 
-  function makeMaps(grid) {
-    const key = JSON.stringify(grid);
-    if (key === gridKey) return;
+  // "a8,6 ≈ Des Moines, IA": a cell's label with the nearest sizable place the server named it by.
+  function cellName(label, place) {
+    return place ? `${label} ≈ ${place}` : label;
+  }
+
+  function makeMaps(model) {
+    const grid = model.grid;
+    const key = JSON.stringify([grid, model.geography]);
+    if (key === gridKey) {
+      for (const which of ["before", "after"]) maps[which].map.invalidateSize();  // shown again after an error
+      return;
+    }
     gridKey = key;
     const bounds = [[grid.south, grid.west], [grid.north, grid.east]];
     for (const which of ["before", "after"]) {
@@ -75,7 +84,9 @@
         }
       }
       map.fitBounds(bounds, {padding: [8, 8]});
-      maps[which] = {map, cells};
+      // Land, coast and borders below the cells, place labels above them (static/js/geography.js).
+      const geography = KakuregaGeography.draw(map, grid, {layers: model.geography, labels: model.place_labels});
+      maps[which] = {map, cells, geography, topLabel: null};
       $("extent-" + which).textContent = extent(grid);
     }
     maps.before.map.sync(maps.after.map);
@@ -89,7 +100,7 @@
       "a1,1 at the north-west corner";
   }
 
-  function paint(which, distribution, grid) {
+  function paint(which, distribution, grid, places) {
     const probabilities = distribution.probabilities;
     const rank = new Array(probabilities.length);
     probabilities.map((p, i) => [p, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1])
@@ -99,8 +110,17 @@
       const fill = colorOf(p);
       cell.setStyle({fillColor: fill || "#000000", fillOpacity: fill ? 0.78 : 0});
       const label = `a${Math.floor(i / grid.cols) + 1},${(i % grid.cols) + 1}`;
-      cell.bindTooltip(`${label} (cell ${i}): ${percent(p)}, rank ${rank[i]}`, {sticky: true});
+      cell.bindTooltip(`${cellName(label, places[i])}: ${percent(p)}, rank ${rank[i]}`, {sticky: true});
     });
+    // The top cell carries its place's name on the map.
+    const drawn = maps[which];
+    if (drawn.topLabel) drawn.topLabel.remove();
+    drawn.topLabel = null;
+    if (distribution.top_place) {
+      const center = drawn.cells[distribution.top_cell].getBounds().getCenter();
+      drawn.topLabel = KakuregaGeography.label(center, `${distribution.top_label} ≈ ${distribution.top_place}`,
+        "top-cell-label").addTo(drawn.map);
+    }
   }
 
   // Marks on the original post: location words struck through, time phrases struck through in the time
@@ -138,10 +158,10 @@
   function numbers(result) {
     const threshold = result.model.threshold;
     const rows = [
-      ["Top cell", (d) => `${d.top_label}: ${percent(d.top_probability)}`],
+      ["Top cell", (d) => `${cellName(d.top_label, d.top_place)}: ${percent(d.top_probability)}`],
       ["Under the threshold (" + percent(threshold.value) + ", " + threshold.kind + ")",
         (d) => (d.under_threshold ? "yes" : "no — location-inferable")],
-      ["Top 5 cells", (d) => d.top.map((c) => `${c.label} ${percent(c.probability)}`).join(", ")],
+      ["Top 5 cells", (d) => d.top.map((c) => `${cellName(c.label, c.place)} ${percent(c.probability)}`).join(", ")],
       ["Entropy", (d) => d.entropy_bits.toFixed(2) + " bits"],
       ["Cells holding 90% of the probability", (d) => String(d.cells_for_90_percent)],
     ];
@@ -191,7 +211,7 @@
     const d = result.decision;
     const before = result.before;
     const after = result.after;
-    let text = `Before: ${percent(before.top_probability)} on ${before.top_label}` +
+    let text = `Before: ${percent(before.top_probability)} on ${cellName(before.top_label, before.top_place)}` +
       (before.under_threshold ? ", already under the threshold." : ", above the threshold: the area is inferable.");
     const steps = [];
     if (result.time) {
@@ -205,7 +225,7 @@
     if (steps.length) {
       // after.under_threshold is the released text re-tokenized and re-scored by every scorer.
       text += ` After ${steps.join(" and ")}: ${percent(after.top_probability)} on ` +
-        `${after.top_label}` + (after.under_threshold ? "; the released text is under every threshold." :
+        `${cellName(after.top_label, after.top_place)}` + (after.under_threshold ? "; the released text is under every threshold." :
           "; the released text is still above a threshold.");
       const replaced = result.tokens.filter((t) => t.replaced_by);
       if (replaced.length) {
@@ -225,14 +245,24 @@
     $("result-model").textContent = `${result.model.title} (${result.model.language}), threshold ` +
       `${percent(result.model.threshold.value)}`;
     $("post-marked").lang = result.model.language;
-    makeMaps(result.model.grid);
-    paint("before", result.before, result.model.grid);
-    paint("after", result.after, result.model.grid);
+    makeMaps(result.model);
+    const places = result.model.cell_places || [];
+    paint("before", result.before, result.model.grid, places);
+    paint("after", result.after, result.model.grid, places);
     markPost(result.text, result.deleted, result.time);
     $("post-after").value = result.text_after;
+    $("copy-after").disabled = false;
+    $("copy-status").textContent = "";
     numbers(result);
     verdict(result);
-    shown = true;
+  }
+
+  // After a failed request nothing of an earlier result stays: no map, no numbers, nothing to copy.
+  function clearResult() {
+    $("inspect-result").hidden = true;
+    $("post-after").value = "";
+    $("copy-after").disabled = true;
+    $("copy-status").textContent = "";
   }
 
   function showError(message) {
@@ -256,6 +286,7 @@
       if (data.get("time_patterns")) body.time_patterns = data.get("time_patterns");
     }
     const started = performance.now();
+    shown = true;
     $("inspect-submit").disabled = true;
     try {
       const response = await fetch(config.inspectUrl, {
@@ -264,6 +295,7 @@
         body: JSON.stringify(body),
       });
       const payload = await response.json().catch(() => ({}));
+      if (!response.ok) clearResult();
       if (response.status === 429) {
         showError(`Too many requests; try again in ${response.headers.get("Retry-After") || "a few"} seconds.`);
       } else if (!response.ok) {
@@ -275,6 +307,7 @@
         window.inspectTimings = (window.inspectTimings || []).concat(performance.now() - started);
       }
     } catch (error) {
+      clearResult();
       showError("The server could not be reached.");
     } finally {
       $("inspect-submit").disabled = false;
@@ -298,6 +331,7 @@
     }
   }
   $("copy-after").addEventListener("click", async () => {
+    if ($("copy-after").disabled || $("inspect-result").hidden) return;
     try {
       await navigator.clipboard.writeText($("post-after").value);
       $("copy-status").textContent = "Copied.";

@@ -12,17 +12,21 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from anonymizer.crowd.web import selectors
 from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.forms import CampaignForm
 from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
+from anonymizer.location.geography import map_description
+from anonymizer.location.grid import Grid
 from anonymizer.models import Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
+from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.selectors import jobs_of
@@ -74,11 +78,16 @@ def task(request: HttpRequest, token: str) -> HttpResponse:
     participant = participant_of(request, campaign)
     if participant is None or participant.consented_at is None:
         return redirect("crowd-join", token=token)
-    grid = None
+    grid, geography = None, None
     if campaign.ask_location and campaign.location_model is not None:
         grid = campaign.location_model.metadata["grid"]
+        # The map to click on shows land, borders and the largest places (no cell names: they would hint).
+        described = map_description(Grid.from_dict(grid))
+        geography = {"layers": [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])}
+                                for layer in described["geography"]],
+                     "labels": described["place_labels"]}
     config = {"api": {action: reverse("crowd-api", args=[token, action]) for action in ("next", "answer", "undo")},
-              "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid,
+              "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid, "geography": geography,
               "cap": campaign.per_participant_cap}
     return render(request, "crowd/task.html", {"campaign": campaign, "config": config})
 
@@ -133,19 +142,69 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
                                                  "aggregates": report["aggregates"][:200], "jobs": jobs})
 
 
+# Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST
+# without confirm=yes); the other actions (reopen, the table) are one click.
+CONFIRMED_ACTIONS = ("close", "train_human_model", "calibrate_threshold")
+
+
+def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
+    """What the action does, said on its confirmation page."""
+    url = reverse("campaign-action", args=[campaign.id, action])
+    back = reverse("campaign-detail", args=[campaign.id])
+    if action == "close":
+        counts = selectors.campaign_counts(campaign)
+        return Confirmation(
+            title=f"Close “{campaign.name}”?", action_url=url, confirm_label="Close the campaign", cancel_url=back,
+            lines=[f"Its link stops admitting participants at once; the {plural(counts['unfinished'], 'participant')}"
+                   " who joined and have not finished can no longer answer.",
+                   f"Nothing is deleted: the {plural(counts['answers'], 'answer')} so far, the exports and the jobs "
+                   "stay."],
+            undo="You can reopen it from its page; participants then carry on where they were.")
+    model = campaign.location_model
+    named = f"“{model.name}”" if model is not None else "(none: this campaign has no location model, so the job fails)"
+    everyone = (" It is a built-in model: this changes what every user of this server gets."
+                if model is not None and model.owner_id is None else "")
+    if action == "train_human_model":
+        return Confirmation(
+            title=f"Train the human-inferability classifier on “{campaign.name}”?", action_url=url,
+            confirm_label="Train and use the new classifier", cancel_url=back, danger=False,
+            lines=[f"A classifier is trained from this campaign's answers and becomes the one used beside the "
+                   f"location model {named}, by the inspect page and the de-identifier.{everyone}",
+                   "The classifier in use now is kept (inactive), not deleted."],
+            undo="No page switches back to an older classifier: train again on other answers to replace it.")
+    return Confirmation(
+        title=f"Calibrate the threshold of {named} from “{campaign.name}”?", action_url=url,
+        confirm_label="Calibrate and use the new threshold", cancel_url=back, danger=False,
+        lines=["A new version of the location model is saved with the threshold calibrated from this campaign's "
+               "hand de-identifications (flagged participants left out); if the model is the one in use, the new "
+               f"version replaces it.{everyone}",
+               "The current version stays on disk (inactive), not deleted."],
+        undo="No page switches back to an older version: calibrate again to change it.")
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def campaign_action(request: HttpRequest, campaign_id, action: str) -> HttpResponse:
     _staff(request)
-    campaign = get_object_or_404(selectors.campaigns_of(request.user), id=campaign_id)
+    campaign = get_object_or_404(selectors.campaigns_of(request.user).select_related("location_model"),
+                                 id=campaign_id)
+    if action not in ("close", "reopen", *CAMPAIGN_JOBS):
+        raise Http404("Unknown action.")
+    if action in CONFIRMED_ACTIONS and not confirmed(request):
+        return confirmation_page(request, _campaign_confirmation(campaign, action))
+    if request.method != "POST":
+        return redirect("campaign-detail", campaign_id=campaign.id)
     if action == "close":
         crowd.close_campaign(campaign)
-        messages.success(request, "The campaign is closed; its link no longer admits participants.")
+        messages.success(request, "The campaign is closed; its link no longer admits participants. "
+                                  "Reopen it to let them carry on.")
         return redirect("campaign-detail", campaign_id=campaign.id)
-    if action in CAMPAIGN_JOBS:
-        job = job_services.start_job(owner=request.user, kind=action, params={"campaign": str(campaign.id)})
-        return redirect("job-detail", job_id=job.id)
-    raise Http404("Unknown action.")
+    if action == "reopen":
+        crowd.reopen_campaign(campaign)
+        messages.success(request, "The campaign is open again; its link admits participants.")
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    job = job_services.start_job(owner=request.user, kind=action, params={"campaign": str(campaign.id)})
+    return redirect("job-detail", job_id=job.id)
 
 
 @login_required

@@ -115,15 +115,41 @@ class InspectModelSerializer(serializers.Serializer):
     threshold = _ThresholdSerializer()
 
 
+class _PlaceLabelSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    lat = serializers.FloatField()
+    lon = serializers.FloatField()
+    population = serializers.IntegerField()
+    level = serializers.IntegerField(help_text="Drawn from this many zoom levels above the zoom that fits the grid.")
+
+
+class _GeographyLayerSerializer(serializers.Serializer):
+    url = serializers.CharField(help_text="A vendored TopoJSON file under the site's static files.")
+    object = serializers.CharField(help_text="The topology's object drawn (land, countries, states).")
+    borders = serializers.BooleanField(help_text="Whether the lines between its features are drawn.")
+    exclude = serializers.ListField(child=serializers.CharField(), help_text="Feature ids left out.")
+
+
+class InspectedModelSerializer(InspectModelSerializer):
+    cell_places = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="Per cell (id order) the nearest sizable gazetteer place: the most populous inside the cell "
+                  "(\"Des Moines, IA\", \"新宿区\"), else \"near …\" the nearest one outside.")
+    place_labels = _PlaceLabelSerializer(many=True, help_text="The places a map of the grid labels.")
+    geography = _GeographyLayerSerializer(many=True, help_text="Land, coast and borders to draw under the grid.")
+
+
 class _CellSerializer(serializers.Serializer):
     cell = serializers.IntegerField()
     label = serializers.CharField()
+    place = serializers.CharField(allow_blank=True, help_text="The cell's nearest sizable place (cell_places).")
     probability = serializers.FloatField()
 
 
 class _DistributionSerializer(serializers.Serializer):
     top_cell = serializers.IntegerField()
     top_label = serializers.CharField()
+    top_place = serializers.CharField(allow_blank=True, help_text="The top cell's nearest sizable place.")
     top_probability = serializers.FloatField()
     under_threshold = serializers.BooleanField()
     top = _CellSerializer(many=True)
@@ -210,7 +236,7 @@ class InspectResultSerializer(serializers.Serializer):
 
 
 class InspectResponseSerializer(InspectResultSerializer):
-    model = InspectModelSerializer()
+    model = InspectedModelSerializer()
 
 
 class _BatchItemSerializer(serializers.Serializer):
@@ -219,5 +245,5 @@ class _BatchItemSerializer(serializers.Serializer):
 
 
 class InspectBatchResponseSerializer(serializers.Serializer):
-    model = InspectModelSerializer()
+    model = InspectedModelSerializer()
     results = _BatchItemSerializer(many=True)

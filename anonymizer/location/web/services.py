@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.templatetags.static import static
 from rest_framework import serializers
 
 from anonymizer.location.calibration import train_calibrated_model
@@ -133,8 +134,14 @@ class Inspection:
     results: list[dict | TooFewDeletable]
 
     def model_payload(self) -> dict:
+        description = model_description(self.model)
         return {"id": str(self.record.id), "title": self.record.title, "version": self.record.version,
-                **model_description(self.model)}
+                **description, "geography": geography_urls(description["geography"])}
+
+
+def geography_urls(layers: Sequence[Mapping]) -> list[dict]:
+    """The geography layers of a grid's map with their files' static URLs (hashed names in production)."""
+    return [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])} for layer in layers]
 
 
 def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: Mapping) -> Inspection:

@@ -136,12 +136,13 @@ def job_delete(request: HttpRequest, job_id) -> HttpResponse:
                    + (f": {listing(r.name for loss in consequences.jobs for r in loss.results)}." if files else ".")
                    + " Its input file stays."],
             undo="This cannot be undone: the files are removed from the server."))
+    title = selectors.title_of(job)
     try:
         job_services.delete_job(job)
     except UserFacingError as exc:
         messages.error(request, str(exc))
         return redirect("job-detail", job_id=job.id)
-    messages.success(request, f"“{selectors.title_of(job)}” and its results were deleted.")
+    messages.success(request, f"“{title}” and its results were deleted.")
     return redirect("job-list")
 
 

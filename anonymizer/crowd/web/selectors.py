@@ -29,6 +29,13 @@ def participant_in(campaign: Campaign, secret: str | None) -> Participant | None
     return Participant.objects.filter(campaign=campaign, secret=secret).select_related("campaign").first()
 
 
+def campaign_counts(campaign: Campaign) -> dict[str, int]:
+    """How many took part and answered, and how many are in a post right now (what closing stops)."""
+    return {"participants": campaign.participants.count(),
+            "unfinished": campaign.participants.filter(completed_at__isnull=True, consented_at__isnull=False).count(),
+            "answers": Judgment.objects.filter(post__campaign=campaign).count()}
+
+
 def judgment_records(campaign: Campaign) -> list[JudgmentRecord]:
     """The yes/no answers to the campaign's regular posts, with their participant's flag."""
     rows = Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,

@@ -89,8 +89,17 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
     return campaign
 
 
-def close_campaign(campaign: Campaign) -> None:
-    Campaign.objects.filter(id=campaign.id).update(status=Campaign.Status.CLOSED)
+def close_campaign(campaign: Campaign) -> bool:
+    """Stop admitting participants and taking answers; what was answered stays. Returns whether it was open."""
+    return bool(Campaign.objects.filter(id=campaign.id, status=Campaign.Status.OPEN).update(
+        status=Campaign.Status.CLOSED))
+
+
+def reopen_campaign(campaign: Campaign) -> bool:
+    """Undo closing: the link admits participants again and they carry on where they were. Returns whether it
+    was closed."""
+    return bool(Campaign.objects.filter(id=campaign.id, status=Campaign.Status.CLOSED).update(
+        status=Campaign.Status.OPEN))
 
 
 # -- participants ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
@@ -21,6 +22,8 @@ from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.forms import CampaignForm
 from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
+from anonymizer.location.geography import map_description
+from anonymizer.location.grid import Grid
 from anonymizer.models import Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
@@ -75,11 +78,16 @@ def task(request: HttpRequest, token: str) -> HttpResponse:
     participant = participant_of(request, campaign)
     if participant is None or participant.consented_at is None:
         return redirect("crowd-join", token=token)
-    grid = None
+    grid, geography = None, None
     if campaign.ask_location and campaign.location_model is not None:
         grid = campaign.location_model.metadata["grid"]
+        # The map to click on shows land, borders and the largest places (no cell names: they would hint).
+        described = map_description(Grid.from_dict(grid))
+        geography = {"layers": [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])}
+                                for layer in described["geography"]],
+                     "labels": described["place_labels"]}
     config = {"api": {action: reverse("crowd-api", args=[token, action]) for action in ("next", "answer", "undo")},
-              "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid,
+              "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid, "geography": geography,
               "cap": campaign.per_participant_cap}
     return render(request, "crowd/task.html", {"campaign": campaign, "config": config})
 

@@ -1,0 +1,117 @@
+"""Job pages a person can trust at a glance: runs told apart by title and file name, parameters and results as
+tables (never a raw dict), a failed job says so with its error, a queued job its place in the shared queue."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+
+import pytest
+import yaml
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import timezone
+
+from anonymizer.models import Job
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.describe import flatten, job_title
+from anonymizer.platform.uploads import create_csv_upload
+from tests.helpers import csv_upload, kanon_file
+
+pytestmark = pytest.mark.django_db
+
+
+def page(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return html.unescape(response.content.decode())
+
+
+def text_of(markup: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", markup))
+
+
+PAPER_CONFIG = {
+    "parameters": {"k": 2, "strategy": "mondrian", "relational_weight": 0.5},
+    "attributes": {"id": {"anonymization_type": "direct_identifier"},
+                   "gender": {"type": "nominal", "anonymization_type": "quasi_identifier"},
+                   "age": {"type": "numerical", "anonymization_type": "quasi_identifier"},
+                   "date": {"type": "date", "anonymization_type": "quasi_identifier", "format": "%d,%B,%Y"},
+                   "text": {"type": "nominal", "anonymization_type": "insensitive"}},
+}
+
+
+def test_two_lambdas_make_two_titles_and_two_file_names_and_tables_not_dicts(alice_client, user):
+    upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile(
+        "paper_example.csv", kanon_file("rx-anon/paper_example.csv").read_bytes()))
+    response = alice_client.post(reverse("kanon-configure", args=[upload.id]),
+                                 {"k": "2", "lambdas": "0, 0.5", "yaml": yaml.safe_dump(PAPER_CONFIG)})
+    assert response.status_code == 302
+    jobs = list(Job.objects.filter(kind="kanon").order_by("created_at"))
+    for job in jobs:
+        runner.run_job(job.id)
+    jobs = [Job.objects.get(id=job.id) for job in jobs]
+    assert [job.status for job in jobs] == ["succeeded", "succeeded"], [job.error for job in jobs]
+    names = [sorted(result.name for result in job.results.all()) for job in jobs]
+    assert names == [["paper_example.k2.lambda0.anonymized.csv", "paper_example.k2.lambda0.report.json"],
+                     ["paper_example.k2.lambda0.5.anonymized.csv", "paper_example.k2.lambda0.5.report.json"]]
+
+    pages = [page(alice_client.get(reverse("job-detail", args=[job.id]))) for job in jobs]
+    assert "<h1 id=\"job-title\">k-anonymize paper_example.csv — k=2, λ=0</h1>" in pages[0]
+    assert "<h1 id=\"job-title\">k-anonymize paper_example.csv — k=2, λ=0.5</h1>" in pages[1]
+    for shown in pages:
+        assert "{'" not in shown and "{&#x27;" not in shown and "None" not in text_of(shown)
+        params = shown[shown.index('id="job-params"'):]
+        params = text_of(params[:params.index("</table>")])
+        assert "k 2" in params and "config › l diversity —" in params and "config › strategy mondrian" in params
+    runs = page(alice_client.get(reverse("kanon-compare", args=[upload.id])))
+    assert "k=2, λ=0<" in runs and "k=2, λ=0.5<" in runs
+    listed = page(alice_client.get(reverse("job-list")))
+    assert "k-anonymize paper_example.csv — k=2, λ=0.5" in listed
+
+
+def test_titles_say_gdf_mode_and_model():
+    assert job_title("kanon", {"config": {"k": 5, "strategy": "gdf", "relational_weight": 0.5}},
+                     ["blogs.csv"]) == "k-anonymize blogs.csv — k=5, GDF"
+    assert job_title("remove_time", {"time_mode": "prune", "location_model": "us-midwest-en"}, ["posts.csv"]) == (
+        "Remove time from posts.csv — mode=prune, model=us-midwest-en")
+    assert job_title("profile_csv", {"sample_rows": 3}, ["posts.csv"]) == "Profile a CSV file: posts.csv"
+    assert flatten({"a": None, "b": {"c": [1, 2]}, "d": [{"e": True}]}) == [
+        ("a", "—"), ("b › c", "1, 2"), ("d › 1 › e", "yes")]
+
+
+def test_a_failed_job_says_failed_when_and_why_never_started(alice_client, user):
+    upload = create_csv_upload(owner=user, uploaded=csv_upload())
+    job = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[upload])
+    upload.file.storage.delete(upload.file.name)  # the file is gone from the disk: the run fails
+    runner.run_job(job.id)
+    job = Job.objects.get(id=job.id)
+    assert job.status == Job.Status.FAILED and job.progress_message == "Failed"
+    shown = page(alice_client.get(reverse("job-detail", args=[job.id])))
+    state = text_of(shown[shown.index('id="job-state"'):shown.index('id="job-outcome"')])
+    assert "failed" in state and "Started" not in state and "posts.csv is missing from storage" in state
+    assert re.search(r"Failed at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d", text_of(shown))
+    assert f"Failed {job.finished_at:%Y}" in text_of(shown)  # the facts table: when it failed
+
+
+def test_a_queued_job_shows_its_place_in_the_shared_queue_and_a_running_one_its_time(alice_client, user,
+                                                                                     other_user):
+    mine = create_csv_upload(owner=user, uploaded=csv_upload())
+    theirs = create_csv_upload(owner=other_user, uploaded=csv_upload())
+    running = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
+    ahead = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
+    first = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
+    second = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
+    Job.objects.filter(id=running.id).update(status=Job.Status.RUNNING, started_at=timezone.now(),
+                                             heartbeat_at=timezone.now())
+    assert "2nd in the queue: 1 job ahead (1 running)" in page(
+        alice_client.get(reverse("job-detail", args=[first.id])))
+    assert "3rd in the queue: 2 jobs ahead (1 running)" in page(
+        alice_client.get(reverse("job-detail", args=[second.id])))
+    Job.objects.filter(id=ahead.id).update(status=Job.Status.CANCELLED)
+    Job.objects.filter(id=first.id).update(status=Job.Status.RUNNING, heartbeat_at=timezone.now(),
+                                           started_at=timezone.now() - timedelta(minutes=3, seconds=5))
+    assert "1st in the queue: 0 jobs ahead (2 running)" in page(
+        alice_client.get(reverse("job-detail", args=[second.id])))
+    assert "Running for 3 min 5 s" in page(alice_client.get(reverse("job-detail", args=[first.id])))

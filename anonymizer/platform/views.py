@@ -178,7 +178,8 @@ def upload_delete(request: HttpRequest, upload_id) -> HttpResponse:
         consequences = selectors.upload_deletion(upload)
         jobs, files = len(consequences.jobs), consequences.result_count
         if jobs:
-            line = (f"Deleting {name} also deletes its {plural(jobs, 'job')} and their {plural(files, 'result file')}"
+            line = (f"Deleting {name} also deletes its {plural(jobs, 'job')} and {'its' if jobs == 1 else 'their'} "
+                    f"{plural(files, 'result file')}"
                     + (f": {listing(r.name for loss in consequences.jobs for r in loss.results)}." if files else "."))
             label = f"Delete {name}, {plural(jobs, 'job')} and {plural(files, 'result file')}"
         else:

@@ -17,7 +17,7 @@ from anonymizer.models import Campaign, Job, JobResult, Upload
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import csv_upload, token_client
+from tests.helpers import browser_page, csv_upload, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +158,34 @@ def test_model_changing_campaign_jobs_ask_first(staff_client, campaign):
     response = staff_client.post(reverse("campaign-action", args=[campaign.id, "train_human_model"]),
                                  {"confirm": "yes"})
     assert response.status_code == 302 and Job.objects.filter(kind="train_human_model").count() == 1
+
+
+# -- in a browser --------------------------------------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.browser
+def test_in_a_browser_delete_shows_what_goes_then_deletes(live_server, user):
+    upload = create_csv_upload(owner=user, uploaded=csv_upload())
+    job = job_services.create_job(owner=user, kind="profile_csv", params={"sample_rows": 1}, inputs=[upload])
+    runner.run_job(job.id)
+    # Before the browser: Playwright's event loop then stops Django's database calls until it ends.
+    seen: dict[str, str] = {}
+    for browser in browser_page():
+        browser.set_viewport_size({"width": 1280, "height": 900})
+        browser.set_default_timeout(20_000)
+        browser.goto(live_server.url + reverse("login"))
+        browser.fill("#id_username", "alice")
+        browser.fill("#id_password", "correct horse battery staple")
+        browser.click("button[type=submit]")
+        browser.wait_for_url("**/jobs/")
+        browser.goto(live_server.url + reverse("upload-list"))
+        browser.click("[data-upload-delete='posts.csv']")
+        browser.wait_for_selector("#confirmation")
+        seen["confirmation"] = browser.text_content("#confirmation")
+        browser.click("#confirm-button")
+        browser.wait_for_url("**/uploads/")
+        seen["after"] = browser.text_content("main") or browser.content()
+    assert "Deleting posts.csv also deletes its 1 job and its 2 result files" in seen["confirmation"]
+    assert "Profile a CSV file: posts.csv" in seen["confirmation"]
+    assert "posts.profile.json" in seen["confirmation"] and "posts.columns.csv" in seen["confirmation"]
+    assert "posts.csv was deleted, with 1 job" in seen["after"] and "No uploads" in seen["after"]
+    assert not Upload.objects.exists() and not Job.objects.exists()

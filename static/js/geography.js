@@ -129,18 +129,19 @@
     }
   }
 
-  // Draws the geography and the labels of `options.labels` on `map`, whose grid is `grid`; returns at once
-  // (the land appears when its files have loaded: `ready` resolves then).
+  // Draws the geography and the labels of `options.labels` on `map`, whose grid is `grid` (call it once the map
+  // fits the grid); returns at once (the land appears when its files have loaded: `ready` resolves then).
   function draw(map, grid, options) {
     panes(map);
     map.getContainer().classList.add("geo");
     const gridBounds = L.latLngBounds([[grid.south, grid.west], [grid.north, grid.east]]);
-    // Clip to the grid and half its size around it: the map cannot be zoomed out further than that.
-    const dlat = (grid.north - grid.south) / 2, dlon = (grid.east - grid.west) / 2;
-    const box = {south: Math.max(grid.south - dlat, -85), north: Math.min(grid.north + dlat, 85),
-      west: Math.max(grid.west - dlon, -180), east: Math.min(grid.east + dlon, 180)};
     const baseZoom = map.getBoundsZoom(gridBounds);
+    // Clip to what the map shows when it fits the grid, and 1.5 times as much on every side: the map cannot be
+    // zoomed out by more than that (one zoom level and a bit).
     map.setMinZoom(Math.max(0, Math.floor(baseZoom) - 1));
+    const view = (map._loaded ? map.getBounds() : gridBounds).pad(1.5);
+    const box = {south: Math.max(view.getSouth(), -85), north: Math.min(view.getNorth(), 85),
+      west: Math.max(view.getWest(), -180), east: Math.min(view.getEast(), 180)};
     const renderer = L.svg({pane: "geography", padding: 0.3});
     const group = L.layerGroup().addTo(map);
     const ready = Promise.all((options.layers || []).map((layer) => fetchTopology(layer.url).then((topology) => {

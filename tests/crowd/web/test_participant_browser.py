@@ -45,3 +45,23 @@ def test_join_consent_answer_with_the_keyboard_and_finish(live_server, staff):
     participant = campaign.participants.get()
     assert participant.completion_code == code and participant.completed_at is not None
     assert sorted(Judgment.objects.values_list("answer", flat=True)) == [False, False, True]
+
+
+def test_the_click_map_shows_land_and_places(live_server, staff, location_models):
+    campaign = crowd.create_campaign(owner=staff, name="Where?", instructions="Click where.",
+                                     consent_text="Answers are stored pseudonymously.",
+                                     posts=[crowd.PostSpec("Lunch at the river")], judgments_per_post=1,
+                                     per_participant_cap=1, ask_location=True,
+                                     location_model=location_models["us-midwest-en"])
+    errors: list[str] = []
+    for page in browser_page():
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.set_default_timeout(15_000)
+        page.goto(f"{live_server.url}/p/{campaign.join_token}/")
+        page.check("#consent")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/task/")
+        wait_for_js(page, "document.querySelectorAll('#crowd-map .leaflet-geography-pane path.geo-land').length > 0")
+        assert page.evaluate("document.querySelector('#crowd-map path.geo-land').getBoundingClientRect().width") > 100
+        assert page.evaluate("document.querySelectorAll('#crowd-map .place-label').length") > 0
+    assert errors == []

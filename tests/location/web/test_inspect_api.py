@@ -45,6 +45,31 @@ def test_a_real_japanese_post_is_inspected_and_deidentified(location_models, tok
     assert body["text_after"] == remove_spans(text, tokens)
 
 
+def test_cells_are_named_by_their_places(location_models, openapi):
+    text = "Grabbing lunch downtown in Des Moines before the Iowa Cubs game"
+    response = inspect(APIClient(), text=text, model="us-midwest-en")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert_matches(openapi, "InspectResponse", body)  # the schema declares the new fields (and only them)
+    model = body["model"]
+    grid = model["grid"]
+    assert len(model["cell_places"]) == grid["rows"] * grid["cols"]
+    des_moines = 7 * grid["cols"] + 5  # a8,6
+    assert model["cell_places"][des_moines] == "Des Moines, IA"
+    before = body["before"]
+    assert (before["top_cell"], before["top_label"], before["top_place"]) == (des_moines, "a8,6", "Des Moines, IA")
+    for which in ("before", "after"):
+        for cell in body[which]["top"]:
+            assert cell["place"] == model["cell_places"][cell["cell"]] and cell["place"]
+        assert body[which]["top_place"] == model["cell_places"][body[which]["top_cell"]]
+    labels = {label["name"]: label for label in model["place_labels"]}
+    assert labels["Chicago, IL"]["level"] == 0 and "Des Moines, IA" in labels
+    urls = [layer["url"] for layer in model["geography"]]
+    assert urls == ["/static/vendor/world-atlas/countries-50m.json", "/static/vendor/us-atlas/states-10m.json"]
+    batch = APIClient().post(reverse("api-inspect-batch"), {"texts": [text], "model": "us-midwest-en"}, format="json")
+    assert batch.json()["model"]["cell_places"] == model["cell_places"]
+
+
 def test_fixed_m_and_words_to_keep(location_models):
     text = "Grabbing lunch downtown in Little Rock before the Razorbacks game"
     body = inspect(APIClient(), text=text, model="us-midwest-en", mode="fixed", m=3, keep=["Rock"]).json()

@@ -45,6 +45,8 @@ def number_text(value: Any) -> str:
     text."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
+    if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
+        return str(int(value))  # 1000000, not 1e+06
     text = f"{value:g}"
     return text if float(text) == value else repr(float(value))
 

@@ -197,8 +197,12 @@ def geography_layers(grid: Grid) -> list[dict]:
 
 @lru_cache(maxsize=64)
 def grid_places(grid: Grid) -> GridPlaces:
-    """Cell names and map labels of a grid with the shipped gazetteer, computed once per grid and process."""
-    gazetteer = Gazetteer.load()
+    """Cell names and map labels of a grid with the shipped gazetteer, computed once per grid and process; without
+    the gazetteer file, empty names and no labels (the maps still draw)."""
+    try:
+        gazetteer = Gazetteer.load()
+    except OSError:
+        return GridPlaces((CellPlace("", False, 0.0),) * grid.n_cells, ())
     return GridPlaces(tuple(cell_places(grid, gazetteer)), tuple(map_labels(grid, gazetteer)))
 
 

@@ -78,3 +78,12 @@ def test_geography_layers_exist_in_static_vendor():
 
 def test_grid_places_are_computed_once_per_grid():
     assert grid_places(US_MIDWEST.grid) is grid_places(Grid(**US_MIDWEST.grid.to_dict()))
+
+
+def test_without_the_gazetteer_file_cells_have_empty_names(monkeypatch):
+    def missing(cls, path=None):
+        raise FileNotFoundError("places.json.gz")
+
+    monkeypatch.setattr(Gazetteer, "load", classmethod(missing))
+    grid = Grid(10.0, 10.0, 11.0, 11.0, rows=1, cols=2)
+    assert grid_places.__wrapped__(grid).cell_texts() == ("", "")

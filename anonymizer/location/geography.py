@@ -52,7 +52,7 @@ class CellPlace:
     @property
     def text(self) -> str:
         """"Des Moines, IA", or "near Duluth, MN" for a place outside the cell."""
-        return self.name if self.inside else f"near {self.name}"
+        return self.name if self.inside or not self.name else f"near {self.name}"
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def test_a_tokyo_cell_is_named_by_its_ward(gazetteer):
 
 def test_a_grid_with_no_place_nearby_gets_empty_names(gazetteer):
     ocean = Grid(-40.0, -140.0, -39.0, -139.0, rows=2, cols=2)
-    assert [p.name for p in cell_places(ocean, gazetteer)] == ["", "", "", ""]
+    assert [p.text for p in cell_places(ocean, gazetteer)] == ["", "", "", ""]
     assert map_labels(ocean, gazetteer) == []
 
 

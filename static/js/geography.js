@@ -164,17 +164,28 @@
     }).catch((error) => {
       console.warn("The map's geography could not be loaded:", error);
     });
-    // Labels: a place is drawn from its level's zoom on (level 0 at the zoom that fits the grid).
+    // Labels: a place is drawn from its level's zoom on (level 0 at the zoom that fits the grid), most populous
+    // first, and not where it would overlap a label already drawn (a rough box of its text: narrow maps, a
+    // phone's, show fewer).
     const labels = (options.labels || []).map((place) => {
       const marker = label([place.lat, place.lon], place.name, "level-" + place.level);
       marker.level = place.level;
+      marker.population = place.population;
+      marker.halfWidth = 3.3 * place.name.length + 3;
       return marker;
-    });
+    }).sort((a, b) => b.population - a.population);
     const labelGroup = L.layerGroup().addTo(map);
     function showLabels() {
       const zoom = map.getZoom();
+      const boxes = [];
       for (const marker of labels) {
-        const visible = zoom >= baseZoom + marker.level - 0.3;
+        let visible = zoom >= baseZoom + marker.level - 0.3;
+        if (visible) {
+          const p = map.latLngToContainerPoint(marker.getLatLng());
+          const box = [p.x - marker.halfWidth, p.y - 8, p.x + marker.halfWidth, p.y + 8];
+          visible = !boxes.some((b) => box[0] < b[2] && box[2] > b[0] && box[1] < b[3] && box[3] > b[1]);
+          if (visible) boxes.push(box);
+        }
         if (visible && !labelGroup.hasLayer(marker)) labelGroup.addLayer(marker);
         else if (!visible && labelGroup.hasLayer(marker)) labelGroup.removeLayer(marker);
       }

@@ -74,7 +74,8 @@ def test_maps_show_geography_and_place_names_and_an_error_clears_the_result(live
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"inspect-maps-{width}.png"
     page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
+    page.locator("#map-before").screenshot(path=str(SCREENSHOTS / f"inspect-maps-{width}-before-map.png"))
+    print(f"screenshots: {path}, {SCREENSHOTS / f'inspect-maps-{width}-before-map.png'}")
 
     # A failed request (empty post: 400) leaves nothing of the earlier result and nothing to copy.
     inspect(page, "", 0)

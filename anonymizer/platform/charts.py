@@ -1,5 +1,7 @@
-"""A small line chart as inline SVG (no JavaScript, no CDN): information loss against k, one line per lambda,
-like the rx-anon paper's Figures 3 and 4."""
+"""Small charts as inline SVG built on the server (no JavaScript, no CDN, nothing the Content-Security-Policy
+blocks): a line chart (information loss against k, one line per lambda, like the rx-anon paper's Figures 3 and
+4), a dot-and-interval plot of proportions against a cut-off, and horizontal bars (values, or a histogram of
+sizes). Every text is escaped, so the SVG is safe to embed."""
 
 from __future__ import annotations
 
@@ -58,3 +60,156 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], *, title: st
         parts.append(f'<text x="{width - right + 42}" y="{legend_y + 4}" font-size="11">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+# -- shared by the charts below -----------------------------------------------------------------------------------
+# Drawn in a 360-unit-wide viewBox with 12-13 unit text: at a 360 px phone's width (about 310 px of chart) the
+# text is still about 11 px; pages keep these charts from growing wider than about 40rem (.chart-narrow).
+NARROW = 360
+
+# What a post's interval says about the cut-off, as its class, colour, marker and legend text. Vermillion, blue
+# and grey (Okabe-Ito) with three marker shapes, so the states differ without colour too.
+DECIDED = {
+    "inferable": ("#D55E00", "square", "inferable: interval wholly at or above the cut-off"),
+    "not-inferable": ("#0072B2", "circle", "not inferable: interval wholly below the cut-off"),
+    "undecided": ("#6B6B6B", "diamond", "undecided: interval straddles the cut-off"),
+}
+
+
+def _open(width: int, height: int, title: str, extra_class: str = "") -> list[str]:
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{escape(title)}" class="chart chart-narrow{" " + extra_class if extra_class else ""}">',
+            f'<text x="4" y="16" font-size="13" font-weight="600">{escape(title)}</text>']
+
+
+def _marker(shape: str, x: float, y: float, colour: str, tooltip: str, css: str = "dot") -> str:
+    title = f"<title>{escape(tooltip)}</title>"
+    if shape == "square":
+        return (f'<rect class="{css}" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{colour}" '
+                f'data-x="{x:.2f}">{title}</rect>')
+    if shape == "diamond":
+        return (f'<path class="{css}" d="M{x:.1f},{y - 5:.1f}L{x + 5:.1f},{y:.1f}L{x:.1f},{y + 5:.1f}'
+                f'L{x - 5:.1f},{y:.1f}Z" fill="{colour}" data-x="{x:.2f}">{title}</path>')
+    return f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}" data-x="{x:.2f}">{title}</circle>'
+
+
+def snippet(text: str, length: int = 48) -> str:
+    """A text on one line, cut at a word near ``length`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    if len(flat) <= length:
+        return flat
+    cut = flat[:length - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > length // 2 else cut).rstrip(" ,.;:") + "…"
+
+
+def decided_state(low: float, high: float, cutoff: float) -> str:
+    """inferable when the whole interval is at or above the cut-off (a post is human-inferable from a yes-rate
+    >= cut-off), not-inferable when it is wholly below, undecided when it straddles it."""
+    if low >= cutoff:
+        return "inferable"
+    if high < cutoff:
+        return "not-inferable"
+    return "undecided"
+
+
+def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float | None, int]], *, cutoff: float,
+                   title: str, width: int = NARROW) -> str:
+    """A dot-and-interval plot of proportions on a 0-1 axis: one row per (label, rate, low, high, n), the label
+    above its interval, highest rate first (rows without a rate last, saying so), a vertical line at ``cutoff``;
+    each dot's class says what its interval decides about the cut-off (decided_state)."""
+    left, right, top, row_height = 10, 14, 80, 30
+    ordered = sorted(rows, key=lambda row: (row[1] is None, -(row[1] or 0.0)))
+    height = top + row_height * len(ordered) + 34
+
+    def px(x: float) -> float:
+        return left + max(0.0, min(1.0, x)) * (width - left - right)
+
+    parts = _open(width, height, title, "interval-chart")
+    for i, state in enumerate(DECIDED):  # the legend, one line per state
+        colour, shape, text = DECIDED[state]
+        y = 30 + 12 * i
+        parts.append(_marker(shape, left + 4, y - 1, colour, text, css="key"))
+        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
+    bottom = height - 30
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
+                     f"{tick * 100:g}%</text>")
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
+                 "share of yes answers, with its 95% Wilson interval</text>")
+    x_cut = px(cutoff)
+    parts.append(f'<line class="cutoff" x1="{x_cut:.1f}" x2="{x_cut:.1f}" y1="{top - 10}" y2="{bottom}" '
+                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x_cut:.2f}">'
+                 f"<title>cut-off {cutoff:.0%}</title></line>")
+    anchor = "start" if cutoff < 0.5 else "end"
+    parts.append(f'<text x="{x_cut + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
+                 f'text-anchor="{anchor}">cut-off {cutoff * 100:g}%</text>')
+    for i, (label, rate, low, high, n) in enumerate(ordered):
+        y = top + row_height * i
+        parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12">{escape(snippet(label))}</text>')
+        line_y = y + 18
+        if rate is None or low is None or high is None:
+            parts.append(f'<text x="{left}" y="{line_y + 4}" font-size="11" fill="#555">no answers yet</text>')
+            continue
+        state = decided_state(low, high, cutoff)
+        colour, shape, _ = DECIDED[state]
+        tooltip = (f"{snippet(label, 120)}: {rate:.0%} yes of {n} answer{'s' if n != 1 else ''} "
+                   f"(95% interval {low:.0%}–{high:.0%}), {state.replace('-', ' ')}")
+        parts.append(f'<g class="post {state}">')
+        parts.append(f'<line x1="{px(low):.1f}" x2="{px(high):.1f}" y1="{line_y}" y2="{line_y}" stroke="{colour}" '
+                     'stroke-width="2.5"/>')
+        parts.append(_marker(shape, px(rate), line_y, colour, tooltip))
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bar_chart(bars: Sequence[tuple[str, float]], *, title: str, x_label: str, max_value: float | None = None,
+              value_format: str = "{:.3f}", width: int = NARROW, colour: str = COLOURS[0]) -> str:
+    """Horizontal bars, one per (label, value), in the order given: the label above its bar, the value at its
+    end; the axis runs from 0 to ``max_value`` (the largest value when None)."""
+    if not bars:
+        return ""
+    left, right, top, row_height = 10, 52, 30, 30
+    largest = max_value if max_value is not None else max(value for _, value in bars)
+    largest = largest or 1.0
+    height = top + row_height * len(bars) + 22
+    parts = _open(width, height, title, "bar-chart")
+    span = width - left - right
+    for i, (label, value) in enumerate(bars):
+        y = top + row_height * i
+        length = max(0.0, min(1.0, value / largest)) * span
+        text = value_format.format(value)
+        parts.append(f'<text class="bar-label" x="{left}" y="{y + 9}" font-size="12">{escape(label)}</text>')
+        parts.append(f'<rect class="bar" x="{left}" y="{y + 13}" width="{length:.1f}" height="11" fill="{colour}" '
+                     f'data-label="{escape(label)}" data-value="{value!r}"><title>{escape(label)}: {escape(text)}'
+                     "</title></rect>")
+        parts.append(f'<text x="{left + length + 4:.1f}" y="{y + 22}" font-size="11">{escape(text)}</text>')
+    parts.append(f'<line x1="{left}" x2="{left}" y1="{top + 10}" y2="{height - 20}" stroke="#555"/>')
+    parts.append(f'<text x="{left}" y="{height - 6}" font-size="11">{escape(x_label)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def size_bins(counts: Mapping[int, int], most: int = 12) -> list[tuple[str, int]]:
+    """Counts of sizes as histogram bars: one per size when there are at most ``most`` distinct sizes, else
+    ``most`` ranges of equal width (on a log scale when the sizes span more than a factor of 20), empty ranges
+    left out. The bars' counts sum to the counts'."""
+    sizes = sorted(size for size, count in counts.items() if count)
+    if len(sizes) <= most:
+        return [(str(size), counts[size]) for size in sizes]
+    lo, hi = sizes[0], sizes[-1]
+    log = hi / max(lo, 1) > 20
+    scale = (lambda v: math.log(max(v, 1))) if log else float
+    a, b = scale(lo), scale(hi)
+    bins: list[list[int]] = [[] for _ in range(most)]
+    for size in sizes:
+        bins[min(most - 1, int((scale(size) - a) / ((b - a) or 1.0) * most))].append(size)
+    return [(str(group[0]) if group[0] == group[-1] else f"{group[0]}–{group[-1]}",
+             sum(counts[size] for size in group)) for group in bins if group]
+
+
+def histogram(counts: Mapping[int, int], *, title: str, x_label: str) -> str:
+    """A histogram of counted sizes (size -> how many) as horizontal bars, smallest size first."""
+    return bar_chart(size_bins(counts), title=title, x_label=x_label, value_format="{:g}")

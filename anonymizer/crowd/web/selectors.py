@@ -47,7 +47,8 @@ def judgment_records(campaign: Campaign) -> list[JudgmentRecord]:
 
 def campaign_report(campaign: Campaign) -> dict:
     """Progress, agreement, per-post aggregates and participants of a campaign."""
-    regular = list(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values("id", "external_id", "answered"))
+    regular = list(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values("id", "external_id", "answered",
+                                                                                 "text"))
     wanted = campaign.judgments_per_post * len(regular)
     done = sum(min(post["answered"], campaign.judgments_per_post) for post in regular)
     records = judgment_records(campaign)
@@ -79,7 +80,18 @@ def campaign_report(campaign: Campaign) -> dict:
         "map_median_error_km": float(np.median(click_errors)) if clicks else None,
         "aggregates": aggregates,
         "external_ids": {str(post["id"]): post["external_id"] for post in regular},
+        "texts": {str(post["id"]): post["text"] for post in regular},
     }
+
+
+def yes_rate_rows(report: dict, aggregates: list) -> list[tuple[str, float | None, float | None, float | None, int]]:
+    """The posts of ``aggregates`` as the yes-rate chart's rows: (text, yes-rate, interval low, high, answers)."""
+    rows = []
+    for a in aggregates:
+        label = report["texts"].get(str(a.post)) or report["external_ids"].get(str(a.post)) or str(a.post)
+        low, high = (a.interval.low, a.interval.high) if a.interval else (None, None)
+        rows.append((label, a.yes_rate, low, high, a.judgments))
+    return rows
 
 
 def judgment_rows(campaign: Campaign) -> list[dict]:

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -26,6 +27,7 @@ from anonymizer.location.geography import map_description
 from anonymizer.location.grid import Grid
 from anonymizer.models import Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
+from anonymizer.platform.charts import interval_chart
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import services as job_services
@@ -138,8 +140,16 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
     report = selectors.campaign_report(campaign)
     join_url = request.build_absolute_uri(reverse("crowd-join", args=[campaign.join_token]))
     jobs = jobs_of(request.user).filter(params__campaign=str(campaign.id))[:10]
+    aggregates = report["aggregates"][:200]
+    rows = selectors.yes_rate_rows(report, aggregates)
+    # interval_chart escapes every text it writes, so its SVG is safe to embed.
+    chart = mark_safe(interval_chart(rows, cutoff=campaign.cutoff,
+                                     title="Can people tell where? Yes-rate per post")
+                      ) if aggregates and campaign.task == Campaign.Task.INFERABLE else ""
+    texts = [row[0] for row in rows]  # each post's text, beside its numbers in the table
     return render(request, "crowd/detail.html", {"campaign": campaign, "report": report, "join_url": join_url,
-                                                 "aggregates": report["aggregates"][:200], "jobs": jobs})
+                                                 "aggregates": aggregates, "jobs": jobs, "chart": chart,
+                                                 "aggregate_rows": list(zip(aggregates, texts, strict=True))})
 
 
 # Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST

@@ -1,0 +1,83 @@
+"""The campaign page draws each post's yes-rate with its 95% Wilson interval against the cut-off: one dot per
+answered post at the x of its yes-rate, the cut-off's line at its x, each post coloured by what its interval
+decides, labelled by its text; the numbers stay in the table below."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+from django.urls import reverse
+
+from anonymizer.crowd.stats import wilson_interval
+from anonymizer.crowd.web import services as crowd
+from tests.helpers import answer_all
+
+pytestmark = pytest.mark.django_db
+
+SVG = "{http://www.w3.org/2000/svg}"
+# Text -> how many of the 12 participants answer yes. Cut-off 0.5: 12 of 12 is decided inferable (interval
+# 0.76-1), 0 of 12 decided not (0-0.24), 6 of 12 straddles it; the last post nobody answers.
+YES = {"Lunch at the Shibuya Scramble crossing again, the crowd is unreal": 12,
+       "Coffee first, then the long meeting about budgets": 0,
+       "Rain all afternoon near the river, the trains are late": 6}
+UNANSWERED = "A post that waits for its first answer"
+PARTICIPANTS = 12
+
+
+def chart_of(html: str) -> ET.Element:
+    return ET.fromstring(re.search(r'<figure class="chart-figure" id="yes-rate-chart">(<svg.*?</svg>)', html,
+                                   re.S).group(1))
+
+
+def test_each_post_is_a_dot_at_its_yes_rate_coloured_by_its_interval_against_the_cutoff(client, staff):
+    posts = [crowd.PostSpec(text, external_id=f"r{i}") for i, text in enumerate(YES)]
+    campaign = crowd.create_campaign(owner=staff, name="charts", instructions="Judge.", consent_text="OK.",
+                                     posts=posts, judgments_per_post=PARTICIPANTS, cutoff=0.5)
+    given = Counter()
+
+    def decide(text: str) -> bool:
+        given[text] += 1
+        return given[text] <= YES[text]
+
+    answer_all(campaign, PARTICIPANTS, decide)
+    campaign.posts.create(text=UNANSWERED, kind="regular", external_id="r3")
+    client.force_login(staff)
+    html = client.get(reverse("campaign-detail", args=[campaign.id])).content.decode()
+    svg = chart_of(html)
+    width = float(svg.get("viewBox").split()[2])
+    left, right = 10, 14  # the chart's margins: 0% at x = 10, 100% at width - 14
+
+    def x_of(rate: float) -> float:
+        return left + rate * (width - left - right)
+
+    cutoff = svg.find(f".//{SVG}line[@class='cutoff']")
+    assert float(cutoff.get("data-x")) == pytest.approx(x_of(0.5), abs=0.01)
+    groups = svg.findall(f".//{SVG}g")
+    assert len(groups) == len(YES)  # one per answered post; the unanswered one says so instead
+    assert "no answers yet" in "".join(svg.itertext())
+    labels = [t.text for t in svg.findall(f".//{SVG}text[@class='row-label']")]
+    states = {}
+    for group in groups:
+        dots = [e for e in group if e.get("class") == "dot"]
+        assert len(dots) == 1
+        tooltip = dots[0].find(f"{SVG}title").text
+        text = next(t for t in YES if tooltip.startswith(t[:40]))
+        assert float(dots[0].get("data-x")) == pytest.approx(x_of(YES[text] / PARTICIPANTS), abs=0.01)
+        interval = wilson_interval(YES[text], PARTICIPANTS)
+        line = group.find(f"{SVG}line")
+        assert float(line.get("x1")) == pytest.approx(x_of(interval.low), abs=0.06)
+        assert float(line.get("x2")) == pytest.approx(x_of(interval.high), abs=0.06)
+        states[text] = group.get("class").split()[1]
+    assert states == {"Lunch at the Shibuya Scramble crossing again, the crowd is unreal": "inferable",
+                      "Coffee first, then the long meeting about budgets": "not-inferable",
+                      "Rain all afternoon near the river, the trains are late": "undecided"}
+    # Labelled by text (cut at a word), highest yes-rate first, the unanswered post last.
+    assert labels[0].startswith("Lunch at the Shibuya Scramble") and labels[0].endswith("…")
+    assert labels[1].startswith("Rain all afternoon") and labels[2].startswith("Coffee first")
+    assert labels[3] == UNANSWERED
+    # The numbers are one look away: the table follows the chart, with each post's text.
+    assert html.index('id="yes-rate-chart"') < html.index('id="aggregates"')
+    assert "0.500 (" in html and "Coffee first" in html[html.index('id="aggregates"'):]

@@ -210,6 +210,8 @@ def size_bins(counts: Mapping[int, int], most: int = 12) -> list[tuple[str, int]
              sum(counts[size] for size in group)) for group in bins if group]
 
 
-def histogram(counts: Mapping[int, int], *, title: str, x_label: str) -> str:
-    """A histogram of counted sizes (size -> how many) as horizontal bars, smallest size first."""
-    return bar_chart(size_bins(counts), title=title, x_label=x_label, value_format="{:g}")
+def histogram(counts: Mapping[int, int], *, title: str, x_label: str, unit: str = "") -> str:
+    """A histogram of counted sizes (size -> how many) as horizontal bars, smallest size first, each labelled
+    with its size (or range of sizes) and ``unit``."""
+    return bar_chart([(f"{label} {unit}".strip(), count) for label, count in size_bins(counts)], title=title,
+                     x_label=x_label, value_format="{:g}")

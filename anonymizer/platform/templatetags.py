@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
 from anonymizer.models import Job
 from anonymizer.platform import selectors
+from anonymizer.platform.charts import bar_chart, histogram
 from anonymizer.platform.jobs.describe import flatten
 from anonymizer.platform.jobs.registry import kind_label
 
@@ -31,3 +33,18 @@ def job_title(job: Job) -> str:
 def as_rows(value: Any) -> list[tuple[str, str]]:
     """A value as (label, text) rows: nested mappings flattened, None as "—", never a raw dict."""
     return flatten(value)
+
+
+# The chart builders escape every text they write, so their SVG is safe to embed.
+@register.filter
+def size_histogram(counts: dict, title: str) -> SafeString:
+    """A histogram of {size: how many} (keys may be the strings a JSON report holds)."""
+    return mark_safe(histogram({int(size): int(n) for size, n in (counts or {}).items()}, title=title,
+                               x_label="how many of that size", unit="persons"))
+
+
+@register.filter
+def loss_bars(values: dict, title: str) -> SafeString:
+    """Information loss per name as bars on the 0-1 scale, in the report's order."""
+    return mark_safe(bar_chart([(str(name), float(v)) for name, v in (values or {}).items()], title=title,
+                               x_label="NCP: 0 = nothing lost, 1 = everything", max_value=1.0))

@@ -3,12 +3,20 @@ serialize; objects of other users answer 404."""
 
 from __future__ import annotations
 
+import uuid
+
 from axes.handlers.proxy import AxesProxyHandler
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
@@ -31,6 +39,7 @@ from anonymizer.platform.serializers import (
     JobKindSerializer,
     JobListSerializer,
     JobSerializer,
+    ProgressSerializer,
     UploadSerializer,
 )
 from anonymizer.platform.throttles import lockout_response
@@ -93,6 +102,59 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
         return file_download(upload.file, upload.original_name, "text/csv")
 
 
+# -- where a job stands, for the pages' polls ----------------------------------------------------------------
+# The most jobs one status request asks about (a page lists at most 200).
+MAX_STATUS_IDS = 200
+
+
+class StandingSerializer(serializers.Serializer):
+    """Where a job stands now (selectors.job_standing): counts of every user's jobs, never anything of theirs."""
+
+    text = serializers.CharField(help_text="One sentence: the queue place, the time run, or when it ended.")
+    brief = serializers.CharField(help_text="A short line for a list's row (empty once the job ended).")
+    queue_position = serializers.IntegerField(allow_null=True, help_text="While queued: 1 for the next job taken.")
+    jobs_ahead = serializers.IntegerField(allow_null=True, help_text="While queued: queued jobs ahead of it.")
+    jobs_running = serializers.IntegerField(allow_null=True, help_text="While queued: jobs running now.")
+    waited_seconds = serializers.IntegerField(allow_null=True, help_text="While queued: since it was queued.")
+    elapsed_seconds = serializers.IntegerField(allow_null=True,
+                                               help_text="Running: so far; ended: how long it ran.")
+    estimate_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Running: the seconds left at the rate so far; null until progress is past a "
+                                   "few percent and a few seconds have passed.")
+    estimate_text = serializers.CharField(help_text='"about 3 min left", or empty without an estimate.')
+
+
+class _StandingMixin(serializers.Serializer):
+    standing = serializers.SerializerMethodField()
+
+    @extend_schema_field(StandingSerializer)
+    def get_standing(self, job: Job) -> dict:
+        return selectors.job_standing(job, running=self.context.get("running")).as_dict()
+
+
+class JobPollSerializer(_StandingMixin, JobSerializer):
+    """A job as its page polls it: the job and where it stands."""
+
+    class Meta(JobSerializer.Meta):
+        fields = [*JobSerializer.Meta.fields, "standing"]
+        read_only_fields = fields
+
+
+class JobStatusSerializer(_StandingMixin, serializers.ModelSerializer):
+    """A listed job's status, progress and standing."""
+
+    progress = ProgressSerializer(source="*", read_only=True)
+
+    class Meta:
+        model = Job
+        fields = ["id", "status", "progress", "standing"]
+        read_only_fields = fields
+
+
+class JobStatusListSerializer(serializers.Serializer):
+    jobs = JobStatusSerializer(many=True)
+
+
 class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
                  viewsets.GenericViewSet):
     """Your background jobs: create one of a registered kind, follow its progress, download its results."""
@@ -106,14 +168,37 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         runner.fail_stale_jobs()
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(responses={200: JobSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB})
+    @extend_schema(responses={200: JobPollSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB})
     def retrieve(self, request: Request, *args, **kwargs) -> Response:
         runner.fail_stale_jobs()
         return super().retrieve(request, *args, **kwargs)
 
+    @extend_schema(
+        parameters=[OpenApiParameter("ids", str, description=(
+            f"Comma-separated ids of your jobs (at most {MAX_STATUS_IDS}); ids that are not yours, or not ids, "
+            "give nothing."))],
+        responses={200: JobStatusListSerializer, 403: _NOT_SIGNED_IN})
+    @action(detail=False, methods=["get"], url_path="status", url_name="status")
+    def statuses(self, request: Request) -> Response:
+        """What a page of jobs polls while some are queued or running: each asked-for job's status, progress and
+        standing (queue place, time run, estimate). Only your jobs answer."""
+        runner.fail_stale_jobs()
+        ids = []
+        for part in request.query_params.get("ids", "").split(",")[:MAX_STATUS_IDS]:
+            try:
+                ids.append(uuid.UUID(part.strip()))
+            except ValueError:
+                continue
+        jobs = list(Job.objects.filter(owner_id=request.user.pk, id__in=ids).order_by("-created_at"))
+        running = selectors.running_count() if any(job.status == Job.Status.QUEUED for job in jobs) else None
+        context = {"request": request, "running": running}
+        return Response({"jobs": JobStatusSerializer(jobs, many=True, context=context).data})
+
     def get_serializer_class(self):
         if self.action == "list":
             return JobListSerializer
+        if self.action == "retrieve":
+            return JobPollSerializer
         if self.action == "create":
             return JobCreateSerializer
         return JobSerializer

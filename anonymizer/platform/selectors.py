@@ -4,15 +4,23 @@ for a caller."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from anonymizer.models import Job, JobResult, PreferenceModel, TrainedLocationModel, Upload
-from anonymizer.platform.jobs.describe import duration_text, job_title, queue_text
+from anonymizer.platform.jobs.describe import (
+    duration_text,
+    estimate_seconds,
+    job_title,
+    ordinal,
+    queue_text,
+    remaining_text,
+)
 from anonymizer.platform.jobs.registry import kind_label
 
 
@@ -68,39 +76,107 @@ class QueuePlace:
     running: int
     text: str
 
+    @property
+    def position(self) -> int:
+        """1 for the next job a worker takes."""
+        return self.ahead + 1
 
-def queue_place(job: Job, now: datetime | None = None) -> QueuePlace | None:
+
+def running_count() -> int:
+    """How many jobs of every user run now."""
+    return Job.objects.filter(status=Job.Status.RUNNING).count()
+
+
+def queue_place(job: Job, now: datetime | None = None, *, running: int | None = None) -> QueuePlace | None:
     """A queued job's place in the shared queue: the queued jobs created before it (workers take the oldest
-    first) and the running ones; None for a job that is not queued."""
+    first) and the running ones (``running`` when the caller counted them already); None for a job that is not
+    queued."""
     if job.status != Job.Status.QUEUED:
         return None
     now = now or timezone.now()
     ahead = Job.objects.filter(status=Job.Status.QUEUED).filter(
         Q(created_at__lt=job.created_at) | Q(created_at=job.created_at, id__lt=job.id)).count()
-    running = Job.objects.filter(status=Job.Status.RUNNING).count()
+    running = running_count() if running is None else running
     return QueuePlace(ahead=ahead, running=running, text=queue_text(ahead, running, job.created_at, now))
 
 
-def job_state(job: Job, now: datetime | None = None) -> str:
-    """One sentence of where the job stands: its place in the queue, how long it has run, when it ended and
-    how; never "Started" for a job that failed."""
+@dataclass(frozen=True)
+class Standing:
+    """Where a job stands now, as its page, the jobs lists and their polls show it: one sentence (``text``), a
+    short line for a row of a list (``brief``), and the numbers behind them."""
+
+    status: str
+    text: str
+    brief: str = ""
+    place: QueuePlace | None = None  # while queued
+    waited_seconds: int | None = None  # while queued: since it was queued
+    elapsed_seconds: int | None = None  # running: so far; ended: how long it ran
+    estimate_seconds: int | None = None  # running, once progress allows a rate (describe.estimate_seconds)
+
+    @property
+    def estimate_text(self) -> str:
+        return remaining_text(self.estimate_seconds)
+
+    def as_dict(self) -> dict:
+        """The poll's JSON (counts of other users' jobs only, never anything of theirs)."""
+        place = self.place
+        return {"text": self.text, "brief": self.brief,
+                "queue_position": place.position if place else None, "jobs_ahead": place.ahead if place else None,
+                "jobs_running": place.running if place else None, "waited_seconds": self.waited_seconds,
+                "elapsed_seconds": self.elapsed_seconds, "estimate_seconds": self.estimate_seconds,
+                "estimate_text": self.estimate_text}
+
+
+def _seconds(delta: timedelta) -> int:
+    return max(int(delta.total_seconds()), 0)
+
+
+def job_standing(job: Job, now: datetime | None = None, *, running: int | None = None) -> Standing:
+    """Where the job stands: its place in the queue, how long it has run and about how long it still needs,
+    when it ended and how; never "Started" for a job that failed. The one place the job page, the lists and
+    their polls take it from (``running``: the running jobs, when the caller counted them already)."""
     now = now or timezone.now()
     when = "%Y-%m-%d %H:%M:%S %Z"
     local = timezone.localtime
+    status = str(job.status)
     if job.status == Job.Status.QUEUED:
-        place = queue_place(job, now)
-        return place.text if place else ""
+        place = queue_place(job, now, running=running)
+        if place is None:
+            return Standing(status=status, text="")
+        jobs = "job" if place.ahead == 1 else "jobs"
+        return Standing(status=status, text=place.text, place=place, waited_seconds=_seconds(now - job.created_at),
+                        brief=f"{ordinal(place.position)} in the queue, {place.ahead} {jobs} ahead")
     if job.status == Job.Status.RUNNING and job.started_at:
-        return (f"Running for {duration_text(now - job.started_at)} (since "
-                f"{local(job.started_at).strftime(when)})")
+        elapsed = _seconds(now - job.started_at)
+        estimate = estimate_seconds(job.progress_fraction, elapsed)
+        ran = duration_text(now - job.started_at)
+        left = remaining_text(estimate)
+        return Standing(status=status, text=f"Running for {ran} (since {local(job.started_at).strftime(when)})",
+                        brief=f"running {ran}" + (f", {left}" if left else ""),
+                        elapsed_seconds=elapsed, estimate_seconds=estimate)
     if job.finished_at is None:
-        return ""
+        return Standing(status=status, text="")
     took = f" after {duration_text(job.finished_at - job.started_at)}" if job.started_at else ""
     verb = {Job.Status.SUCCEEDED: "Succeeded", Job.Status.FAILED: "Failed",
-            Job.Status.CANCELLED: "Cancelled"}.get(job.status, str(job.status).capitalize())
+            Job.Status.CANCELLED: "Cancelled"}.get(job.status, status.capitalize())
     if job.status == Job.Status.FAILED and job.started_at is None:
         took = " before it started"
-    return f"{verb} at {local(job.finished_at).strftime(when)}{took}"
+    return Standing(status=status, text=f"{verb} at {local(job.finished_at).strftime(when)}{took}",
+                    elapsed_seconds=_seconds(job.finished_at - job.started_at) if job.started_at else None)
+
+
+def job_state(job: Job, now: datetime | None = None) -> str:
+    """One sentence of where the job stands (``job_standing``'s text)."""
+    return job_standing(job, now).text
+
+
+def standings_of(jobs: Iterable[Job], now: datetime | None = None) -> list[tuple[Job, Standing | None]]:
+    """Each job with where it stands while it is queued or running (None once it has ended: its row shows its
+    status). The running jobs are counted once for all of them."""
+    jobs = list(jobs)
+    now = now or timezone.now()
+    running = running_count() if any(job.status == Job.Status.QUEUED for job in jobs) else None
+    return [(job, job_standing(job, now, running=running) if job.is_active else None) for job in jobs]
 
 
 # -- what a deletion takes with it ------------------------------------------------------------------------------

@@ -61,7 +61,8 @@ def api_token(request: HttpRequest) -> HttpResponse:
 @require_GET
 def job_list(request: HttpRequest) -> HttpResponse:
     runner.fail_stale_jobs()
-    return render(request, "jobs/list.html", {"jobs": selectors.jobs_of(request.user)[:200]})
+    # While any listed job is queued or running, the page polls api-job-status (static/js/job-list.js).
+    return render(request, "jobs/list.html", {"rows": selectors.standings_of(selectors.jobs_of(request.user)[:200])})
 
 
 @login_required
@@ -73,8 +74,9 @@ def job_detail(request: HttpRequest, job_id) -> HttpResponse:
         summary_template = get_job_kind(job.kind).summary_template
     except LookupError:  # a kind removed from the code base: its parameters and result as tables
         summary_template = None
+    standing = selectors.job_standing(job)
     return render(request, "jobs/detail.html", {
-        "job": job, "title": selectors.title_of(job), "state": selectors.job_state(job),
+        "job": job, "title": selectors.title_of(job), "state": standing.text, "standing": standing,
         "parameters": flatten(job.params),
         # Without a page of its own for the result, the result as a table (never a raw dict).
         "summary_template": summary_template,

@@ -1,5 +1,6 @@
-// Job page: poll the job's JSON while it is queued or running, update the progress bar in place, and when
-// it ends swap in the server-rendered outcome (results, summary) without reloading the page.
+// Job page: poll the job's JSON while it is queued or running, update the progress bar, the queue place or
+// the time run and the estimate of the time left in place (the server words them: job.standing), and when it
+// ends swap in the server-rendered outcome (results, summary, when and how it ended) without reloading.
 (function () {
   "use strict";
   const root = document.getElementById("job");
@@ -17,6 +18,11 @@
     el("job-percent").textContent = percent + "%";
     el("job-error").textContent = job.error;
     el("job-error").hidden = !job.error;
+    const standing = job.standing || {};
+    const estimate = el("job-estimate");
+    if (estimate) estimate.textContent = job.status === "running" ? (standing.estimate_text || "") : "";
+    const when = el("job-when");
+    if (when && ACTIVE.has(job.status) && standing.text) when.textContent = standing.text;
   }
 
   async function swapOutcome() {

@@ -182,4 +182,6 @@ def compare(request: HttpRequest, upload_id) -> HttpResponse:
                                    y_label="NCP_A")),
               mark_safe(line_chart(textual, title="Textual information loss (NCP_X)", x_label="k",
                                    y_label="NCP_X"))] if done else []
-    return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "charts": charts})
+    # The rows with where each queued or running run stands; the page polls them (static/js/job-list.js).
+    return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "rows": selectors.standings_of(runs),
+                                                  "charts": charts})

@@ -192,3 +192,31 @@ def queue_text(ahead: int, running: int, queued_at: datetime, now: datetime) -> 
     doing = f" ({running} running)" if running else ""
     return (f"{ordinal(ahead + 1)} in the queue: {ahead} {jobs} ahead{doing}, queued "
             f"{duration_text(now - queued_at)} ago")
+
+
+# An estimate of the time left is given only once the job has shown a rate worth extrapolating.
+ESTIMATE_MIN_FRACTION = 0.03
+ESTIMATE_MIN_SECONDS = 5.0
+
+
+def estimate_seconds(fraction: float, elapsed_seconds: float) -> int | None:
+    """The seconds a running job still needs at the rate it has gone so far (``fraction`` of the work done in
+    ``elapsed_seconds``); None before ESTIMATE_MIN_FRACTION of the work and ESTIMATE_MIN_SECONDS have passed
+    (too little to go by) and once the work is done."""
+    if fraction < ESTIMATE_MIN_FRACTION or fraction >= 1 or elapsed_seconds < ESTIMATE_MIN_SECONDS:
+        return None
+    return max(round(elapsed_seconds * (1 - fraction) / fraction), 0)
+
+
+def remaining_text(seconds: int | None) -> str:
+    """"about 40 s left", "about 3 min left", "about 1 h 25 min left"; "" without an estimate. Rounded to what
+    an estimate can promise (5 s, a minute, 5 minutes)."""
+    if seconds is None:
+        return ""
+    if seconds < 55:
+        return f"about {max(5, 5 * round(seconds / 5))} s left"
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return f"about {minutes} min left"
+    hours, minutes = divmod(5 * round(minutes / 5), 60)
+    return f"about {hours} h {minutes} min left" if minutes else f"about {hours} h left"

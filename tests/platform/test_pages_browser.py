@@ -52,7 +52,16 @@ def pages_of(staff) -> dict[str, str]:
         "password-change": reverse("password_change"),
         "api-token": reverse("api-token"),
         "not-found": "/no-such-page/",
+        # The confirmations the destructive actions ask first (a GET only shows what goes).
+        "upload-delete": reverse("upload-delete", args=[upload.id]),
+        "job-delete": reverse("job-delete", args=[job.id]),
+        "campaign-close": reverse("campaign-action", args=[campaign.id, "close"]),
     }
+
+
+# Pages of a visitor who is not logged in.
+VISITOR_PAGES = {"visitor-inspect": "/", "login": "/accounts/login/", "signup": "/accounts/signup/",
+                 "visitor-not-found": "/no-such-page/"}
 
 
 def check_page(page, url: str, name: str, width: str, errors: list[str]) -> list[str]:
@@ -60,7 +69,7 @@ def check_page(page, url: str, name: str, width: str, errors: list[str]) -> list
     errors.clear()
     page.goto(url, wait_until="load")
     problems = [f"console: {message}" for message in errors
-                if name != "not-found" or "404" not in message]  # the 404 page's own status is no error
+                if "not-found" not in name or "404" not in message]  # the 404 page's own status is no error
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
         widest = page.evaluate("""[...document.querySelectorAll('main *')]
@@ -72,10 +81,10 @@ def check_page(page, url: str, name: str, width: str, errors: list[str]) -> list
             problems.append("the navigation is not folded behind Menu")
         else:
             page.click("#site-nav .nav-toggle")
-            if not page.is_visible("#nav-menu a[href='/jobs/']"):
+            if not page.is_visible("#nav-menu a[href='/preferences/']"):
                 problems.append("Menu does not open the navigation")
             page.click("#site-nav .nav-toggle")
-    elif not page.is_visible("#nav-menu a[href='/jobs/']"):
+    elif not page.is_visible("#nav-menu a[href='/preferences/']"):
         problems.append("the navigation is not shown")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
@@ -91,6 +100,11 @@ def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_serve
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(20_000)
+        for width, (w, h) in WIDTHS.items():
+            page.set_viewport_size({"width": w, "height": h})
+            for name, path in VISITOR_PAGES.items():
+                found += check_page(page, live_server.url + path, name, width, errors)
+        page.set_viewport_size({"width": 1280, "height": 900})
         page.goto(live_server.url + reverse("login"))
         page.fill("#id_username", staff.username)
         page.fill("#id_password", STAFF_PASSWORD)
@@ -102,4 +116,4 @@ def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_serve
                 found += check_page(page, live_server.url + path, name, width, errors)
         wait_for_js(page, "true")
     assert found == [], "\n".join(found)
-    assert len(list(ARTIFACTS.glob("*-phone.png"))) >= len(pages)
+    assert len(list(ARTIFACTS.glob("*-phone.png"))) >= len(pages) + len(VISITOR_PAGES)

@@ -24,6 +24,7 @@ from anonymizer.models import (
     TrainedLocationModel,
     Upload,
 )
+from anonymizer.platform.confirm import plural
 from anonymizer.platform.errors import UserFacingError
 
 
@@ -42,16 +43,14 @@ class Holdings:
 
     def lines(self) -> list[str]:
         """One line per kind the account has any of ("3 uploaded files"), for the confirmation page."""
-        kinds = [(self.uploads, "uploaded file"), (self.jobs, "job"), (self.result_files, "result file"),
-                 (self.campaigns, "crowdsourcing campaign (with its posts, participants and answers)"),
-                 (self.location_models, "location model"), (self.human_models, "human-inferability model"),
-                 (self.preference_models, "preference model")]
-        return [f"{count} {noun if count == 1 else _plural(noun)}" for count, noun in kinds if count]
-
-
-def _plural(noun: str) -> str:
-    head, _, rest = noun.partition(" (")
-    return f"{head}s ({rest}" if rest else f"{noun}s"
+        kinds = [(self.uploads, "uploaded file", None), (self.jobs, "job", None),
+                 (self.result_files, "result file", None),
+                 (self.campaigns, "crowdsourcing campaign (with its posts, participants and answers)",
+                  "crowdsourcing campaigns (with their posts, participants and answers)"),
+                 (self.location_models, "location model", None),
+                 (self.human_models, "human-inferability model", None),
+                 (self.preference_models, "preference model", None)]
+        return [plural(count, noun, nouns) for count, noun, nouns in kinds if count]
 
 
 def holdings_of(user: AbstractBaseUser) -> Holdings:

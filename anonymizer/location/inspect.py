@@ -12,6 +12,7 @@ from anonymizer.location.deidentify import Deidentifier, LinearScorer
 from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.grid import Grid
 from anonymizer.location.model import LocationModel
+from anonymizer.location.verdict import STILL_INFERABLE, model_strength, overall, release_checks
 
 TOP_CELLS = 5
 MASS = 0.9
@@ -117,6 +118,13 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "rounds": result.rounds,
         },
     }
+    out["warnings"] = keep_warnings(model, source, result, m=m, extra_scorers=extra_scorers, edit=edit,
+                                    replacement=replacement, places=places)
+    checks = release_checks(out, places_left(model, result.text_after),
+                            has_human=any(s.name == "human" for s in extra_scorers))
+    strength = model_strength(model.metadata)
+    out["verdict"] = {**overall(checks, decision.under_threshold, strength), "checks": checks,
+                      "model_strength": strength}
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
             human = {when: decision_scores[scorer.name] for when, decision_scores in
@@ -126,6 +134,47 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             out["classes"] = {when: {"machine_inferable": not out[when]["under_threshold"],
                                      "human_inferable": human[when] >= scorer.threshold} for when in human}
     return out
+
+
+def places_left(model: LocationModel, released: str) -> list[str]:
+    """The place units of the released text (re-tokenized) that the gazetteer itself puts inside the grid: what
+    a reader with a map still reads, whatever the scorers' numbers (a kept place, a generalized one, one the
+    thresholds did not need)."""
+    if not model.tokenizer_settings.units:
+        return []
+    out: list[str] = []
+    for token in model.tokenize(released):
+        if token.kind == "word" or token.text in out:
+            continue
+        resolution = model.place_resolver.resolve(token.norm)
+        if resolution is not None and not resolution.learned:
+            out.append(token.text)
+    return out
+
+
+def keep_warnings(model: LocationModel, source: str, result, *, m: int | None, extra_scorers: Sequence[LinearScorer],
+                  edit: TextEdit | None, replacement: str, places: str) -> list[dict]:
+    """Warnings about the words to keep, as {field, message}: an entry found nowhere in the post, and (automatic
+    mode) a keep list that leaves the post over a threshold, with whether the post gets under without it."""
+    warnings = [{"field": "keep", "message": f"“{word}” is not in the post."} for word in result.keep_missing]
+    decision = result.decision
+    if m is not None or decision.under_threshold or not result.kept:
+        return warnings
+    kept = ", ".join(f"“{result.tokens[i].text}”" for i in result.kept[:10])
+    free = model.deidentify(source, keep_spans=edit.inserted_spans if edit is not None else (),
+                            extra_scorers=extra_scorers, replacement=replacement, places=places)
+    proof = "" if decision.optimal else " (the search was not exhaustive, so this is the best found, not a proof)"
+    if free.decision.under_threshold:
+        n = len(free.decision.deleted)
+        warnings.append({"field": "keep", "message": (
+            f"Keeping {kept} makes the goal impossible: no deletion of the other words gets the post under every "
+            f"threshold{proof}; without the words to keep, deleting {n} unit{'s' if n != 1 else ''} would. The "
+            f"text is {STILL_INFERABLE}.")})
+    else:
+        warnings.append({"field": "text", "message": (
+            f"Even without the words to keep, no deletion gets this post under every threshold{proof}. The text is "
+            f"{STILL_INFERABLE}.")})
+    return warnings
 
 
 def model_description(model: LocationModel) -> dict:

@@ -6,6 +6,7 @@ On disk a model is a directory holding ``model.json`` (everything but the weight
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -97,6 +98,7 @@ class DeidentifiedPost:
     kept: list[int]  # token indices the user asked to keep
     replacements: dict[int, str] = field(default_factory=dict)  # deleted token index -> what was written instead
     rounds: int = 1  # searches run until the re-tokenized released text scored under every threshold
+    keep_missing: tuple[str, ...] = ()  # keep-words or phrases found nowhere in the post
 
     @property
     def deleted_tokens(self) -> list[Token]:
@@ -241,11 +243,10 @@ class LocationModel:
             raise ValueError(f"places must be one of {PLACE_POLICIES}, not {places!r}")
         tokens = self.tokenize(text)
         norms = [t.norm for t in tokens]
-        keep_set = {word.casefold() for word in keep_words if word.strip()}
-        # A unit is kept when a keep-word is the unit or one of its words ("Rock" keeps "Little Rock").
-        keep = [i for i, t in enumerate(tokens) if t.text.casefold() in keep_set or t.norm.casefold() in keep_set
-                or (t.kind != "word" and any(w in keep_set for w in t.text.casefold().split()))
-                or any(t.start < end and start < t.end for start, end in keep_spans)]
+        matched = match_keep_words(text, tokens, keep_words)
+        keep = sorted({i for units in matched.values() for i in units}
+                      | {i for i, t in enumerate(tokens) if any(t.start < end and start < t.end
+                                                                for start, end in keep_spans)})
         scorers = self.scorers(extra_scorers)
         thresholds = {s.name: s.threshold for s in scorers}
         deidentifier = Deidentifier(scorers)
@@ -295,7 +296,7 @@ class LocationModel:
                         reason=reason)
         probabilities = self.cell_probabilities([norms, [t.norm for t in released_tokens]])
         return DeidentifiedPost(text, tokens, final, release.text, probabilities[0], probabilities[1], keep,
-                                replacements, rounds)
+                                replacements, rounds, tuple(word for word, units in matched.items() if not units))
 
     def _places_in_grid(self, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
         """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
@@ -378,6 +379,36 @@ class LocationModel:
                    threshold=Threshold(**document["threshold"]), metadata=document["metadata"],
                    learned_places=json.loads(places.read_text()) if (places := directory / "places.json").exists()
                    else None)
+
+
+def _spaced(char: str) -> bool:
+    """A letter or digit of a script written with spaces between words (not CJK, kana or Hangul)."""
+    return char.isalnum() and ord(char) < 0x2E80
+
+
+def match_keep_words(text: str, tokens: Sequence[Token], keep_words: Sequence[str]) -> dict[str, list[int]]:
+    """Per keep entry (a word or a phrase: "Des Moines", "Iowa Cubs") the indices of the units it keeps: every
+    unit that overlaps an occurrence of it in the post (case-insensitive; in spaced scripts only at word
+    boundaries, so "Ames" is not found in "games"), so a phrase keeps every unit it spans and a word keeps the
+    unit it is part of ("Rock" keeps "Little Rock"); also a unit whose normal form is the entry (a hashtag
+    "#DesMoines" is kept by "des moines"). An entry found nowhere maps to an empty list."""
+    out: dict[str, list[int]] = {}
+    for raw in keep_words:
+        word = " ".join(raw.split())
+        if not word or word in out:
+            continue
+        # Any run of spaces in the entry matches any run of white space in the post.
+        pattern = r"\s+".join(re.escape(part) for part in word.split(" "))
+        if _spaced(word[0]):
+            pattern = r"(?<![^\W_])" + pattern
+        if _spaced(word[-1]):
+            pattern += r"(?![^\W_])"
+        spans = [match.span() for match in re.finditer(pattern, text, re.IGNORECASE)]
+        folded = word.casefold()
+        out[word] = [i for i, t in enumerate(tokens)
+                     if any(t.start < end and start < t.end for start, end in spans)
+                     or t.norm.casefold() == folded or t.text.casefold() == folded]
+    return out
 
 
 def _search_without(deidentifier: Deidentifier, norms: Sequence[str], deletable: Sequence[bool],

@@ -1,0 +1,128 @@
+"""The verdict on a released text, computed once for the API, the page and the downloadable report (no Django
+here): each check (the classifier, the gazetteer's places, the human-inferability model) with its number and
+pass or fail, how strong the model's held-out evaluation says it is, and the warnings about the words to keep.
+
+A check passes only when its scorer, on the released text re-tokenized, is under its threshold; the places check
+also fails while the released text still names a place the gazetteer puts inside the grid (a reader with a map
+reads it whatever the scorer's number). Nothing here says "safe": the overall status is "pass" only when every
+check that exists passes, and the text is "releasable" (Copy is offered) only when every threshold is met.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from anonymizer.location.place_scorer import PLACE_SCORER
+
+CLASSIFIER = "location"
+HUMAN = "human"
+# A model whose held-out accuracy is under this many times the majority-cell baseline's (guessing the busiest
+# cell) is called weak: passing its check says little. The same factor as the attacker calibration's bound
+# (calibration.py: an attacker may place at most 1.25x as many posts as the baseline). The default models are
+# 1.39x (tokyo-ja) and 1.56x (us-midwest-en).
+WEAK_LIFT = 1.25
+CHECK_TITLES = {CLASSIFIER: "Classifier", PLACE_SCORER: "Places", HUMAN: "People (human-inferability model)"}
+STILL_INFERABLE = "still inferable — not safe to release"
+
+
+def percent(p: float) -> str:
+    return f"{100 * p:.{2 if p < 0.01 else 1}f}%"
+
+
+def _cell(label: str, place: str) -> str:
+    return f"{label} ≈ {place}" if place else label
+
+
+def model_strength(metadata: Mapping) -> dict:
+    """What the model's stored held-out evaluation (metadata["scores"], written at training by
+    evaluate.evaluate_predictions) says about its strength: accuracy, the majority-cell baseline, their ratio
+    (lift) and whether it is under WEAK_LIFT. Without a stored evaluation the strength is unknown."""
+    scores = metadata.get("scores") or {}
+    lift, accuracy, baseline = scores.get("lift"), scores.get("accuracy"), scores.get("majority_baseline")
+    if lift is None or accuracy is None or baseline is None:
+        return {"known": False, "weak": None, "lift": None, "accuracy": None, "majority_baseline": None,
+                "test_posts": None, "weak_below": WEAK_LIFT,
+                "message": "No held-out evaluation is stored with this model, so its strength is unknown: passing "
+                           "its classifier check may say little."}
+    weak = lift < WEAK_LIFT
+    measured = (f"On {scores.get('posts', 0):,} held-out posts the classifier is right {percent(accuracy)} of the "
+                f"time, {lift:.2f}× guessing the busiest cell ({percent(baseline)})")
+    message = (f"Weak model: {measured}, under {WEAK_LIFT:.2f}×. Passing its classifier check says little; a "
+               "stronger attacker may still place the text." if weak else f"{measured}.")
+    return {"known": True, "weak": weak, "lift": lift, "accuracy": accuracy, "majority_baseline": baseline,
+            "test_posts": scores.get("posts"), "weak_below": WEAK_LIFT, "message": message}
+
+
+def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool) -> list[dict]:
+    """Each check on the released text (an inspect result: decision scores and thresholds, the "after"
+    distribution), in a fixed order: classifier, places, people. Each has `name`, `title`, `score`,
+    `threshold`, `passed` (None: not checked, no such model) and `text` ("Classifier: 35.8% on a8,6 ≈ Des
+    Moines, IA, under its threshold 37.0% ✓")."""
+    decision, after = result["decision"], result["after"]
+    scores, thresholds = decision["scores_after"], decision["thresholds"]
+    checks = []
+
+    def relation(name: str) -> str:
+        under = scores[name] < thresholds[name]
+        return f"{'under' if under else 'at or over'} its threshold {percent(thresholds[name])}"
+
+    if CLASSIFIER in scores:
+        passed = scores[CLASSIFIER] < thresholds[CLASSIFIER]
+        detail = (f"{percent(scores[CLASSIFIER])} on {_cell(after['top_label'], after['top_place'])}, "
+                  f"{relation(CLASSIFIER)}")
+        checks.append({"name": CLASSIFIER, "score": scores[CLASSIFIER], "threshold": thresholds[CLASSIFIER],
+                       "passed": passed, "detail": detail})
+    if PLACE_SCORER in scores:
+        under = scores[PLACE_SCORER] < thresholds[PLACE_SCORER]
+        passed = under and not places_left
+        if passed:
+            detail = "none left"
+        else:
+            left = ", ".join(f"“{name}”" for name in places_left)
+            detail = (f"{left} left (a place inside the map), " if places_left else "") + \
+                f"{percent(scores[PLACE_SCORER])}, {relation(PLACE_SCORER)}"
+        checks.append({"name": PLACE_SCORER, "score": scores[PLACE_SCORER], "threshold": thresholds[PLACE_SCORER],
+                       "passed": passed, "detail": detail, "left": list(places_left)})
+    else:
+        # A model trained before units has no place scorer: say so rather than leave the check out.
+        checks.append({"name": PLACE_SCORER, "score": None, "threshold": None, "passed": None if not places_left
+                       else False, "left": list(places_left),
+                       "detail": "this model has no place scorer" + (
+                           ": " + ", ".join(f"“{n}”" for n in places_left) + " left" if places_left else
+                           "; no gazetteer place inside the map is left")})
+    if has_human and HUMAN in scores:
+        passed = scores[HUMAN] < thresholds[HUMAN]
+        checks.append({"name": HUMAN, "score": scores[HUMAN], "threshold": thresholds[HUMAN], "passed": passed,
+                       "detail": f"{percent(scores[HUMAN])}, {relation(HUMAN)}"})
+    else:
+        checks.append({"name": HUMAN, "score": None, "threshold": None, "passed": None,
+                       "detail": "none is trained for this model, so not checked"})
+    for check in checks:
+        check["title"] = CHECK_TITLES[check["name"]]
+        mark = {True: "✓", False: "✗", None: "–"}[check["passed"]]
+        check["text"] = f"{check['title']}: {check['detail']} {mark}"
+    return checks
+
+
+def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping) -> dict:
+    """The verdict's status and one sentence: "fail" (a threshold is not met: the text is still inferable, no
+    Copy), "places" (every threshold met but a place inside the map is still named), "pass" (every check that
+    exists passed). `releasable` is whether the page offers the text to copy."""
+    failed = [c for c in checks if c["passed"] is False]
+    if not under_threshold:
+        status = "fail"
+        summary = (f"The released text is {STILL_INFERABLE}: "
+                   + "; ".join(c["text"] for c in failed) + ".")
+    elif failed:
+        status = "places"
+        summary = ("Under every threshold, but the text still names a place inside the map ("
+                   + ", ".join(f"“{n}”" for c in failed for n in c.get("left", [])) + "): a reader sees roughly "
+                   "where. It is not fully de-identified.")
+    else:
+        status = "pass"
+        unchecked = [c["title"] for c in checks if c["passed"] is None]
+        summary = "Every check passed on the released text, re-tokenized and re-scored" + (
+            f" ({', '.join(unchecked)}: not checked)" if unchecked else "") + "."
+    if strength.get("weak") or not strength.get("known"):
+        summary += " " + strength["message"]
+    return {"status": status, "releasable": under_threshold, "summary": summary}

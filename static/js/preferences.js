@@ -10,6 +10,7 @@
   const config = JSON.parse(document.getElementById("pref-config").textContent);
   const $ = (id) => document.getElementById(id);
   const STATES = ["unrated", "publish", "hide"];
+  const CONFIDENCE_STEPS = [0.05, 0.1, 0.2, 0.4]; // where a recommendation's shade deepens (.conf-1 ... .conf-5)
   let model = null;
   let ratings = new Map(); // item id -> 1 (publish) or 0 (hide); never serialized, never sent
   let recommendations = new Map(); // item id -> {publish, confidence}
@@ -46,24 +47,38 @@
     button.dataset.state = state;
     delete button.dataset.recommendation;
     delete button.dataset.confidence;
+    delete button.dataset.level;
     if (state !== "unrated") {
       button.classList.add("rated-" + state);
       button.textContent = state;
+      button.removeAttribute("title");
       button.setAttribute("aria-label", `${label}: ${state}`);
       return;
     }
     const rec = recommendations.get(item);
     if (rec) {
       const word = rec.publish ? "publish" : "hide";
-      button.classList.add("rec-" + word);
+      const level = confidenceLevel(rec.confidence);
+      // Shaded by confidence (a class per step: the Content-Security-Policy allows no style from here); the
+      // number is in the tooltip and the accessible name.
+      button.classList.add("rec-" + word, "conf-" + level);
       button.dataset.recommendation = word;
       button.dataset.confidence = rec.confidence.toFixed(4);
-      button.textContent = `${word}? ${percent(rec.confidence)}`;
+      button.dataset.level = String(level);
+      button.textContent = "";
+      button.title = `${word}? confidence ${percent(rec.confidence)}`;
       button.setAttribute("aria-label", `${label}: not rated; recommended ${word}, confidence ${percent(rec.confidence)}`);
     } else {
       button.textContent = "";
+      button.removeAttribute("title");
       button.setAttribute("aria-label", `${label}: not rated`);
     }
+  }
+
+  // Confidence in [0, 1] as one of the shades 1 ... 5: under 5%, 5-10%, 10-20%, 20-40%, 40% and more (each step
+  // doubles: most confidences are small, and the steps tell them apart).
+  function confidenceLevel(confidence) {
+    return 1 + CONFIDENCE_STEPS.filter((step) => confidence >= step).length;
   }
 
   function drawGrid() {

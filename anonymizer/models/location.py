@@ -42,6 +42,13 @@ class TrainedLocationModel(models.Model):
     def __str__(self) -> str:
         return f"{self.name} {self.version}"
 
+    @property
+    def display_name(self) -> str:
+        """What every page calls the model: its title, "(yours)" after a model its owner trained (only its owner
+        sees it), so that it stands apart from a built-in model of the same title. Pages list only active
+        versions, one per name, so the version is not part of it."""
+        return f"{self.title or self.name}{' (yours)' if self.owner_id else ''}"
+
 
 class HumanInferabilityModel(models.Model):
     """A classifier of whether people can tell where a post was written, trained on a campaign's labels; used

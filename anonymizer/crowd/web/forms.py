@@ -8,18 +8,46 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from anonymizer.crowd.web.services import MAX_ATTENTION_CHECKS, MAX_CAMPAIGN_POSTS
 from anonymizer.models import Campaign, TrainedLocationModel
 from anonymizer.models.crowd import MAX_CAMPAIGN_TEXT
+from anonymizer.models.validators import GreaterThanValidator, LessThanValidator
 from anonymizer.platform.forms import UploadForm
 
 
-def _bounded(name: str, form_class: type[forms.Field], **kwargs) -> forms.Field:
+def _number(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def range_text(validators) -> str:
+    """The range the validators allow, in words: "From 1 to 1,000.", "More than 0 and less than 1."."""
+    low = next((("From", v.limit_value) for v in validators if type(v) is MinValueValidator), None) or next(
+        (("More than", v.limit_value) for v in validators if type(v) is GreaterThanValidator), None)
+    high = next((("to", v.limit_value) for v in validators if type(v) is MaxValueValidator), None) or next(
+        (("less than" if low and low[0] == "More than" else "to less than", v.limit_value)
+         for v in validators if type(v) is LessThanValidator), None)
+    if low and high:
+        joint = " and " if low[0] == "More than" else " "
+        return f"{low[0]} {_number(low[1])}{joint}{high[0]} {_number(high[1])}."
+    return ""
+
+
+def _bounded(name: str, form_class: type[forms.Field], *, meaning: str, **kwargs) -> forms.Field:
     """A form field for the campaign's bounded field ``name``, with the range the table declares on it
-    (inclusive bounds as min / max, so the browser knows them; exclusive ones as validators)."""
+    (inclusive bounds as min / max, so the browser knows them; exclusive ones as validators), and help text that
+    says what it means and that range."""
     model_field = Campaign._meta.get_field(name)
     lows = [v.limit_value for v in model_field.validators if type(v) is MinValueValidator]
     highs = [v.limit_value for v in model_field.validators if type(v) is MaxValueValidator]
     others = [v for v in model_field.validators if type(v) not in (MinValueValidator, MaxValueValidator)]
+    default = model_field.default
+    help_text = f"{meaning} {range_text(model_field.validators)} Default {_number(default)}."
     return form_class(min_value=max(lows) if lows else None, max_value=min(highs) if highs else None,
-                      validators=others, initial=model_field.default, **kwargs)
+                      validators=others, initial=default, help_text=help_text, **kwargs)
+
+
+class LocationModelField(forms.ModelChoiceField):
+    """A choice of location model, each shown by its display name (as on every other page)."""
+
+    def label_from_instance(self, obj: TrainedLocationModel) -> str:
+        return obj.display_name
 
 
 class CampaignForm(UploadForm):
@@ -35,22 +63,44 @@ class CampaignForm(UploadForm):
         "on location privacy. You may stop at any time."))
     task = forms.ChoiceField(choices=Campaign.Task.choices)
     ask_location = forms.BooleanField(required=False, label="Also ask participants to click the area on a map")
-    location_model = forms.ModelChoiceField(queryset=TrainedLocationModel.objects.none(), required=False,
-                                            help_text="Its tokenizer splits words to strike and its grid is the map; "
-                                                      "a built-in model's corpus can also supply the posts.")
+    location_model = LocationModelField(queryset=TrainedLocationModel.objects.none(), required=False,
+                                        help_text="Its tokenizer splits words to strike and its grid is the map; "
+                                                  "a built-in model's corpus can also supply the posts.")
     posts_file = forms.FileField(required=False, label="Posts (CSV)",
                                  help_text="Columns: text; optional id, kind (regular / gold / attention), gold "
                                            f"(yes / no), lat, lon. At most {MAX_CAMPAIGN_POSTS:,} posts.")
     text_column = forms.CharField(required=False, initial="text", max_length=1000)
     sample_size = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_POSTS, initial=100,
                                      label="…or sample this many held-out posts of the model's corpus")
-    attention_checks = forms.IntegerField(min_value=0, max_value=MAX_ATTENTION_CHECKS, initial=2)
-    judgments_per_post = _bounded("judgments_per_post", forms.IntegerField)
-    cutoff = _bounded("cutoff", forms.FloatField, help_text="Strictly between 0 and 1.")
-    gold_share = _bounded("gold_share", forms.FloatField, help_text="From 0 to less than 1.")
-    min_gold_accuracy = _bounded("min_gold_accuracy", forms.FloatField)
-    per_participant_cap = _bounded("per_participant_cap", forms.IntegerField)
-    reservation_seconds = _bounded("reservation_seconds", forms.IntegerField)
+    attention_checks = forms.IntegerField(
+        min_value=0, max_value=MAX_ATTENTION_CHECKS, initial=2,
+        help_text="Items that tell the participant what to answer (\u201cplease answer Yes to this item\u201d), "
+                  "mixed in with the gold posts; a participant who answers one wrongly is flagged and left out of "
+                  f"the results. From 0 to {MAX_ATTENTION_CHECKS}. Default 2.")
+    judgments_per_post = _bounded(
+        "judgments_per_post", forms.IntegerField,
+        meaning="How many answers each post collects; no post is served once it has them. More answers narrow "
+                "each post's 95% interval (to at most about ±10 points at 100).")
+    cutoff = _bounded(
+        "cutoff", forms.FloatField,
+        meaning="A post is human-inferable when at least this share of the answers say \u201cyes, I can tell "
+                "where\u201d (0.1 = 10%).")
+    gold_share = _bounded(
+        "gold_share", forms.FloatField,
+        meaning="The chance that the next item a participant gets is a gold post (known answer) or an attention "
+                "check instead of a post to judge (0.1 = one in ten).")
+    min_gold_accuracy = _bounded(
+        "min_gold_accuracy", forms.FloatField,
+        meaning="A participant whose share of gold posts answered correctly falls below this is flagged and their "
+                "answers left out of the results (once they have answered "
+                f"{Campaign._meta.get_field('min_gold_answers').default} gold posts).")
+    per_participant_cap = _bounded(
+        "per_participant_cap", forms.IntegerField,
+        meaning="The most items one participant answers; then they get their completion code.")
+    reservation_seconds = _bounded(
+        "reservation_seconds", forms.IntegerField,
+        meaning="How long a post shown to a participant is kept for them; unanswered after this, it goes back "
+                "to the queue for others.")
 
     CAMPAIGN_FIELDS = ("name", "instructions", "consent_text", "task", "ask_location", "location_model",
                        "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "per_participant_cap",

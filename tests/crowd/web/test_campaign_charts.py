@@ -1,6 +1,7 @@
 """The campaign page draws each post's yes-rate with its 95% Wilson interval against the cut-off: one dot per
 answered post at the x of its yes-rate, the cut-off's line at its x, each post coloured by what its interval
-decides, labelled by its text; the numbers stay in the table below."""
+decides, labelled by its text; the numbers stay in the table below. The new-campaign form says what each number
+means and its range, and names location models by their display name."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.urls import reverse
 
 from anonymizer.crowd.stats import wilson_interval
 from anonymizer.crowd.web import services as crowd
+from anonymizer.models import TrainedLocationModel
 from tests.helpers import answer_all
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +83,27 @@ def test_each_post_is_a_dot_at_its_yes_rate_coloured_by_its_interval_against_the
     # The numbers are one look away: the table follows the chart, with each post's text.
     assert html.index('id="yes-rate-chart"') < html.index('id="aggregates"')
     assert "0.500 (" in html and "Coffee first" in html[html.index('id="aggregates"'):]
+
+
+HELPED = {"cutoff": ("human-inferable", "More than 0 and less than 1."),
+          "gold_share": ("gold post", "From 0 to less than 1."),
+          "attention_checks": ("what to answer", "From 0 to 20."),
+          "judgments_per_post": ("answers each post", "From 1 to 1,000."),
+          "min_gold_accuracy": ("flagged", "From 0 to 1."),
+          "per_participant_cap": ("one participant", "From 1 to 10,000."),
+          "reservation_seconds": ("back to the queue", "From 10 to 86,400.")}
+
+
+def test_the_new_campaign_form_says_what_each_number_means_and_its_range_and_names_models_one_way(client, staff):
+    common = {"language": "en", "path": "unused", "threshold": 0.37, "threshold_kind": "attacker"}
+    TrainedLocationModel.objects.create(name="us-midwest-en", title="US Midwest and South (English)", version="v1",
+                                        **common)
+    TrainedLocationModel.objects.create(owner=staff, name="mine", title="My Midwest", version="v3", **common)
+    client.force_login(staff)
+    html = client.get(reverse("campaign-new")).content.decode()
+    for field, (meaning, allowed) in HELPED.items():
+        help_text = re.search(rf'id="id_{field}_helptext">(.*?)</div>', html, re.S).group(1)
+        assert meaning in help_text and allowed in help_text, (field, help_text)
+    # A model is called by its display name, as on the other pages (not "name version").
+    assert ">US Midwest and South (English)</option>" in html and ">My Midwest (yours)</option>" in html
+    assert "us-midwest-en v1" not in html

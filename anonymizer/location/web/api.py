@@ -3,6 +3,8 @@ use. Validate, call a service, serialize."""
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
@@ -16,6 +18,7 @@ from anonymizer.location.web.serializers import (
     InspectBatchRequestSerializer,
     InspectBatchResponseSerializer,
     InspectModelSerializer,
+    InspectReportRequestSerializer,
     InspectRequestSerializer,
     InspectResponseSerializer,
 )
@@ -51,6 +54,29 @@ class InspectView(APIView):
         if isinstance(result, TooFewDeletable):  # more deletions asked than the post has deletable morphemes
             raise ValidationError({"m": [str(result)]})
         return Response({**result, "model": inspection.model_payload()})
+
+
+class InspectReportView(APIView):
+    """The inspect result of one post as a file to share: a standalone HTML map report (two synced maps, made
+    with Folium, every script and style inlined, no external URL: it works offline) or an SVG figure. Same body
+    as inspect plus `format`; computed again, nothing stored. It holds the de-identified text, never the
+    original post."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [InspectThrottle]
+
+    @extend_schema(request=InspectReportRequestSerializer,
+                   responses={(200, "text/html"): OpenApiTypes.STR, (200, "image/svg+xml"): OpenApiTypes.STR,
+                              **_ERRORS})
+    def post(self, request: Request) -> HttpResponse:
+        serializer = InspectReportRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        report = services.inspection_report(request.user, data, data["format"])
+        response = HttpResponse(report.content, content_type=report.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{report.filename}"'
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class InspectBatchView(APIView):

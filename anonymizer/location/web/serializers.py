@@ -32,7 +32,11 @@ class InspectOptionsSerializer(serializers.Serializer):
     m = serializers.IntegerField(required=False, min_value=1, max_value=1000,
                                  help_text="Morphemes to delete in fixed mode.")
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
-                                 max_length=50, help_text="Words that must not be deleted.")
+                                 max_length=50,
+                                 help_text="Words or phrases that must not be deleted (\"Des Moines\", \"Iowa Cubs\"): "
+                                           "found in the post case-insensitively, each keeps every unit it spans. "
+                                           "An entry not in the post, or a list that leaves the post over a "
+                                           "threshold, gets a warning.")
     replacement = serializers.ChoiceField(
         choices=list(REPLACEMENTS), default="delete",
         help_text="What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
@@ -65,6 +69,12 @@ class InspectRequestSerializer(InspectOptionsSerializer):
 
     def validate_text(self, text: str) -> str:
         return _check_length(text)
+
+
+class InspectReportRequestSerializer(InspectRequestSerializer):
+    format = serializers.ChoiceField(choices=["html", "svg"], default="html",
+                                     help_text="html: a standalone page with two synced maps (Folium, Leaflet inlined, "
+                                               "works offline); svg: the same figure as a drawing.")
 
 
 class InspectBatchRequestSerializer(InspectOptionsSerializer):
@@ -221,6 +231,46 @@ class _TimeRemovalSerializer(serializers.Serializer):
     generalized = _GeneralizedSpanSerializer(many=True)
 
 
+class _WarningSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="The request field it is about (keep, text).")
+    message = serializers.CharField()
+
+
+class _CheckSerializer(serializers.Serializer):
+    name = serializers.ChoiceField(choices=["location", "places", "human"])
+    title = serializers.CharField(help_text="Classifier, Places, People (human-inferability model).")
+    score = serializers.FloatField(allow_null=True, help_text="On the released text, re-tokenized; null: no such "
+                                                              "scorer.")
+    threshold = serializers.FloatField(allow_null=True)
+    passed = serializers.BooleanField(allow_null=True, help_text="null: not checked (no such model).")
+    detail = serializers.CharField()
+    left = serializers.ListField(child=serializers.CharField(), required=False,
+                                 help_text="places: the gazetteer places inside the grid still in the released text.")
+    text = serializers.CharField(help_text="Classifier: 35.8% on a8,6 ≈ Des Moines, IA, under its threshold 37.0% ✓")
+
+
+class _ModelStrengthSerializer(serializers.Serializer):
+    known = serializers.BooleanField(help_text="Whether a held-out evaluation is stored with the model.")
+    weak = serializers.BooleanField(allow_null=True, help_text="Lift under weak_below.")
+    lift = serializers.FloatField(allow_null=True, help_text="Held-out accuracy / majority-cell baseline.")
+    accuracy = serializers.FloatField(allow_null=True)
+    majority_baseline = serializers.FloatField(allow_null=True)
+    test_posts = serializers.IntegerField(allow_null=True)
+    weak_below = serializers.FloatField()
+    message = serializers.CharField()
+
+
+class _VerdictSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["pass", "places", "fail"],
+        help_text="pass: every check that exists passed; places: every threshold met but a place inside the map is "
+                  "still named; fail: a threshold is not met, the text is still inferable.")
+    releasable = serializers.BooleanField(help_text="Every threshold met: the page offers the text to copy.")
+    summary = serializers.CharField()
+    checks = _CheckSerializer(many=True, help_text="Classifier, places, people: always these three, in order.")
+    model_strength = _ModelStrengthSerializer()
+
+
 class InspectResultSerializer(serializers.Serializer):
     text = serializers.CharField()
     tokens = _TokenSerializer(many=True)
@@ -229,6 +279,9 @@ class InspectResultSerializer(serializers.Serializer):
     before = _DistributionSerializer()
     after = _DistributionSerializer()
     decision = _DecisionSerializer()
+    verdict = _VerdictSerializer(help_text="Each check on the released text and the model's stored strength.")
+    warnings = _WarningSerializer(many=True, help_text="About the request: a keep entry not in the post, a keep list "
+                                                       "that makes the goal impossible.")
     human = _HumanSerializer(required=False, help_text="When a human-inferability model exists for this model.")
     classes = _ClassesSerializer(required=False, help_text="The paper's machine x human classes, before and after.")
     time = _TimeRemovalSerializer(required=False, help_text="With remove_time: the time expressions removed first. "

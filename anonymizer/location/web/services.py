@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
@@ -16,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.templatetags.static import static
 from rest_framework import serializers
 
+from anonymizer.location import report
 from anonymizer.location.calibration import train_calibrated_model
 from anonymizer.location.corpus import ColumnMap, CorpusReport, Post, open_corpus, read_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
@@ -24,6 +26,7 @@ from anonymizer.location.grid import Grid
 from anonymizer.location.inspect import inspect_text, model_description
 from anonymizer.location.model import LocationModel, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
+from anonymizer.location.topojson import cached_shapes
 from anonymizer.location.web import selectors
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
@@ -168,6 +171,42 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
             result["time"] = time_removal.describe_time_removal(edit)
         results.append(result)
     return Inspection(record, model, results)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A downloadable file of one inspection: its bytes, media type and file name."""
+
+    content: bytes
+    content_type: str
+    filename: str
+
+
+REPORT_TYPES = {"html": "text/html; charset=utf-8", "svg": "image/svg+xml; charset=utf-8"}
+
+
+def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str) -> Report:
+    """The map report of one post (the same options as inspect): a standalone, offline HTML page (Folium, Leaflet
+    inlined) or an SVG figure, with the de-identified text only. Computed again from the request, never stored;
+    the post's text is not logged. Raises ValidationError like inspect."""
+    inspection = inspect_posts(user, [options["text"]], options)
+    result = inspection.results[0]
+    if isinstance(result, TooFewDeletable):
+        raise serializers.ValidationError({"m": [str(result)]})
+    model = inspection.model
+    description = {**model_description(model), "title": inspection.record.title}
+    grid = model.grid
+    root = Path(settings.STATICFILES_DIRS[0])
+    shapes = cached_shapes(root, description["geography"], (grid.south, grid.west, grid.north, grid.east),
+                           report.shape_digits(grid))
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if fmt == "svg":
+        document = report.report_svg(result, description, shapes, created)
+    else:
+        document = report.report_html(result, description, shapes, created, root)
+        if report.external_urls(document):  # never serve a report that loads anything from elsewhere
+            raise RuntimeError("the map report would load a file from another host")
+    return Report(document.encode(), REPORT_TYPES[fmt], report.report_filename(description, created, fmt))
 
 
 def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],

@@ -6,5 +6,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/v1/location-models/", api.LocationModelListView.as_view(), name="api-location-models"),
     path("api/v1/inspect", api.InspectView.as_view(), name="api-inspect"),
+    path("api/v1/inspect/report", api.InspectReportView.as_view(), name="api-inspect-report"),
     path("api/v1/inspect/batch", api.InspectBatchView.as_view(), name="api-inspect-batch"),
 ]

@@ -22,6 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
     models = list(selectors.location_models_for(request.user).order_by("owner_id", "name"))
     config = {
         "inspectUrl": reverse("api-inspect"),
+        "reportUrl": reverse("api-inspect-report"),
         "tileUrl": settings.MAP_TILE_URL,
         "tileAttribution": settings.MAP_TILE_ATTRIBUTION,
         "maxChars": settings.INSPECT_MAX_CHARS,

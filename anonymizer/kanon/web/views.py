@@ -159,7 +159,7 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
     return render(request, "kanon/configure.html", {
         "upload": upload, "rows": rows, "roles": ROLES, "types": TYPES, "errors": errors, "form": form,
         "entity_types": [(t, t in chosen_types) for t in BUILTIN_TYPES], "config": config,
-        "yaml_example": config.to_yaml() if config else "", "profiled": config is not None,
+        "yaml_example": config.to_yaml() if config else "", "profiled": config is not None, "max_runs": MAX_RUNS,
     })
 
 

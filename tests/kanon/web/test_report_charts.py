@@ -59,3 +59,21 @@ def test_the_report_page_draws_class_sizes_and_information_loss(api, alice_clien
     assert widths == pytest.approx({name: value * span for name, value in report["ncp_relational"].items()}, abs=0.06)
     # The tables of numbers stay under the charts.
     assert html.index('id="kanon-charts"') < html.index('id="kanon-ncp"')
+
+
+def test_the_configure_page_says_what_k_lambda_gdf_and_l_diversity_mean(alice_client, user):
+    upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile(
+        "paper_example.csv", kanon_file("rx-anon/paper_example.csv").read_bytes()))
+    html = alice_client.get(reverse("kanon-configure", args=[upload.id])).content.decode()
+
+    def help_of(field_id: str) -> str:
+        described = re.search(rf'id="{field_id}"[^>]*aria-describedby="([^"]+)"', html).group(1)
+        return re.search(rf'id="{described}">(.*?)</', html, re.S).group(1)
+
+    assert "at least k persons" in help_of("kanon-k") and "from 2" in help_of("kanon-k")
+    lambdas = help_of("kanon-lambdas")
+    assert "From 0 to 1" in lambdas and "0 cuts on the texts' terms only" in lambdas
+    assert "1 cuts on relational columns only" in lambdas
+    assert "greedy baseline" in help_of("kanon-strategy") and "no λ" in help_of("kanon-strategy")
+    assert "at least l different values" in help_of("kanon-l") and "at least 2" in help_of("kanon-l")
+    assert "quasi_identifier" in html[html.index('id="kanon-columns-help"'):]

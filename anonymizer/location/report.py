@@ -24,7 +24,7 @@ BREAKS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.37, 0.6)
 COLORS = ("#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#46327e", "#440154")
 LAND, LINE, CELL_LINE = "#e8e4d8", "#8a8a8a", "#6b7785"
 SHARING_NOTE = ("This report holds the de-identified text only, not the original post: it is made to be shared. "
-                "Made by Kakurega, offline.")
+                "The “before” map still shows where the original post pointed. Made by Kakurega; it works offline.")
 MAX_LABEL_LEVEL = 1  # place labels drawn from the first two zoom levels of the page's map
 # Leaflet and leaflet.sync under the static files (vendored from npm, see static/vendor/README.md).
 LEAFLET_JS, LEAFLET_CSS = "vendor/leaflet/leaflet.js", "vendor/leaflet/leaflet.css"

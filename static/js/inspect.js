@@ -12,6 +12,7 @@
   const maps = {};
   let gridKey = null;
   let shown = false;  // a request has been made: changing an option inspects again at once
+  let lastBody = null;  // the request of the result shown, for its downloads
 
   function colorOf(p) {
     let bin = -1;
@@ -207,10 +208,12 @@
     body.appendChild(tr);
   }
 
+  // The verdict: where the post pointed before, what was done, then the server's checks on the released text
+  // (classifier, places, people: each with its number and ✓ or ✗) and what the model's stored evaluation says.
   function verdict(result) {
     const d = result.decision;
     const before = result.before;
-    const after = result.after;
+    const v = result.verdict;
     let text = `Before: ${percent(before.top_probability)} on ${cellName(before.top_label, before.top_place)}` +
       (before.under_threshold ? ", already under the threshold." : ", above the threshold: the area is inferable.");
     const steps = [];
@@ -222,22 +225,39 @@
       if (!removed && !generalized) text += " No time expression was found.";
     }
     if (d.m) steps.push(`deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}`);
-    if (steps.length) {
-      // after.under_threshold is the released text re-tokenized and re-scored by every scorer.
-      text += ` After ${steps.join(" and ")}: ${percent(after.top_probability)} on ` +
-        `${cellName(after.top_label, after.top_place)}` + (after.under_threshold ? "; the released text is under every threshold." :
-          "; the released text is still above a threshold.");
-      const replaced = result.tokens.filter((t) => t.replaced_by);
-      if (replaced.length) {
-        text += " Written instead: " + replaced.map((t) => `“${t.text}” → “${t.replaced_by}”`).join(", ") + ".";
-      }
-    } else if (!after.under_threshold) {
-      text += " The post is above a threshold (" + Object.entries(d.scores_after)
-        .filter(([name, score]) => score >= d.thresholds[name])
-        .map(([name, score]) => `${name} ${percent(score)}`).join(", ") + ").";
+    if (steps.length) text += ` After ${steps.join(" and ")}:`;
+    text += " " + v.summary;
+    const replaced = result.tokens.filter((t) => t.replaced_by);
+    if (replaced.length) {
+      text += " Written instead: " + replaced.map((t) => `“${t.text}” → “${t.replaced_by}”`).join(", ") + ".";
     }
     if (d.reason) text += " " + d.reason;
+    const box = $("verdict-box");
+    box.dataset.status = v.status;
     $("verdict").textContent = text;
+    const list = $("verdict-checks");
+    list.textContent = "";
+    for (const check of v.checks) {
+      const item = document.createElement("li");
+      item.className = "check " + (check.passed === true ? "pass" : check.passed === false ? "fail" : "unchecked");
+      item.dataset.check = check.name;
+      item.textContent = check.text;
+      list.appendChild(item);
+    }
+    const strength = $("model-strength");
+    strength.textContent = v.model_strength.message;
+    strength.className = v.model_strength.weak || !v.model_strength.known ? "warning model-weak" : "muted";
+  }
+
+  // Warnings about the request (a keep entry not in the post, a keep list that makes the goal impossible): next to
+  // the keep field, the others under the form.
+  function showWarnings(warnings) {
+    const byField = {keep: [], other: []};
+    for (const w of warnings || []) (w.field === "keep" ? byField.keep : byField.other).push(w.message);
+    for (const [id, messages] of [["inspect-keep-warning", byField.keep], ["inspect-warning", byField.other]]) {
+      $(id).textContent = messages.join(" ");
+      $(id).hidden = !messages.length;
+    }
   }
 
   function show(result) {
@@ -251,10 +271,18 @@
     paint("after", result.after, result.model.grid, places);
     markPost(result.text, result.deleted, result.time);
     $("post-after").value = result.text_after;
-    $("copy-after").disabled = false;
+    // A text still over a threshold is not offered to copy: the page says so instead.
+    const releasable = result.verdict.releasable;
+    $("copy-after").disabled = !releasable;
+    $("post-after-state").hidden = releasable;
+    $("post-after").classList.toggle("not-releasable", !releasable);
     $("copy-status").textContent = "";
+    $("download-map").disabled = false;
+    $("download-svg").disabled = false;
+    $("download-status").textContent = "";
     numbers(result);
     verdict(result);
+    showWarnings(result.warnings);
   }
 
   // After a failed request nothing of an earlier result stays: no map, no numbers, nothing to copy.
@@ -263,6 +291,10 @@
     $("post-after").value = "";
     $("copy-after").disabled = true;
     $("copy-status").textContent = "";
+    $("download-map").disabled = true;
+    $("download-svg").disabled = true;
+    showWarnings([]);
+    lastBody = null;
   }
 
   function showError(message) {
@@ -275,7 +307,8 @@
     const data = new FormData(form);
     const body = {text: data.get("text") || "", model: data.get("model") || "", mode: data.get("mode")};
     if (body.mode === "fixed") body.m = Number(data.get("m"));
-    body.keep = String(data.get("keep") || "").split(",").map((w) => w.trim()).filter(Boolean);
+    // Comma-separated words or phrases ("Des Moines, Iowa Cubs"): each phrase keeps every word it spans.
+    body.keep = String(data.get("keep") || "").split(/[,、，]/).map((w) => w.trim()).filter(Boolean);
     body.replacement = data.get("replacement") || "delete";
     body.places = data.get("places") || "all";
     if (data.get("remove_time")) {
@@ -304,6 +337,7 @@
       } else {
         showError("");
         show(payload);
+        lastBody = body;
         window.inspectTimings = (window.inspectTimings || []).concat(performance.now() - started);
       }
     } catch (error) {
@@ -330,6 +364,38 @@
       input.addEventListener("change", () => { if (shown) inspect(); });
     }
   }
+  // The map report (HTML, offline) or the SVG figure of the result shown: the same request, computed again.
+  async function download(format) {
+    if (!lastBody) return;
+    const status = $("download-status");
+    status.textContent = "Preparing…";
+    try {
+      const response = await fetch(config.reportUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
+        body: JSON.stringify({...lastBody, format}),
+      });
+      if (!response.ok) {
+        status.textContent = response.status === 429 ? "Too many requests; try again shortly." :
+          `The server answered ${response.status}.`;
+        return;
+      }
+      const match = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = match ? match[1] : `kakurega-map.${format}`;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      status.textContent = "Downloaded.";
+    } catch (error) {
+      status.textContent = "The server could not be reached.";
+    }
+  }
+  $("download-map").addEventListener("click", () => download("html"));
+  $("download-svg").addEventListener("click", () => download("svg"));
   $("copy-after").addEventListener("click", async () => {
     if ($("copy-after").disabled || $("inspect-result").hidden) return;
     try {

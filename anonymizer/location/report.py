@@ -225,7 +225,8 @@ def _panel_heading(distribution: Mapping, which: str) -> str:
 
 
 def report_filename(model: Mapping, created: str, extension: str) -> str:
-    stamp = re.sub(r"[^0-9A-Za-z]+", "", created)[:13]
+    digits = re.sub(r"\D", "", created)[:12]  # "2026-12-03 15:08 UTC" -> 20261203-1508
+    stamp = f"{digits[:8]}-{digits[8:]}" if len(digits) > 8 else digits
     return f"kakurega-map-{re.sub(r'[^0-9A-Za-z_-]+', '-', model['name'])}-{stamp}.{extension}"
 
 

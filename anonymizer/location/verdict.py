@@ -40,8 +40,7 @@ def model_strength(metadata: Mapping) -> dict:
     scores = metadata.get("scores") or {}
     lift, accuracy, baseline = scores.get("lift"), scores.get("accuracy"), scores.get("majority_baseline")
     if lift is None or accuracy is None or baseline is None:
-        return {"known": False, "weak": None, "lift": None, "accuracy": None, "majority_baseline": None,
-                "test_posts": None, "weak_below": WEAK_LIFT,
+        return {"known": False, "weak_below": WEAK_LIFT,
                 "message": "No held-out evaluation is stored with this model, so its strength is unknown: passing "
                            "its classifier check may say little."}
     weak = lift < WEAK_LIFT
@@ -55,9 +54,9 @@ def model_strength(metadata: Mapping) -> dict:
 
 def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool) -> list[dict]:
     """Each check on the released text (an inspect result: decision scores and thresholds, the "after"
-    distribution), in a fixed order: classifier, places, people. Each has `name`, `title`, `score`,
-    `threshold`, `passed` (None: not checked, no such model) and `text` ("Classifier: 35.8% on a8,6 ≈ Des
-    Moines, IA, under its threshold 37.0% ✓")."""
+    distribution), in a fixed order: classifier, places, people. Each has `name`, `title`, `status` (pass, fail,
+    unchecked: no such model), `score`, `threshold` and `passed` (absent when unchecked) and `text`
+    ("Classifier: 35.8% on a8,6 ≈ Des Moines, IA, under its threshold 37.0% ✓")."""
     decision, after = result["decision"], result["after"]
     scores, thresholds = decision["scores_after"], decision["thresholds"]
     checks = []
@@ -97,18 +96,22 @@ def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool)
     else:
         checks.append({"name": HUMAN, "score": None, "threshold": None, "passed": None,
                        "detail": "none is trained for this model, so not checked"})
+    out = []
     for check in checks:
         check["title"] = CHECK_TITLES[check["name"]]
+        check["status"] = {True: "pass", False: "fail", None: "unchecked"}[check["passed"]]
         mark = {True: "✓", False: "✗", None: "–"}[check["passed"]]
         check["text"] = f"{check['title']}: {check['detail']} {mark}"
-    return checks
+        # Absent, not null, where there is nothing to say (no such scorer): the schema stays plain JSON Schema.
+        out.append({k: v for k, v in check.items() if v is not None})
+    return out
 
 
 def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping) -> dict:
     """The verdict's status and one sentence: "fail" (a threshold is not met: the text is still inferable, no
     Copy), "places" (every threshold met but a place inside the map is still named), "pass" (every check that
     exists passed). `releasable` is whether the page offers the text to copy."""
-    failed = [c for c in checks if c["passed"] is False]
+    failed = [c for c in checks if c["status"] == "fail"]
     if not under_threshold:
         status = "fail"
         summary = (f"The released text is {STILL_INFERABLE}: "
@@ -120,9 +123,9 @@ def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping)
                    "where. It is not fully de-identified.")
     else:
         status = "pass"
-        unchecked = [c["title"] for c in checks if c["passed"] is None]
+        unchecked = [c["title"] for c in checks if c["status"] == "unchecked"]
         summary = "Every check passed on the released text, re-tokenized and re-scored" + (
             f" ({', '.join(unchecked)}: not checked)" if unchecked else "") + "."
-    if strength.get("weak") or not strength.get("known"):
+    if strength.get("weak") or not strength["known"]:
         summary += " " + strength["message"]
     return {"status": status, "releasable": under_threshold, "summary": summary}

@@ -239,7 +239,7 @@
     list.textContent = "";
     for (const check of v.checks) {
       const item = document.createElement("li");
-      item.className = "check " + (check.passed === true ? "pass" : check.passed === false ? "fail" : "unchecked");
+      item.className = "check " + check.status;
       item.dataset.check = check.name;
       item.textContent = check.text;
       list.appendChild(item);

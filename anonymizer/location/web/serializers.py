@@ -239,10 +239,12 @@ class _WarningSerializer(serializers.Serializer):
 class _CheckSerializer(serializers.Serializer):
     name = serializers.ChoiceField(choices=["location", "places", "human"])
     title = serializers.CharField(help_text="Classifier, Places, People (human-inferability model).")
-    score = serializers.FloatField(allow_null=True, help_text="On the released text, re-tokenized; null: no such "
-                                                              "scorer.")
-    threshold = serializers.FloatField(allow_null=True)
-    passed = serializers.BooleanField(allow_null=True, help_text="null: not checked (no such model).")
+    status = serializers.ChoiceField(choices=["pass", "fail", "unchecked"],
+                                     help_text="unchecked: no such model (no human-inferability model trained).")
+    score = serializers.FloatField(required=False, help_text="On the released text, re-tokenized; absent: no such "
+                                                             "scorer.")
+    threshold = serializers.FloatField(required=False)
+    passed = serializers.BooleanField(required=False, help_text="Absent when unchecked.")
     detail = serializers.CharField()
     left = serializers.ListField(child=serializers.CharField(), required=False,
                                  help_text="places: the gazetteer places inside the grid still in the released text.")
@@ -251,11 +253,11 @@ class _CheckSerializer(serializers.Serializer):
 
 class _ModelStrengthSerializer(serializers.Serializer):
     known = serializers.BooleanField(help_text="Whether a held-out evaluation is stored with the model.")
-    weak = serializers.BooleanField(allow_null=True, help_text="Lift under weak_below.")
-    lift = serializers.FloatField(allow_null=True, help_text="Held-out accuracy / majority-cell baseline.")
-    accuracy = serializers.FloatField(allow_null=True)
-    majority_baseline = serializers.FloatField(allow_null=True)
-    test_posts = serializers.IntegerField(allow_null=True)
+    weak = serializers.BooleanField(required=False, help_text="Lift under weak_below (absent when unknown).")
+    lift = serializers.FloatField(required=False, help_text="Held-out accuracy / majority-cell baseline.")
+    accuracy = serializers.FloatField(required=False)
+    majority_baseline = serializers.FloatField(required=False)
+    test_posts = serializers.IntegerField(required=False)
     weak_below = serializers.FloatField()
     message = serializers.CharField()
 

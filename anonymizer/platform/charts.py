@@ -147,7 +147,9 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
                  f'text-anchor="{anchor}">cut-off {cutoff * 100:g}%</text>')
     for i, (label, rate, low, high, n) in enumerate(ordered):
         y = top + row_height * i
-        parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12">{escape(snippet(label))}</text>')
+        # A white halo keeps the label readable where the cut-off's line crosses it.
+        parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12" stroke="#fff" '
+                     f'stroke-width="3" paint-order="stroke">{escape(snippet(label))}</text>')
         line_y = y + 18
         if rate is None or low is None or high is None:
             parts.append(f'<text x="{left}" y="{line_y + 4}" font-size="11" fill="#555">no answers yet</text>')

@@ -10,7 +10,9 @@ script or stylesheet URL left, and the service refuses to serve a report with on
 
 from __future__ import annotations
 
+import base64
 import html
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,10 +27,11 @@ COLORS = ("#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#46
 LAND, LINE, CELL_LINE = "#e8e4d8", "#8a8a8a", "#6b7785"
 SHARING_NOTE = ("This report holds the de-identified text only, not the original post: it is made to be shared. "
                 "The “before” map still shows where the original post pointed. Made by Kakurega; it works offline.")
-MAX_LABEL_LEVEL = 1  # place labels drawn from the first two zoom levels of the page's map
+MAX_LABEL_LEVEL = 0  # place labels: those the page's map draws at the zoom that fits the grid
 # Leaflet and leaflet.sync under the static files (vendored from npm, see static/vendor/README.md).
 LEAFLET_JS, LEAFLET_CSS = "vendor/leaflet/leaflet.js", "vendor/leaflet/leaflet.css"
 SYNC_JS = "vendor/leaflet.sync/L.Map.Sync.js"
+LEAFLET_IMAGES = "vendor/leaflet/images"
 _EXTERNAL = re.compile(r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""",
                        re.IGNORECASE)
 
@@ -163,7 +166,7 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
                      f"{percent(lo)}–{percent(BREAKS[i + 1] if i + 1 < len(BREAKS) else 1.0)}</span>"
                      for i, (lo, c) in enumerate(zip(BREAKS, COLORS, strict=True)))
     figure.header.add_child(Element(
-        "<style>" + (static_root / LEAFLET_CSS).read_text() + "</style>"
+        "<style>" + _inlined_css(static_root) + "</style>"
         "<style>html,body{height:auto !important;}body{font-family:sans-serif;padding:12px !important;}"
         "h1{font-size:18px;margin:0 0 6px;}h2{font-size:15px;margin:8px 0 4px;}"
         ".kk-heads{display:flex;gap:1%;}.kk-heads h2{flex:0 0 49%;}"
@@ -174,6 +177,13 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
         ".kk-text{font-size:16px;background:#f4f4f4;padding:8px;border-radius:4px;}</style>"), name="kk_style")
     figure.header.add_child(Element(_inline_script((static_root / LEAFLET_JS).read_text())), name="leaflet_inline")
     figure.header.add_child(Element(_inline_script((static_root / SYNC_JS).read_text())), name="sync_inline")
+    # Leaflet's default marker images (a marker is created with them before its label icon is set) as data URIs,
+    # so that nothing is fetched, not even a file beside the report.
+    images = {key: _data_uri(static_root / LEAFLET_IMAGES / name) for key, name in
+              (("iconUrl", "marker-icon.png"), ("iconRetinaUrl", "marker-icon-2x.png"),
+               ("shadowUrl", "marker-shadow.png"))}
+    figure.header.add_child(Element(_inline_script(
+        f"L.Icon.Default.imagePath = ''; L.Icon.Default.mergeOptions({json.dumps(images)});")), name="icons_inline")
     figure.html.add_child(Element(
         f"<h1>{esc(title)}</h1><p class='kk-text' id='deidentified-text'>{esc(text)}</p>"
         f"<p class='kk-note'>{esc(SHARING_NOTE)}</p>"
@@ -187,7 +197,7 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
     for which in ("before", "after"):
         distribution = result[which]
         fmap = folium.Map(tiles=None, attribution_control=False, zoom_snap=0.25, width="49%", height="480px",
-                          position="relative")
+                          position="relative", zoom_animation=False, fade_animation=False)
         fmap.default_js, fmap.default_css = [], []  # CDN links: Leaflet is inlined above
         if land["features"]:
             folium.GeoJson(land, name="land", style_function=_land_style, interactive=False).add_to(fmap)
@@ -211,6 +221,18 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
     # The sync script after both maps exist (a figure's script children render in order).
     return document.replace("</script>\n</html>", sync.render() + "\n</script>\n</html>", 1) \
         if "</script>\n</html>" in document else document + _inline_script(sync.render())
+
+
+def _data_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
+
+
+def _inlined_css(static_root: Path) -> str:
+    """Leaflet's stylesheet with its images (url(images/…)) as data URIs, without its comments (they link bug
+    reports)."""
+    css = re.sub(r"/\*.*?\*/", "", (static_root / LEAFLET_CSS).read_text(), flags=re.DOTALL)
+    return re.sub(r"url\((['\"]?)images/([\w.-]+)\1\)",
+                  lambda m: f"url({_data_uri(static_root / LEAFLET_IMAGES / m.group(2))})", css)
 
 
 def _land_style(feature: Mapping) -> dict:

@@ -1,7 +1,7 @@
 """The inspect page's maps in Debian's chromium, at desktop width and at 390 px: land and borders drawn from the
 vendored TopoJSON under the cells, the top cell named by its place on the map and in the numbers, and after a
 failed request (a 400, then an unreachable server) nothing of the earlier result stays and Copy is disabled.
-Screenshots go to var/screenshots/."""
+Screenshots go to test-artifacts/ (the project's convention)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from tests.helpers import ROOT, browser_page, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-SCREENSHOTS = ROOT / "var" / "screenshots"
+SCREENSHOTS = ROOT / "test-artifacts"
 POST = "Grabbing lunch downtown in Des Moines before the Iowa Cubs game"
 # The network errors the failed requests below cause on purpose; any other console error fails the test.
 EXPECTED_CONSOLE = ("Failed to load resource",)

@@ -14,6 +14,7 @@ from tests.helpers import ROOT, browser_page, wait_for_js
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"
 POST = "Grabbing lunch downtown in Des Moines before the Iowa Cubs game"
+CHECKS = "[...document.querySelectorAll('#verdict-checks li')].map(l => [l.className, l.textContent])"
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def test_an_impossible_keep_list_disables_copy_and_the_report_works_offline(live
     assert "Des Moines" in page.input_value("#post-after")
     assert page.is_visible("#inspect-keep-warning")
     assert "makes the goal impossible" in page.text_content("#inspect-keep-warning")
-    checks = page.evaluate("[...document.querySelectorAll('#verdict-checks li')].map(l => [l.className, l.textContent])")
+    checks = page.evaluate(CHECKS)
     assert [c[0] for c in checks] == ["check fail", "check fail", "check unchecked"]
     assert checks[0][1].startswith("Classifier: ") and checks[0][1].endswith("✗")
     assert "“Des Moines” left" in checks[1][1]
@@ -57,7 +58,7 @@ def test_an_impossible_keep_list_disables_copy_and_the_report_works_offline(live
     inspect(page, "Ames", 2)
     assert page.is_enabled("#copy-after") and page.is_hidden("#post-after-state")
     assert page.text_content("#inspect-keep-warning") == "“Ames” is not in the post."
-    checks = page.evaluate("[...document.querySelectorAll('#verdict-checks li')].map(l => [l.className, l.textContent])")
+    checks = page.evaluate(CHECKS)
     assert [c[0] for c in checks] == ["check pass", "check pass", "check unchecked"]
     assert checks[1][1] == "Places: none left ✓"
     assert "Every check passed" in page.text_content("#verdict")

@@ -179,7 +179,14 @@ def test_the_html_report_is_offline_and_holds_only_the_deidentified_text(midwest
         assert word not in result["text_after"] and not re.search(rf"\b{re.escape(word)}\b", rest), word
     assert POST not in document
     assert "de-identified text only" in document
-    assert document.count("L.rectangle(") == 2 * len(result["before"]["probabilities"])
+    # One cell feature per cell per map, coloured on the page's scale.
+    cells = len(result["before"]["probabilities"])
+    assert document.count('"kind": "cell"') == 2 * cells
+    for which in ("before", "after"):
+        top = result[which]["top_cell"]
+        fill = max((c for b, c in zip(BREAKS, COLORS, strict=True) if result[which]["top_probability"] >= b),
+                   key=COLORS.index)
+        assert f'"fillColor": "{fill}"' in document and f'"tooltip": "{result[which]["top_label"]}' in document, top
 
 
 def test_the_svg_figure_parses_with_one_rect_per_cell_per_panel(midwest_report, tokyo):

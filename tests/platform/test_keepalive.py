@@ -18,7 +18,9 @@ def keepalive(*command: str) -> subprocess.Popen:
 
 def test_a_process_that_dies_is_started_again_until_the_wrapper_is_stopped(tmp_path):
     starts = tmp_path / "starts"
-    wrapper = keepalive("bash", "-c", f"echo start >> {starts}; exit 3")
+    # The first start dies at once (status 3); the second stays up, so the SIGTERM below always reaches a running
+    # process (a child that exits 3 on its own while the stop arrives reports its 3: that race made this flaky).
+    wrapper = keepalive("bash", "-c", f"echo start >> {starts}; [ $(wc -l < {starts}) -ge 2 ] && exec sleep 30; exit 3")
     wait_for(lambda: starts.exists() and len(starts.read_text().split()) >= 2, 10, 0.05)  # 1 s pause between
     wrapper.send_signal(signal.SIGTERM)
     output, _ = wrapper.communicate(timeout=10)

@@ -95,16 +95,8 @@ def test_a_failed_job_says_failed_when_and_why_never_started(alice_client, user)
     assert f"Failed {job.finished_at:%Y}" in text_of(shown)  # the facts table: when it failed
 
 
-def test_a_queued_job_shows_its_place_in_the_shared_queue_and_a_running_one_its_time(alice_client, user,
-                                                                                     other_user):
-    mine = create_csv_upload(owner=user, uploaded=csv_upload())
-    theirs = create_csv_upload(owner=other_user, uploaded=csv_upload())
-    running = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
-    ahead = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
-    first = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
-    second = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
-    Job.objects.filter(id=running.id).update(status=Job.Status.RUNNING, started_at=timezone.now(),
-                                             heartbeat_at=timezone.now())
+def test_a_queued_job_shows_its_place_in_the_shared_queue_and_a_running_one_its_time(alice_client, queue):
+    ahead, first, second = queue["ahead"], queue["first"], queue["second"]
     assert "2nd in the queue: 1 job ahead (1 running)" in page(
         alice_client.get(reverse("job-detail", args=[first.id])))
     assert "3rd in the queue: 2 jobs ahead (1 running)" in page(

@@ -14,10 +14,8 @@ from rest_framework.test import APIClient
 
 from anonymizer.models import Job
 from anonymizer.platform import selectors
-from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.describe import estimate_seconds, remaining_text
-from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import csv_upload, token_client
+from tests.helpers import token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -30,20 +28,6 @@ def test_an_estimate_needs_a_few_percent_and_a_few_seconds_and_reads_roughly():
     assert [remaining_text(s) for s in (None, 3, 42, 180, 200, 3600, 5000)] == [
         "", "about 5 s left", "about 40 s left", "about 3 min left", "about 3 min left", "about 1 h left",
         "about 1 h 25 min left"]
-
-
-@pytest.fixture
-def queue(user, other_user):
-    """Mallory has a job running and one queued before both of Alice's."""
-    mine = create_csv_upload(owner=user, uploaded=csv_upload(name="alice-posts.csv"))
-    theirs = create_csv_upload(owner=other_user, uploaded=csv_upload(name="mallory-secret.csv"))
-    running = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
-    ahead = job_services.create_job(owner=other_user, kind="profile_csv", params={}, inputs=[theirs])
-    first = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
-    second = job_services.create_job(owner=user, kind="profile_csv", params={}, inputs=[mine])
-    Job.objects.filter(id=running.id).update(status=Job.Status.RUNNING, started_at=timezone.now(),
-                                             heartbeat_at=timezone.now())
-    return {"running": running, "ahead": ahead, "first": first, "second": second}
 
 
 def test_the_polled_job_says_its_place_among_every_users_jobs_and_nothing_of_theirs(api, queue):

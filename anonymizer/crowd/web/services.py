@@ -148,7 +148,7 @@ def next_assignment(participant: Participant, now: datetime | None = None) -> As
 def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Assignment | None:
     # One request of a participant at a time (two tabs, a double click): the second waits here and then
     # finds the first one's reservation instead of reserving a second post.
-    Participant.objects.select_for_update().filter(id=participant.id).first()
+    _lock_participant(participant)
     pending = (participant.assignments.filter(answered_at__isnull=True, expires_at__gt=now)
                .select_related("post").first())
     if pending is not None:  # a reload or a second tab gets the same post back
@@ -188,6 +188,10 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     return None
 
 
+def _lock_participant(participant: Participant) -> None:
+    Participant.objects.select_for_update().filter(id=participant.id).first()
+
+
 def _load(post_id: int, now: datetime, excluding: int | None = None) -> int:
     live = Assignment.objects.filter(post_id=post_id).filter(Q(answered_at__isnull=False) | Q(expires_at__gt=now))
     if excluding is not None:
@@ -197,14 +201,24 @@ def _load(post_id: int, now: datetime, excluding: int | None = None) -> int:
 
 def _assign(participant: Participant, campaign: Campaign, post_id: int, now: datetime,
             check_load: bool) -> Assignment | None:
-    # Lock the post while its load is counted, so two participants cannot both take its last slot.
-    post = CampaignPost.objects.select_for_update().get(id=post_id)
-    if check_load and _load(post.id, now) >= campaign.judgments_per_post:
+    # Lock the post while its load is counted, so two participants cannot both take its last slot. The lock is
+    # taken in a savepoint and a full post's is dropped with it: a reservation that walks several full posts
+    # holds none of them, so two reservations walking posts in different orders cannot deadlock (PostgreSQL).
+    try:
+        with transaction.atomic():
+            post = CampaignPost.objects.select_for_update().get(id=post_id)
+            if check_load and _load(post.id, now) >= campaign.judgments_per_post:
+                raise _PostFull
+            assignment = Assignment.objects.create(participant=participant, post=post, served_at=now,
+                                                   expires_at=now + timedelta(seconds=campaign.reservation_seconds))
+    except _PostFull:
         return None
-    assignment = Assignment.objects.create(participant=participant, post=post, served_at=now,
-                                           expires_at=now + timedelta(seconds=campaign.reservation_seconds))
     assignment.post = post
     return assignment
+
+
+class _PostFull(Exception):
+    """Every slot of the post is answered or reserved (rolls back the savepoint that locked it)."""
 
 
 def answer(participant: Participant, post_id: int, *, answer: bool | None = None, latitude: float | None = None,
@@ -216,6 +230,9 @@ def answer(participant: Participant, post_id: int, *, answer: bool | None = None
     if campaign.status != Campaign.Status.OPEN:
         raise UserFacingError("This campaign is closed.")
     with transaction.atomic():
+        # Locks in one order everywhere, participant then post, as _reserve takes them: an answer and a
+        # reservation of the same participant (two tabs) then queue instead of deadlocking.
+        _lock_participant(participant)
         assignment = (Assignment.objects.select_for_update().select_related("post")
                       .filter(participant=participant, post_id=post_id).first())
         if assignment is None:
@@ -259,6 +276,7 @@ def undo(participant: Participant, now: datetime | None = None) -> Assignment:
     if participant.completed_at is not None:
         raise UserFacingError("You have finished; answers can no longer be changed.")
     with transaction.atomic():
+        _lock_participant(participant)
         judgment = participant.judgments.select_for_update().order_by("-created_at", "-id").first()
         if judgment is None:
             raise UserFacingError("There is no answer to undo.")

@@ -213,3 +213,48 @@ def test_map_answers_are_scored_by_distance(staff):
     report = selectors.campaign_report(campaign)
     assert report["map_answers"] == 2
     assert report["map_median_error_km"] == pytest.approx(6.1 / 2, abs=0.1)
+
+
+def test_reservations_racing_over_full_posts_neither_deadlock_nor_overfill(staff):
+    # Many participants reserving at once walk posts that fill up under them, each in its own random order; on
+    # PostgreSQL a reservation that kept the lock of every full post it passed deadlocked with another walking
+    # the other way (CI, stop 35). Service level, so 24 threads race without an HTTP server in between.
+    from django.db import connection
+
+    campaign = make_campaign(staff, regular=40, wanted=3, cap=40)
+    participants = []
+    for _ in range(24):
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        participants.append(participant)
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(participants))
+
+    deadline = time.monotonic() + 60
+
+    def work(participant: Participant) -> None:
+        try:
+            start.wait(30)
+            while time.monotonic() < deadline:  # a thread that errs leaves its reservation: the others stop too
+                try:
+                    assignment = crowd.next_assignment(participant)
+                except crowd.QueueWait:
+                    time.sleep(0.05)
+                    continue
+                if assignment is None:
+                    return
+                crowd.answer(participant, assignment.post_id, answer=True)
+            raise TimeoutError(f"participant {participant.id} still had posts to judge after 60 s")
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(p,), daemon=True) for p in participants]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(90)
+    assert not errors, errors[:3]
+    for post in CampaignPost.objects.filter(campaign=campaign):
+        assert Judgment.objects.filter(post=post).count() == 3 == post.answered, post.external_id

@@ -261,6 +261,10 @@ INSPECT_MAX_BATCH = env_int("INSPECT_MAX_BATCH", 100, minimum=1)
 INSPECT_MAX_M = env_int("INSPECT_MAX_M", 8, minimum=1)
 INSPECT_RATE_ANON = env_str("INSPECT_RATE_ANON", "60/minute")
 INSPECT_RATE_USER = env_str("INSPECT_RATE_USER", "600/minute")
+# Calibrating a location model's threshold from a strike-words campaign needs at least this many posts, each
+# hand de-identified by at least this many participants who were not flagged (issue 20: ≥ 30 × ≥ 3).
+CROWD_CALIBRATION_MIN_POSTS = env_int("CROWD_CALIBRATION_MIN_POSTS", 30, minimum=1)
+CROWD_CALIBRATION_MIN_PARTICIPANTS = env_int("CROWD_CALIBRATION_MIN_PARTICIPANTS", 3, minimum=1)
 # Sign-in, API-token, sign-up and admin-login attempts per client address (every outcome counts), and the
 # lockout of one username from one address after LOGIN_FAILURE_LIMIT wrong passwords (django-axes).
 AUTH_RATE = env_str("AUTH_RATE", "30/hour")

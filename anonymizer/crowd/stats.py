@@ -22,10 +22,12 @@ __all__ = [
     "CrossTable",
     "Interval",
     "JudgmentRecord",
+    "Label",
     "PostAggregate",
     "aggregate",
     "aggregates_to_rows",
     "cross_table",
+    "decide",
     "flag_participants",
     "gold_accuracy",
     "krippendorff_alpha",
@@ -159,6 +161,31 @@ def flag_participants(accuracy: Mapping[str, tuple[int, int]], *, min_accuracy: 
     return {participant: "; ".join(parts) for participant, parts in reasons.items()}
 
 
+class Label:
+    """What the answers so far decide about a post."""
+
+    INFERABLE = "human-inferable"
+    NOT_INFERABLE = "not human-inferable"
+    UNDECIDED = "undecided"
+    NO_ANSWERS = "no answers"
+
+
+def decide(yes: int, n: int, cutoff: float, confidence: float = 0.95) -> str:
+    """The post's ``Label``: human-inferable when the whole Wilson interval of its yes-rate lies at or above the
+    cut-off, not human-inferable when it lies wholly below, undecided when it straddles the cut-off.
+
+    The paper's rule (yes-rate >= cut-off) labels 1 yes of 2 answers as surely as 50 of 100; this one says when
+    the answers cannot tell yet, which is also when the queue should keep asking (sequential stopping)."""
+    interval = wilson_interval(yes, n, confidence)
+    if interval is None:
+        return Label.NO_ANSWERS
+    if interval.low >= cutoff:
+        return Label.INFERABLE
+    if interval.high < cutoff:
+        return Label.NOT_INFERABLE
+    return Label.UNDECIDED
+
+
 @dataclass(frozen=True)
 class PostAggregate:
     """The crowd's verdict on one post."""
@@ -168,8 +195,18 @@ class PostAggregate:
     yes: int
     yes_rate: float | None
     interval: Interval | None  # Wilson interval of the yes rate
-    human_inferable: bool | None  # yes_rate >= cutoff; None when there are no judgments
+    label: str  # a ``Label``: decided by the interval against the cut-off
+    at_or_above_cutoff: bool | None  # the paper's point rule, yes_rate >= cutoff; None without judgments
     excluded: int  # judgments of flagged participants left out
+
+    @property
+    def human_inferable(self) -> bool | None:
+        """True or False once decided; None while undecided or unanswered (never a guess)."""
+        return {Label.INFERABLE: True, Label.NOT_INFERABLE: False}.get(self.label)
+
+    @property
+    def decided(self) -> bool:
+        return self.label in (Label.INFERABLE, Label.NOT_INFERABLE)
 
     def as_dict(self) -> dict:
         """A flat dict for CSV/JSON export."""
@@ -180,7 +217,9 @@ class PostAggregate:
             "yes_rate": self.yes_rate,
             "interval_low": self.interval.low if self.interval else None,
             "interval_high": self.interval.high if self.interval else None,
+            "label": self.label,
             "human_inferable": self.human_inferable,
+            "at_or_above_cutoff": self.at_or_above_cutoff,
             "excluded": self.excluded,
         }
 
@@ -219,8 +258,9 @@ def aggregate(records: Iterable[JudgmentRecord], posts: Iterable[str], *, cutoff
             yes=k,
             yes_rate=rate,
             interval=wilson_interval(k, n, confidence),
+            label=decide(k, n, cutoff, confidence),
             # Correctly rounded k / n makes 10 of 100 compare equal to the literal 0.10.
-            human_inferable=None if rate is None else rate >= cutoff,
+            at_or_above_cutoff=None if rate is None else rate >= cutoff,
             excluded=excluded[post],
         ))
     return result
@@ -250,7 +290,8 @@ class CrossTable:
 def cross_table(machine: Mapping[str, bool | None], human: Mapping[str, bool | None]) -> CrossTable:
     """Cross machine- and human-inferability of the posts present in both mappings (in ``machine``'s order).
 
-    A None value (e.g. ``PostAggregate.human_inferable`` of a post nobody judged) counts as absent, not as False.
+    A None value (``PostAggregate.human_inferable`` of a post undecided or nobody judged) counts as absent, not as
+    False.
     """
     members: dict[tuple[bool, bool], list[str]] = {cls: [] for cls in _CLASSES}
     for post, machine_inferable in machine.items():

@@ -56,6 +56,28 @@ def save_version(model_class: type[Record], write: Callable[[Path], None], *, ow
     return record
 
 
+def activate(record: Record, active_among: Mapping[str, Any] | None = None) -> Record:
+    """Make a saved version the one in use: the only active record among those matching ``active_among`` (by
+    default its owner's versions of its name). The versions it replaces stay, inactive."""
+    model_class = type(record)
+    if active_among is None:
+        active_among = {"owner_id": record.owner_id, "name": record.name}
+    with transaction.atomic():
+        model_class.objects.filter(active=True, **active_among).exclude(pk=record.pk).update(active=False)
+        model_class.objects.filter(pk=record.pk).update(active=True)
+    record.active = True
+    return record
+
+
+def copy_version(record: Record, *, owner: AbstractBaseUser | None, name: str, prefix: str = "",
+                 active_among: Mapping[str, Any] | None = None, **fields: Any) -> Record:
+    """A new version, owned by ``owner``, holding a copy of ``record``'s files (records never share a directory:
+    deleting one deletes its files); active among ``active_among``."""
+    source = Path(settings.MODEL_DIR) / record.path
+    return save_version(type(record), lambda directory: shutil.copytree(source, directory), owner=owner, name=name,
+                        prefix=prefix, active_among=active_among, **fields)
+
+
 def versions_for(model_class: type[Record], user: AbstractBaseUser | None) -> QuerySet[Record]:
     """Every version, active or not, of the models of a kind a user may use: the built-in defaults (no owner)
     and their own."""

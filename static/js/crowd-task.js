@@ -73,6 +73,9 @@
       $("crowd-item").hidden = true;
       $("crowd-done").hidden = false;
       $("completion-code").textContent = payload.completion_code;
+      $("completion").hidden = !payload.completion_code;
+      $("done-message").textContent = payload.message || "";
+      $("done-message").hidden = !payload.message;
       current = null;
       return;
     }
@@ -93,7 +96,10 @@
         body: body ? JSON.stringify(body) : undefined,
       });
       const payload = await response.json();
-      if (response.status === 409 && payload.wait) {
+      // "wait": every post left is reserved by others for now (after a stored answer too): ask again later.
+      if (payload.wait && (response.ok || response.status === 409)) {
+        if (payload.progress) $("crowd-count").textContent = payload.progress.answered;
+        current = null;
         showError(payload.error);
         window.setTimeout(() => call("next"), payload.wait * 1000);
       } else if (!response.ok) {

@@ -2,7 +2,9 @@
 
 The participant's queue is a plain Django view, not DRF: participants have no account, only the secret in their
 session, and Django's CSRF middleware protects every POST of theirs (DRF checks CSRF for signed-in users only).
-Its errors are JSON {"error": ...} with 400, 403 (not joined), 405 or 409 (wait: every post left is reserved)."""
+Its errors are JSON {"error": ...} with 400, 403 (not joined) or 405; GET next answers 409 with "wait" when every
+post left is reserved by others. POST answer answers 200 once the answer is stored, with "stored" (what was
+stored) and the next post, or "wait" when none is free yet: never an error for a stored answer."""
 
 from __future__ import annotations
 
@@ -36,8 +38,9 @@ def _payload(participant: Participant, assignment: Assignment | None, error: str
     answered = participant.judgments.count()
     out = {"progress": {"answered": answered, "cap": campaign.per_participant_cap}, "error": error}
     if assignment is None:
-        participant.refresh_from_db(fields=["completed_at", "completion_code"])
-        return {**out, "done": True, "completion_code": participant.completion_code}
+        participant.refresh_from_db(fields=["completed_at", "completion_code", "flagged_reason"])
+        return {**out, "done": True, "completion_code": participant.completion_code,
+                "message": crowd.done_message(participant)}
     post = {"id": assignment.post_id, "text": assignment.post.text}
     if campaign.task == Campaign.Task.DEIDENTIFY:
         model = artifacts.load(campaign.location_model, LocationModel.load)
@@ -57,9 +60,18 @@ def participant_api(request: HttpRequest, token: str, action: str) -> JsonRespon
         if action == "next" and request.method == "GET":
             return JsonResponse(_payload(participant, crowd.next_assignment(participant)))
         if action == "answer" and request.method == "POST":
-            body = _json(request)
-            _answer(participant, campaign, body)
-            return JsonResponse(_payload(participant, crowd.next_assignment(participant)))
+            stored = _answer(participant, campaign, _json(request))
+            try:
+                following = _payload(participant, crowd.next_assignment(participant))
+            except crowd.QueueWait as wait:  # the answer is stored all the same: 200, and when to ask again
+                following = {"wait": wait.seconds, "error": str(wait), "done": False,
+                             "progress": {"answered": participant.judgments.count(),
+                                          "cap": campaign.per_participant_cap}}
+            except UserFacingError as exc:
+                following = {"error": str(exc), "done": False,
+                             "progress": {"answered": participant.judgments.count(),
+                                          "cap": campaign.per_participant_cap}}
+            return JsonResponse({"stored": stored, **following})
         if action == "undo" and request.method == "POST":
             return JsonResponse(_payload(participant, crowd.undo(participant)))
     except crowd.QueueWait as wait:
@@ -79,7 +91,8 @@ def _json(request: HttpRequest) -> dict:
     return body
 
 
-def _answer(participant: Participant, campaign: Campaign, body: dict) -> None:
+def _answer(participant: Participant, campaign: Campaign, body: dict) -> dict:
+    """Store the participant's answer; returns what was stored (their own answer only)."""
     try:
         post_id = int(body.get("post"))
     except (TypeError, ValueError):
@@ -102,8 +115,10 @@ def _answer(participant: Participant, campaign: Campaign, body: dict) -> None:
     coordinates = [body.get("latitude"), body.get("longitude")]
     if any(c is not None and (isinstance(c, bool) or not isinstance(c, int | float)) for c in coordinates):
         raise UserFacingError("latitude/longitude: expected numbers.")
-    crowd.answer(participant, post_id, answer=given, latitude=coordinates[0], longitude=coordinates[1],
-                 deleted_tokens=deleted, text_after=text_after)
+    judgment = crowd.answer(participant, post_id, answer=given, latitude=coordinates[0], longitude=coordinates[1],
+                            deleted_tokens=deleted, text_after=text_after)
+    return {"post": post_id, "answer": judgment.answer, "deleted": judgment.deleted_tokens,
+            "latitude": judgment.clicked_latitude, "longitude": judgment.clicked_longitude}
 
 
 # The answers besides success (for the API schema, which clients and the hostile-input suite check against).

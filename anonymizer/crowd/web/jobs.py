@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+import numpy as np
 from django.conf import settings
 from rest_framework import serializers
 
@@ -13,7 +14,7 @@ from anonymizer.crowd.stats import cross_table
 from anonymizer.crowd.web import selectors
 from anonymizer.location.human import HumanModel, train_human_model
 from anonymizer.location.model import LocationModel, calibrated_threshold
-from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, Judgment, TrainedLocationModel
+from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
@@ -49,7 +50,7 @@ def _human_labels(campaign: Campaign) -> tuple[list[str], list[bool]]:
 
 def run_train_human_model(job: Job, run: JobRun) -> dict:
     campaign = _campaign(job, Campaign.Task.INFERABLE)
-    texts, labels = _human_labels(campaign)
+    texts, labels = _human_labels(campaign)  # decided posts only: an undecided one has no label to learn
     run.progress(1, 3, f"training on {len(texts)} labelled posts")
     location = artifacts.load(campaign.location_model, LocationModel.load)
     try:
@@ -57,37 +58,60 @@ def run_train_human_model(job: Job, run: JobRun) -> dict:
     except ValueError as exc:
         raise UserFacingError(str(exc)) from exc
     model.metadata["campaign"] = str(campaign.id)
-    record = register_human_model(model, owner=job.owner, campaign=campaign, location_record=campaign.location_model)
-    return {"model": str(record.id), "location_model": campaign.location_model.name, **model.metadata}
+    record = register_human_model(model, owner=job.owner, campaign=campaign, location_record=campaign.location_model,
+                                  activate=False)
+    switch = "owner" if campaign.location_model.owner_id == job.owner_id else "operator"
+    return {"model": str(record.id), "location_model": campaign.location_model.name, "in_use": False,
+            "model_version": str(record.id), "switched_by": switch, **model.metadata}
 
 
 def register_human_model(model: HumanModel, *, owner, campaign: Campaign | None,
-                         location_record: TrainedLocationModel) -> HumanInferabilityModel:
-    """Save the model under MODEL_DIR and make it the one used beside its location model."""
+                         location_record: TrainedLocationModel, activate: bool = True) -> HumanInferabilityModel:
+    """Save the model under MODEL_DIR; when ``activate``, it becomes the one used beside its location model. A
+    campaign's training saves it unused: its owner, or for a built-in location model the operator, switches."""
     return artifacts.save_version(HumanInferabilityModel, model.save, owner=owner, name=location_record.name,
                                   prefix="human/", active_among={"location_model": location_record},
-                                  campaign=campaign, location_model=location_record, metadata=model.metadata)
+                                  activate=activate, campaign=campaign, location_model=location_record,
+                                  metadata=model.metadata)
 
 
-def calibrate_threshold(record: TrainedLocationModel, hand_deidentified: Sequence[str]) -> TrainedLocationModel:
-    """Give a location model the paper's calibrated threshold: the mean top-cell probability of posts that people
-    de-identified by hand. Saved as a new version (artifacts are never changed in place)."""
+def calibrate_threshold(record: TrainedLocationModel, hand_deidentified: Sequence[str], *, owner,
+                        campaign: Campaign) -> TrainedLocationModel:
+    """A new, unused version of a location model with the paper's calibrated threshold (the mean top-cell
+    probability of posts people de-identified by hand) and its 95% bootstrap interval over those posts, owned by
+    the campaign's owner: nothing anybody uses changes until its owner chooses it (a built-in model's default
+    changes only by the operator's ``manage.py promote_model_version``)."""
     model = artifacts.load(record, LocationModel.load)
-    calibrated = model.with_threshold(calibrated_threshold(model, hand_deidentified))
-    return artifacts.save_version(TrainedLocationModel, calibrated.save, owner=record.owner, title=record.title,
-                                  activate=record.active, **calibrated.record_fields())
+    threshold = calibrated_threshold(model, hand_deidentified)
+    top = model.cell_probabilities([[t.norm for t in model.tokenize(text)] for text in hand_deidentified]).max(axis=1)
+    means = np.random.default_rng(0).choice(top, size=(2000, len(top))).mean(axis=1)
+    calibrated = model.with_threshold(threshold)
+    fields = calibrated.record_fields()
+    fields["metadata"] = {**fields["metadata"], "calibration": {
+        "campaign": str(campaign.id), "campaign_name": campaign.name, "base_version": str(record.id),
+        "posts": len(top), "mean": float(top.mean()),
+        "interval": [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))]}}
+    return artifacts.save_version(TrainedLocationModel, calibrated.save, owner=owner,
+                                  title=f"{record.title or record.name}, calibrated on {campaign.name}"[:200],
+                                  activate=False, **fields)
 
 
 def run_calibrate_threshold(job: Job, run: JobRun) -> dict:
     campaign = _campaign(job, Campaign.Task.DEIDENTIFY)
-    texts = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
-                                         participant__flagged_reason="").values_list("text_after", flat=True))
-    if not texts:
-        raise UserFacingError("No hand de-identified post yet (flagged participants' answers are left out).")
-    run.progress(1, 2, f"scoring {len(texts)} hand de-identified posts")
-    record = calibrate_threshold(campaign.location_model, texts)
-    return {"location_model": record.name, "version": record.version, "threshold": record.metadata["threshold"],
-            "posts": len(texts)}
+    sample = selectors.calibration_sample(campaign)
+    if not sample["enough"]:
+        raise UserFacingError(
+            f"Too few hand de-identifications to calibrate: it needs at least {sample['need_posts']} posts each "
+            f"de-identified by {sample['need_participants']} participants who were not flagged; there are "
+            f"{sample['posts']}. Nothing was changed.")
+    run.progress(1, 2, f"scoring {len(sample['texts'])} hand de-identified posts")
+    record = calibrate_threshold(campaign.location_model, sample["texts"], owner=job.owner, campaign=campaign)
+    calibration = record.metadata["calibration"]
+    return {"location_model": record.name, "version": record.version, "model_version": str(record.id),
+            "in_use": False, "switched_by": "owner", "threshold": record.metadata["threshold"],
+            "posts": sample["posts"], "hand_deidentifications": len(sample["texts"]),
+            "participants": sample["participants"],
+            "interval_low": round(calibration["interval"][0], 4), "interval_high": round(calibration["interval"][1], 4)}
 
 
 def run_machine_human_table(job: Job, run: JobRun) -> dict:

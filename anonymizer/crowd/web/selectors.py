@@ -3,11 +3,21 @@ secret in their session, and a campaign's report and exports. Nobody else sees a
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 
-from anonymizer.crowd.stats import JudgmentRecord, aggregate, aggregates_to_rows, gold_accuracy, krippendorff_alpha
+from anonymizer.crowd.stats import (
+    JudgmentRecord,
+    Label,
+    aggregate,
+    aggregates_to_rows,
+    gold_accuracy,
+    krippendorff_alpha,
+)
 from anonymizer.location.grid import haversine_km
 from anonymizer.models import Campaign, CampaignPost, Judgment, Participant
 
@@ -17,6 +27,24 @@ def campaigns_of(user: AbstractBaseUser) -> QuerySet[Campaign]:
     if not (user.is_authenticated and user.is_staff):
         return Campaign.objects.none()
     return Campaign.objects.filter(owner_id=user.pk)
+
+
+DECIDED = (Label.INFERABLE, Label.NOT_INFERABLE)
+
+
+def stops_early(campaign: Campaign) -> bool:
+    """Whether the campaign stops asking about a post once its answers decide it (sequential stopping)."""
+    return campaign.stop_when_decided and campaign.task == Campaign.Task.INFERABLE
+
+
+def still_asked(campaign: Campaign) -> QuerySet[CampaignPost]:
+    """The campaign's regular posts that still want answers: fewer valid ones than wanted and, with sequential
+    stopping, not yet decided by enough answers (reservations not counted)."""
+    posts = CampaignPost.objects.filter(campaign=campaign, kind=CampaignPost.Kind.REGULAR,
+                                        answered__lt=campaign.judgments_per_post)
+    if stops_early(campaign):
+        posts = posts.exclude(answered__gte=campaign.min_judgments_per_post, label__in=DECIDED)
+    return posts
 
 
 def open_campaign(join_token: str) -> Campaign | None:
@@ -48,9 +76,14 @@ def judgment_records(campaign: Campaign) -> list[JudgmentRecord]:
 def campaign_report(campaign: Campaign) -> dict:
     """Progress, agreement, per-post aggregates and participants of a campaign."""
     regular = list(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values("id", "external_id", "answered",
-                                                                                 "text"))
-    wanted = campaign.judgments_per_post * len(regular)
-    done = sum(min(post["answered"], campaign.judgments_per_post) for post in regular)
+                                                                                 "text", "label"))
+    # Valid answers (flagged participants' left out, so their posts count as wanting answers again); with
+    # sequential stopping a post decided by enough answers wants no more.
+    most = campaign.judgments_per_post
+    stopped = {post["id"] for post in regular if stops_early(campaign) and post["label"] in DECIDED
+               and post["answered"] >= campaign.min_judgments_per_post}
+    done = sum(min(post["answered"], most) for post in regular)
+    wanted = sum(min(post["answered"], most) if post["id"] in stopped else most for post in regular)
     records = judgment_records(campaign)
     participants = list(
         campaign.participants.annotate(answers=Count("judgments")).values(
@@ -63,21 +96,29 @@ def campaign_report(campaign: Campaign) -> dict:
         participant["gold_correct"], participant["gold_answered"] = gold.get(str(participant["id"]), (0, 0))
     aggregates = aggregate(records, [str(post["id"]) for post in regular], cutoff=campaign.cutoff)
     clicks = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
-                                          clicked_latitude__isnull=False, post__latitude__isnull=False,
-                                          participant__flagged_reason="")
+                                          clicked_latitude__isnull=False, participant__flagged_reason="")
                   .values_list("clicked_latitude", "clicked_longitude", "post__latitude", "post__longitude"))
-    click_errors = haversine_km(*np.array(clicks).T) if clicks else np.array([])
+    # Every click counts as a map answer; the distance only where the post's true point is known.
+    placed = [click for click in clicks if click[2] is not None and click[3] is not None]
+    click_errors = haversine_km(*np.array(placed).T) if placed else np.array([])
+    labels = Counter(a.label for a in aggregate(records, [str(post["id"]) for post in regular],
+                                                cutoff=campaign.cutoff))
     return {
         "posts": len(regular),
         "judgments_wanted": wanted,
         "judgments_done": done,
         "progress": done / wanted if wanted else 0.0,
+        "stopped_early": len(stopped),
+        "judgments_saved": most * len(stopped) - sum(min(p["answered"], most) for p in regular if p["id"] in stopped),
+        "labels": {label: labels.get(label, 0) for label in (Label.INFERABLE, Label.NOT_INFERABLE, Label.UNDECIDED,
+                                                             Label.NO_ANSWERS)},
         "participants": participants,
         "flagged": sum(1 for p in participants if p["flagged_reason"]),
         "alpha": krippendorff_alpha(records),
         # How accurately people place posts on the map: distance from their click to the true point.
         "map_answers": len(clicks),
-        "map_median_error_km": float(np.median(click_errors)) if clicks else None,
+        "map_answers_placed": len(placed),
+        "map_median_error_km": float(np.median(click_errors)) if placed else None,
         "aggregates": aggregates,
         "external_ids": {str(post["id"]): post["external_id"] for post in regular},
         "texts": {str(post["id"]): post["text"] for post in regular},
@@ -88,7 +129,9 @@ def yes_rate_rows(report: dict, aggregates: list) -> list[tuple[str, float | Non
     """The posts of ``aggregates`` as the yes-rate chart's rows: (text, yes-rate, interval low, high, answers)."""
     rows = []
     for a in aggregates:
-        label = report["texts"].get(str(a.post)) or report["external_ids"].get(str(a.post)) or str(a.post)
+        text = report["texts"].get(str(a.post)) or ""
+        ident = report["external_ids"].get(str(a.post)) or f"#{a.post}"
+        label = f"{ident}: {text}" if text else ident
         low, high = (a.interval.low, a.interval.high) if a.interval else (None, None)
         rows.append((label, a.yes_rate, low, high, a.judgments))
     return rows
@@ -98,12 +141,13 @@ def judgment_rows(campaign: Campaign) -> list[dict]:
     """Every answer of a campaign, pseudonymous, for export."""
     return [
         {"participant": str(row["participant_id"]), "post": row["post_id"], "external_id": row["post__external_id"],
-         "kind": row["post__kind"], "answer": row["answer"], "clicked_latitude": row["clicked_latitude"],
-         "clicked_longitude": row["clicked_longitude"], "deleted_tokens": row["deleted_tokens"],
+         "text_snippet": snippet(row["post__text"]), "kind": row["post__kind"], "answer": row["answer"],
+         "clicked_latitude": row["clicked_latitude"], "clicked_longitude": row["clicked_longitude"],
+         "deleted_tokens": row["deleted_tokens"],
          "text_after": row["text_after"], "seconds": row["seconds"],
          "flagged": bool(row["participant__flagged_reason"]), "created_at": row["created_at"].isoformat()}
         for row in Judgment.objects.filter(post__campaign=campaign).order_by("id").values(
-            "participant_id", "post_id", "post__external_id", "post__kind", "answer", "clicked_latitude",
+            "participant_id", "post_id", "post__external_id", "post__text", "post__kind", "answer", "clicked_latitude",
             "clicked_longitude", "deleted_tokens", "text_after", "seconds", "participant__flagged_reason",
             "created_at")
     ]
@@ -114,4 +158,52 @@ def aggregate_rows(campaign: Campaign) -> list[dict]:
     rows = aggregates_to_rows(report["aggregates"])
     for row in rows:
         row["external_id"] = report["external_ids"].get(str(row["post"]), "")
+        row["text_snippet"] = snippet(report["texts"].get(str(row["post"]), ""))
     return rows
+
+
+def snippet(text: str, length: int = 80) -> str:
+    """The start of a post, on one line, to recognise it by (exports and tables)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= length else flat[:length - 1].rstrip() + "…"
+
+
+def calibration_sample(campaign: Campaign) -> dict:
+    """The hand de-identifications a calibration may use: those of posts de-identified by at least
+    CROWD_CALIBRATION_MIN_PARTICIPANTS participants who were not flagged; ``enough`` when at least
+    CROWD_CALIBRATION_MIN_POSTS such posts exist."""
+    need_posts, need_people = settings.CROWD_CALIBRATION_MIN_POSTS, settings.CROWD_CALIBRATION_MIN_PARTICIPANTS
+    rows = list(Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.REGULAR,
+                                        participant__flagged_reason="", deleted_tokens__isnull=False)
+                .values_list("post_id", "text_after"))
+    by_post: dict[int, list[str]] = {}
+    for post, text in rows:
+        by_post.setdefault(post, []).append(text)
+    kept = {post: texts for post, texts in by_post.items() if len(texts) >= need_people}
+    people = Judgment.objects.filter(post_id__in=list(kept), participant__flagged_reason="")
+    return {"texts": [text for texts in kept.values() for text in texts], "posts": len(kept),
+            "participants": people.values("participant_id").distinct().count(),
+            "need_posts": need_posts, "need_participants": need_people, "enough": len(kept) >= need_posts}
+
+
+def campaign_actions(campaign: Campaign, report: dict) -> list[dict]:
+    """The jobs the campaign's page offers, each with whether it can run now and, when not, why."""
+    decided = [a.human_inferable for a in report["aggregates"] if a.human_inferable is not None]
+    no_model = "" if campaign.location_model_id else "The campaign has no location model (its tokenizer and grid)."
+    actions = []
+    if campaign.task == Campaign.Task.INFERABLE:
+        both = len(set(decided)) == 2
+        actions.append({"action": "train_human_model", "label": "Train the human-inferability classifier…",
+                        "reason": no_model or ("" if both and len(decided) >= 10 else
+                                               f"It needs at least 10 decided posts of both labels; {len(decided)} "
+                                               f"decided so far ({sum(decided)} human-inferable).")})
+        actions.append({"action": "machine_human_table", "label": "Machine × human table",
+                        "reason": no_model or ("" if decided else "No post is decided yet.")})
+    else:
+        sample = calibration_sample(campaign)
+        actions.append({"action": "calibrate_threshold", "label": "Calibrate the threshold…",
+                        "reason": no_model or ("" if sample["enough"] else
+                                               f"It needs at least {sample['need_posts']} posts each de-identified by "
+                                               f"{sample['need_participants']} participants who were not flagged; "
+                                               f"{sample['posts']} so far.")})
+    return actions

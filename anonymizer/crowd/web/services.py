@@ -1,10 +1,14 @@
 """Writes for crowdsourcing campaigns: create a campaign, admit participants, serve posts from the queue,
 record and undo answers, flag participants by their gold answers.
 
-The queue serves each participant the regular post with the fewest answers (counting live reservations of
-others), in the participant's own random order, and mixes in gold posts at the campaign's gold share. A post
-is never served twice to one participant (a database constraint on Assignment), and a regular post never
-gets more than the wanted number of answers: the post row is locked while its load is re-counted.
+The queue serves each participant the regular post with the fewest valid answers (counting live reservations
+of others), undecided posts first, in the participant's own random order; it puts a gold post and an attention
+check within each participant's first ``checks_within`` items and mixes in more at the campaign's gold share. A
+post is never served twice to one participant (a database constraint on Assignment), and a regular post never
+gets more than the wanted number of valid answers: the post row is locked while its load is re-counted. With
+sequential stopping a post leaves the queue once its Wilson interval clears the cut-off (after at least
+``min_judgments_per_post`` answers). A flagged participant's answers stop counting and their posts go back to
+the queue; a completion code needs ``min_answers_for_code`` answered regular posts.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Min, Q
+from django.db.models import Case, Count, F, IntegerField, Min, Q, Value, When
 from django.utils import timezone
 
-from anonymizer.crowd.stats import JudgmentRecord, flag_participants, gold_accuracy
+from anonymizer.crowd.stats import JudgmentRecord, decide, flag_participants, gold_accuracy
+from anonymizer.crowd.web.selectors import DECIDED, still_asked, stops_early
 from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant, TrainedLocationModel
 from anonymizer.platform.errors import UserFacingError
 
@@ -30,6 +35,8 @@ Kind = CampaignPost.Kind
 #: Posts one campaign may hold (uploaded, sent to the API or sampled), besides its attention checks.
 MAX_CAMPAIGN_POSTS = 10_000
 MAX_ATTENTION_CHECKS = 20
+FULL_CAMPAIGN = ("This campaign has all the answers it needs, so it takes nobody new and gives no completion code. "
+                 "Thank you for your interest.")
 
 
 class QueueWait(UserFacingError):
@@ -63,6 +70,11 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
     if len(posts) > MAX_CAMPAIGN_POSTS + MAX_ATTENTION_CHECKS:
         raise UserFacingError(f"A campaign holds at most {MAX_CAMPAIGN_POSTS:,} posts (and "
                               f"{MAX_ATTENTION_CHECKS} attention checks); got {len(posts):,}.")
+    cap = options.get("per_participant_cap", Campaign._meta.get_field("per_participant_cap").default)
+    needed = options.get("min_answers_for_code", Campaign._meta.get_field("min_answers_for_code").default)
+    if needed > cap:
+        raise UserFacingError(f"A completion code needs {needed} answered posts, more than the {cap} items one "
+                              "participant may answer: lower the minimum or raise the cap.")
     if task == Campaign.Task.DEIDENTIFY and location_model is None:
         raise UserFacingError("A de-identification campaign needs a location model: its tokenizer splits the words.")
     text_limit = CampaignPost._meta.get_field("text").max_length
@@ -107,6 +119,8 @@ def join(campaign: Campaign) -> Participant:
     """A new pseudonymous participant; the caller keeps ``participant.secret`` in the browser session."""
     if campaign.status != Campaign.Status.OPEN:
         raise UserFacingError("This campaign is closed.")
+    if not still_asked(campaign).exists():
+        raise UserFacingError(FULL_CAMPAIGN)
     return Participant.objects.create(campaign=campaign, secret=secrets.token_urlsafe(24),
                                       seed=secrets.randbits(62))
 
@@ -117,11 +131,33 @@ def consent(participant: Participant) -> None:
         participant.refresh_from_db(fields=["consented_at"])
 
 
+def regular_answers(participant: Participant) -> int:
+    return participant.judgments.filter(post__kind=Kind.REGULAR).count()
+
+
 def _complete(participant: Participant) -> None:
-    if participant.completed_at is None:
-        Participant.objects.filter(id=participant.id, completed_at__isnull=True).update(
-            completed_at=timezone.now(), completion_code=secrets.token_hex(5).upper())
-        participant.refresh_from_db(fields=["completed_at", "completion_code"])
+    """Nothing more for this participant: a completion code, if they did the work it asks for (a minimum of
+    answered regular posts) and were not flagged; otherwise none (``done_message`` says why)."""
+    if participant.completed_at is not None:
+        return
+    participant.refresh_from_db(fields=["flagged_reason"])
+    if participant.flagged_reason or regular_answers(participant) < participant.campaign.min_answers_for_code:
+        return
+    Participant.objects.filter(id=participant.id, completed_at__isnull=True).update(
+        completed_at=timezone.now(), completion_code=secrets.token_hex(5).upper())
+    participant.refresh_from_db(fields=["completed_at", "completion_code"])
+
+
+def done_message(participant: Participant) -> str:
+    """Why a participant with nothing more to judge has no completion code ("" when they have one)."""
+    if participant.completion_code:
+        return ""
+    if participant.flagged_reason:
+        return ("Your session has ended: some of the check items were not answered as they asked, so this session "
+                "gives no completion code.")
+    needed, done = participant.campaign.min_answers_for_code, regular_answers(participant)
+    return (f"There is nothing left for you to judge: the campaign has the answers it needs. A completion code "
+            f"needs at least {needed} answered posts; you answered {done}, so there is no code for this session.")
 
 
 def next_assignment(participant: Participant, now: datetime | None = None) -> Assignment | None:
@@ -149,6 +185,9 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     # One request of a participant at a time (two tabs, a double click): the second waits here and then
     # finds the first one's reservation instead of reserving a second post.
     _lock_participant(participant)
+    participant.refresh_from_db(fields=["flagged_reason", "completed_at"])  # another request may have set them
+    if participant.flagged_reason:  # their answers no longer count: their session has ended
+        return None
     pending = (participant.assignments.filter(answered_at__isnull=True, expires_at__gt=now)
                .select_related("post").first())
     if pending is not None:  # a reload or a second tab gets the same post back
@@ -160,27 +199,36 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     rng = random.Random(participant.seed * 1_000_003 + answered)
     seen = participant.assignments.values("post_id")
     posts = CampaignPost.objects.filter(campaign=campaign).exclude(id__in=seen)
+    due = _check_due(participant, campaign, answered)
+    if due is not None:
+        checks = list(posts.filter(kind=due).values_list("id", flat=True).order_by("id"))
+        if checks:
+            return _assign(participant, campaign, rng.choice(checks), now, check_load=False)
     if rng.random() < campaign.gold_share:
         gold = list(posts.exclude(kind=Kind.REGULAR).values_list("id", flat=True).order_by("id"))
         if gold:
             return _assign(participant, campaign, rng.choice(gold), now, check_load=False)
+    # Undecided posts first (with sequential stopping, a decided post waits only for its minimum of answers),
+    # then the fewest answers.
     candidates = list(
-        posts.filter(kind=Kind.REGULAR)
+        still_asked(campaign).exclude(id__in=seen)
         .annotate(load=F("answered") + Count("assignments", filter=Q(assignments__answered_at__isnull=True,
-                                                                        assignments__expires_at__gt=now)))
+                                                                        assignments__expires_at__gt=now)),
+                  settled=Case(When(label__in=DECIDED, then=Value(1)), default=Value(0),
+                               output_field=IntegerField()))
         .filter(load__lt=campaign.judgments_per_post)
-        .order_by("load", "id")
-        .values_list("id", "load")
+        .order_by("settled", "load", "id")
+        .values_list("id", "settled", "load")
     )
     while candidates:
-        lowest = candidates[0][1]
-        group = [post_id for post_id, load in candidates if load == lowest]
+        first = candidates[0][1:]
+        group = [post_id for post_id, *rank in candidates if tuple(rank) == first]
         chosen = rng.choice(group)
         assignment = _assign(participant, campaign, chosen, now, check_load=True)
         if assignment is not None:
             return assignment
-        candidates = [(post_id, load) for post_id, load in candidates if post_id != chosen]
-    held = (posts.filter(kind=Kind.REGULAR, answered__lt=campaign.judgments_per_post)
+        candidates = [row for row in candidates if row[0] != chosen]
+    held = (still_asked(campaign).exclude(id__in=seen)
             .aggregate(soonest=Min("assignments__expires_at", filter=Q(assignments__answered_at__isnull=True,
                                                                          assignments__expires_at__gt=now)))["soonest"])
     if held is not None:  # slots held by others' reservations may come free
@@ -188,15 +236,56 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     return None
 
 
+def _check_due(participant: Participant, campaign: Campaign, answered: int) -> str | None:
+    """The kind of check item (gold or attention) to serve now, so that every participant meets one of each
+    within their first ``checks_within`` items: each kind has a place among them, drawn from the participant's
+    seed, and is served there or at the first item after it that they have not yet answered one of its kind."""
+    places = random.Random(participant.seed).sample(range(campaign.checks_within), 2)
+    answered_kinds = set(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post__kind", flat=True))
+    for kind, place in zip((Kind.GOLD, Kind.ATTENTION), places, strict=True):
+        if kind not in answered_kinds and answered >= place:
+            return kind
+    return None
+
+
 def _lock_participant(participant: Participant) -> None:
     Participant.objects.select_for_update().filter(id=participant.id).first()
 
 
-def _load(post_id: int, now: datetime, excluding: int | None = None) -> int:
-    live = Assignment.objects.filter(post_id=post_id).filter(Q(answered_at__isnull=False) | Q(expires_at__gt=now))
+def _load(post: CampaignPost, now: datetime, excluding: int | None = None) -> int:
+    """Valid answers of a (locked) post plus the live reservations of others; with sequential stopping a post
+    decided by enough answers is full."""
+    campaign = post.campaign
+    if (stops_early(campaign) and post.answered >= campaign.min_judgments_per_post
+            and post.label in DECIDED):
+        return campaign.judgments_per_post
+    live = Assignment.objects.filter(post_id=post.id, answered_at__isnull=True, expires_at__gt=now)
     if excluding is not None:
         live = live.exclude(id=excluding)
-    return live.count()
+    return post.answered + live.count()
+
+
+def _recount(post_ids: Sequence[int], campaign: Campaign) -> None:
+    """Recount the valid answers, yes answers and label of posts from their Judgment rows, locking each post
+    (in id order, so two recounts never deadlock) while it is counted."""
+    for post_id in sorted(set(post_ids)):
+        CampaignPost.objects.select_for_update().filter(id=post_id).first()
+        valid = Judgment.objects.filter(post_id=post_id, participant__flagged_reason="")
+        answered = valid.count()
+        yes = valid.filter(answer=True).count()
+        CampaignPost.objects.filter(id=post_id).update(answered=answered, yes=yes,
+                                                       label=decide(yes, answered, campaign.cutoff))
+
+
+def _requeue(participant: Participant, now: datetime) -> None:
+    """After a participant's flag changed: recount the posts they answered (a flagged participant's answers
+    stop counting, so their posts want answers again) and release what they had reserved. Its own
+    transaction, holding no other lock, after the answer that changed the flag."""
+    with transaction.atomic():
+        if participant.flagged_reason:
+            Assignment.objects.filter(participant=participant, answered_at__isnull=True).update(expires_at=now)
+        posts = participant.judgments.filter(post__kind=Kind.REGULAR).values_list("post_id", flat=True)
+        _recount(list(posts), participant.campaign)
 
 
 def _assign(participant: Participant, campaign: Campaign, post_id: int, now: datetime,
@@ -206,8 +295,8 @@ def _assign(participant: Participant, campaign: Campaign, post_id: int, now: dat
     # holds none of them, so two reservations walking posts in different orders cannot deadlock (PostgreSQL).
     try:
         with transaction.atomic():
-            post = CampaignPost.objects.select_for_update().get(id=post_id)
-            if check_load and _load(post.id, now) >= campaign.judgments_per_post:
+            post = CampaignPost.objects.select_for_update().select_related("campaign").get(id=post_id)
+            if check_load and _load(post, now) >= campaign.judgments_per_post:
                 raise _PostFull
             assignment = Assignment.objects.create(participant=participant, post=post, served_at=now,
                                                    expires_at=now + timedelta(seconds=campaign.reservation_seconds))
@@ -233,15 +322,18 @@ def answer(participant: Participant, post_id: int, *, answer: bool | None = None
         # Locks in one order everywhere, participant then post, as _reserve takes them: an answer and a
         # reservation of the same participant (two tabs) then queue instead of deadlocking.
         _lock_participant(participant)
+        participant.refresh_from_db(fields=["flagged_reason"])
+        if participant.flagged_reason:
+            raise UserFacingError("Your session has ended; this answer was not stored.")
         assignment = (Assignment.objects.select_for_update().select_related("post")
                       .filter(participant=participant, post_id=post_id).first())
         if assignment is None:
             raise UserFacingError("This post was not served to you.")
         if assignment.answered_at is not None:
             raise UserFacingError("You have already answered this post.")
-        post = CampaignPost.objects.select_for_update().get(id=post_id)
+        post = CampaignPost.objects.select_for_update().select_related("campaign").get(id=post_id)
         if assignment.expires_at <= now and post.kind == Kind.REGULAR and (
-                _load(post.id, now, excluding=assignment.id) >= campaign.judgments_per_post):
+                _load(post, now, excluding=assignment.id) >= campaign.judgments_per_post):
             raise UserFacingError("This post took too long and has been given to someone else; here is the next one.")
         _check_payload(campaign, answer, latitude, longitude, deleted_tokens)
         judgment = Judgment.objects.create(
@@ -249,9 +341,10 @@ def answer(participant: Participant, post_id: int, *, answer: bool | None = None
             clicked_longitude=longitude, deleted_tokens=list(deleted_tokens) if deleted_tokens is not None else None,
             text_after=text_after, seconds=(now - assignment.served_at).total_seconds())
         Assignment.objects.filter(id=assignment.id).update(answered_at=now)
-        CampaignPost.objects.filter(id=post.id).update(answered=F("answered") + 1)
-        if post.kind != Kind.REGULAR:
-            refresh_flag(participant)
+        _recount([post.id], campaign)
+        flag_changed = post.kind != Kind.REGULAR and refresh_flag(participant)[1]
+    if flag_changed:
+        _requeue(participant, now)
     if participant.judgments.count() >= campaign.per_participant_cap:
         _complete(participant)
     return judgment
@@ -277,22 +370,27 @@ def undo(participant: Participant, now: datetime | None = None) -> Assignment:
         raise UserFacingError("You have finished; answers can no longer be changed.")
     with transaction.atomic():
         _lock_participant(participant)
+        participant.refresh_from_db(fields=["flagged_reason"])
+        if participant.flagged_reason:  # else undoing a failed check would wipe the flag it earned
+            raise UserFacingError("Your session has ended; answers can no longer be changed.")
         judgment = participant.judgments.select_for_update().order_by("-created_at", "-id").first()
         if judgment is None:
             raise UserFacingError("There is no answer to undo.")
         post = CampaignPost.objects.select_for_update().get(id=judgment.post_id)
         judgment.delete()
-        CampaignPost.objects.filter(id=post.id).update(answered=F("answered") - 1)
+        _recount([post.id], participant.campaign)
         Assignment.objects.filter(participant=participant, post=post).update(
             answered_at=None, served_at=now,
             expires_at=now + timedelta(seconds=participant.campaign.reservation_seconds))
-        if post.kind != Kind.REGULAR:
-            refresh_flag(participant)
+        flag_changed = post.kind != Kind.REGULAR and refresh_flag(participant)[1]
+    if flag_changed:
+        _requeue(participant, now)
     return Assignment.objects.select_related("post").get(participant=participant, post=post)
 
 
-def refresh_flag(participant: Participant) -> str:
-    """Flag (or clear) a participant from their gold and attention answers."""
+def refresh_flag(participant: Participant) -> tuple[str, bool]:
+    """Flag (or clear) a participant from their gold and attention answers; returns the reason ("" when not
+    flagged) and whether the flag changed (then their posts must be recounted: ``_requeue``)."""
     campaign = participant.campaign
     rows = list(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post_id", "post__kind",
                                                                                    "post__gold_answer", "answer"))
@@ -303,9 +401,10 @@ def refresh_flag(participant: Participant) -> str:
     reasons = flag_participants(accuracy, min_accuracy=campaign.min_gold_accuracy,
                                 min_gold=campaign.min_gold_answers, failed_attention=failed)
     reason = reasons.get(str(participant.id), "")[:300]
+    changed = bool(reason) != bool(participant.flagged_reason)
     Participant.objects.filter(id=participant.id).update(flagged_reason=reason)
     participant.flagged_reason = reason
-    return reason
+    return reason, changed
 
 
 # -- where campaign posts come from -----------------------------------------------------------------------------

@@ -23,9 +23,10 @@ from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.forms import CampaignForm
 from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
+from anonymizer.crowd.web.strike_report import map_answers, strike_report
 from anonymizer.location.geography import map_description
 from anonymizer.location.grid import Grid
-from anonymizer.models import Campaign, Participant, TrainedLocationModel
+from anonymizer.models import Campaign, CampaignPost, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.charts import interval_chart
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
@@ -70,7 +71,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("crowd-task", token=token)
     elif participant is not None and participant.consented_at is not None:
         return redirect("crowd-task", token=token)
-    return render(request, "crowd/join.html", {"campaign": campaign})
+    # A newcomer to a campaign with every answer it needs is told so, not signed up for a code-less session.
+    full = participant is None and not selectors.still_asked(campaign).exists()
+    return render(request, "crowd/join.html", {"campaign": campaign, "full": full,
+                                               "full_message": crowd.FULL_CAMPAIGN})
 
 
 @require_GET
@@ -147,9 +151,14 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
                                      title="Can people tell where? Yes-rate per post")
                       ) if aggregates and campaign.task == Campaign.Task.INFERABLE else ""
     texts = [row[0] for row in rows]  # each post's text, beside its numbers in the table
-    return render(request, "crowd/detail.html", {"campaign": campaign, "report": report, "join_url": join_url,
-                                                 "aggregates": aggregates, "jobs": jobs, "chart": chart,
-                                                 "aggregate_rows": list(zip(aggregates, texts, strict=True))})
+    strikes = strike_report(campaign) if campaign.task == Campaign.Task.DEIDENTIFY else None
+    answers_map = map_answers(campaign) if campaign.ask_location else None
+    ids = [report["external_ids"].get(str(a.post), "") for a in aggregates]
+    return render(request, "crowd/detail.html", {
+        "campaign": campaign, "report": report, "join_url": join_url, "aggregates": aggregates, "jobs": jobs,
+        "chart": chart, "aggregate_rows": list(zip(aggregates, texts, ids, strict=True)),
+        "actions": selectors.campaign_actions(campaign, report), "strikes": strikes, "map_answers": answers_map,
+        "has_gold": campaign.posts.filter(kind=CampaignPost.Kind.GOLD).exists()})
 
 
 # Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST
@@ -171,25 +180,33 @@ def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
                    "stay."],
             undo="You can reopen it from its page; participants then carry on where they were.")
     model = campaign.location_model
-    named = f"“{model.name}”" if model is not None else "(none: this campaign has no location model, so the job fails)"
-    everyone = (" It is a built-in model: this changes what every user of this server gets."
-                if model is not None and model.owner_id is None else "")
+    named = f"“{model.name}”" if model is not None else "(none)"
     if action == "train_human_model":
         return Confirmation(
             title=f"Train the human-inferability classifier on “{campaign.name}”?", action_url=url,
-            confirm_label="Train and use the new classifier", cancel_url=back, danger=False,
-            lines=[f"A classifier is trained from this campaign's answers and becomes the one used beside the "
-                   f"location model {named}, by the inspect page and the de-identifier.{everyone}",
-                   "The classifier in use now is kept (inactive), not deleted."],
-            undo="No page switches back to an older classifier: train again on other answers to replace it.")
+            confirm_label="Train the classifier", cancel_url=back, danger=False,
+            lines=[f"A classifier is trained from this campaign's decided posts (undecided ones have no label) "
+                   f"beside the location model {named} and saved unused: nothing anybody uses changes.",
+                   "Its job page then offers to use it, when the location model is yours; beside a built-in model "
+                   "only the operator switches (manage.py promote_model_version)."],
+            undo="Nothing to undo: the classifier in use now stays in use.")
+    sample = selectors.calibration_sample(campaign)
     return Confirmation(
         title=f"Calibrate the threshold of {named} from “{campaign.name}”?", action_url=url,
-        confirm_label="Calibrate and use the new threshold", cancel_url=back, danger=False,
-        lines=["A new version of the location model is saved with the threshold calibrated from this campaign's "
-               "hand de-identifications (flagged participants left out); if the model is the one in use, the new "
-               f"version replaces it.{everyone}",
-               "The current version stays on disk (inactive), not deleted."],
-        undo="No page switches back to an older version: calibrate again to change it.")
+        confirm_label="Calibrate", cancel_url=back, danger=False,
+        lines=[f"A new version of the location model is saved, yours and unused, with the threshold calibrated "
+               f"from {plural(len(sample['texts']), 'hand de-identification')} of {plural(sample['posts'], 'post')} "
+               f"(each by at least {sample['need_participants']} participants who were not flagged) and its 95% "
+               "interval.",
+               "Nothing anybody uses changes: the job page then offers to use it for you; a built-in default "
+               "changes only by the operator's command (manage.py promote_model_version)."],
+        undo="Nothing to undo: the version in use now stays in use.")
+
+
+def _offered(campaign: Campaign) -> tuple[str, ...]:
+    if campaign.task == Campaign.Task.INFERABLE:
+        return ("train_human_model", "machine_human_table")
+    return ("calibrate_threshold",)
 
 
 @login_required
@@ -200,6 +217,12 @@ def campaign_action(request: HttpRequest, campaign_id, action: str) -> HttpRespo
                                  id=campaign_id)
     if action not in ("close", "reopen", *CAMPAIGN_JOBS):
         raise Http404("Unknown action.")
+    if action in CAMPAIGN_JOBS:  # offered only when it can run; a stale page or a hand-made request is told why
+        reason = next(a["reason"] for a in selectors.campaign_actions(campaign, selectors.campaign_report(campaign))
+                      if a["action"] == action) if action in _offered(campaign) else "It does not apply to this task."
+        if reason:
+            messages.error(request, f"This cannot run yet: {reason}")
+            return redirect("campaign-detail", campaign_id=campaign.id)
     if action in CONFIRMED_ACTIONS and not confirmed(request):
         return confirmation_page(request, _campaign_confirmation(campaign, action))
     if request.method != "POST":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,7 +29,7 @@ from anonymizer.location.model import LocationModel, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.location.topojson import cached_shapes
 from anonymizer.location.web import selectors
-from anonymizer.models import Job, TrainedLocationModel
+from anonymizer.models import HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.selectors import succeeded_job
 from anonymizer.temporal import removal as time_removal
@@ -232,3 +233,43 @@ def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, t
         known = time_removal.top_patterns(job.result, options.get("time_patterns_top", time_removal.DEFAULT_TOP))
     anonymizer = time_removal.time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
     return anonymizer.transform(list(texts))
+
+
+# -- choosing which saved version is used ---------------------------------------------------------------------
+def own_version(user: AbstractBaseUser, version_id) -> TrainedLocationModel | HumanInferabilityModel | None:
+    """A version its user may switch to: a location model version of their own, or a human-inferability model
+    trained beside a location model of their own (one beside a built-in model serves everyone: the operator's)."""
+    found = TrainedLocationModel.objects.filter(id=version_id, owner_id=user.pk).first()
+    return found or HumanInferabilityModel.objects.filter(id=version_id, owner_id=user.pk,
+                                                          location_model__owner_id=user.pk).first()
+
+
+def use_version(record: TrainedLocationModel | HumanInferabilityModel) -> None:
+    """Make a saved version the one in use among its owner's versions of its name (a location model) or beside
+    its location model (a human-inferability model); the one it replaces stays, unused."""
+    if isinstance(record, HumanInferabilityModel):
+        artifacts.activate(record, {"location_model_id": record.location_model_id})
+    else:
+        artifacts.activate(record)
+
+
+def promote_version(version_id) -> str:
+    """The operator's command (``manage.py promote_model_version``): a location model version becomes the built-in
+    default of its name for every user (its files copied), or a human-inferability model the one used beside its
+    location model. Returns what changed, in a sentence."""
+    version_id = uuid.UUID(str(version_id))  # ValueError for what is not an id
+    record = TrainedLocationModel.objects.filter(id=version_id).first()
+    if record is not None:
+        if record.owner_id is None:
+            artifacts.activate(record)
+            return f"The built-in {record.name} version {record.version} is now the default."
+        default = artifacts.copy_version(
+            record, owner=None, name=record.name, title=record.title,
+            **{key: getattr(record, key) for key in ("language", "threshold", "threshold_kind", "metadata")})
+        return f"{record.name} version {record.version} of user {record.owner_id} is now the built-in default " \
+               f"(copied as version {default.version})."
+    human = HumanInferabilityModel.objects.filter(id=version_id).first()
+    if human is None:
+        raise LookupError(f"No location or human-inferability model version has the id {version_id}.")
+    use_version(human)
+    return f"Human-inferability model {human.id} is now used beside {human.location_model.name}."

@@ -11,10 +11,12 @@ from anonymizer.crowd.stats import (
     CrossTable,
     Interval,
     JudgmentRecord,
+    Label,
     PostAggregate,
     aggregate,
     aggregates_to_rows,
     cross_table,
+    decide,
     flag_participants,
     gold_accuracy,
     krippendorff_alpha,
@@ -222,25 +224,30 @@ def test_aggregate_rates_intervals_cutoff_boundary_and_exclusions() -> None:
     by_post = {a.post: a for a in result}
 
     p10 = by_post["p10"]
-    assert (p10.judgments, p10.yes, p10.yes_rate, p10.human_inferable, p10.excluded) == (100, 10, 0.1, True, 0)
+    assert (p10.judgments, p10.yes, p10.yes_rate, p10.at_or_above_cutoff, p10.excluded) == (100, 10, 0.1, True, 0)
     assert p10.interval == Interval(pytest.approx(0.055229, abs=1e-6), pytest.approx(0.174366, abs=1e-6))
+    # 10 of 100 meets the paper's point rule, but its interval (0.055-0.174) straddles 10%: not decided.
+    assert (p10.label, p10.human_inferable, p10.decided) == (Label.UNDECIDED, None, False)
     p9 = by_post["p9"]
-    assert (p9.judgments, p9.yes, p9.yes_rate, p9.human_inferable) == (100, 9, 0.09, False)
+    assert (p9.judgments, p9.yes, p9.yes_rate, p9.at_or_above_cutoff, p9.label) == (100, 9, 0.09, False,
+                                                                                     Label.UNDECIDED)
 
     mixed = by_post["mixed"]
     assert (mixed.judgments, mixed.yes, mixed.yes_rate, mixed.excluded) == (10, 3, 0.3, 5)
     assert mixed.interval == Interval(pytest.approx(0.107791, abs=1e-6), pytest.approx(0.603222, abs=1e-6))
 
-    assert by_post["empty"] == PostAggregate("empty", 0, 0, None, None, None, 0)
-    assert by_post["all-flagged"] == PostAggregate("all-flagged", 0, 0, None, None, None, 2)
+    assert by_post["empty"] == PostAggregate("empty", 0, 0, None, None, Label.NO_ANSWERS, None, 0)
+    assert by_post["all-flagged"] == PostAggregate("all-flagged", 0, 0, None, None, Label.NO_ANSWERS, None, 2)
+    assert by_post["mixed"].label == Label.INFERABLE  # 3 of 10: the interval starts at 0.108, above 10%
 
     with_flagged = {a.post: a for a in aggregate(records, order, include_flagged=True)}
     assert (with_flagged["mixed"].judgments, with_flagged["mixed"].yes, with_flagged["mixed"].excluded) == (15, 8, 0)
-    assert with_flagged["all-flagged"].human_inferable is True
+    assert with_flagged["all-flagged"].at_or_above_cutoff is True
+    assert with_flagged["all-flagged"].label == Label.INFERABLE  # 2 of 2: interval 0.34-1.00
 
     stricter = {a.post: a for a in aggregate(records, ["p10", "mixed"], cutoff=0.3)}
-    assert stricter["p10"].human_inferable is False
-    assert stricter["mixed"].human_inferable is True
+    assert stricter["p10"].human_inferable is False  # 0.055-0.174 lies wholly below 30%
+    assert stricter["mixed"].at_or_above_cutoff is True and stricter["mixed"].label == Label.UNDECIDED
 
 
 def test_aggregate_rejects_a_double_judgment_and_a_bad_cutoff() -> None:
@@ -253,14 +260,15 @@ def test_aggregate_rejects_a_double_judgment_and_a_bad_cutoff() -> None:
 def test_aggregates_to_rows_is_flat() -> None:
     rows = aggregates_to_rows(aggregate(judgments("p", 3, 7), ["p", "q"]))
     assert rows[0].keys() == {
-        "post", "judgments", "yes", "yes_rate", "interval_low", "interval_high", "human_inferable", "excluded",
+        "post", "judgments", "yes", "yes_rate", "interval_low", "interval_high", "label", "human_inferable",
+        "at_or_above_cutoff", "excluded",
     }
     assert rows[0]["post"] == "p" and rows[0]["yes"] == 3 and rows[0]["human_inferable"] is True
     assert math.isclose(rows[0]["interval_low"], 0.107791, abs_tol=1e-6)
     assert math.isclose(rows[0]["interval_high"], 0.603222, abs_tol=1e-6)
     assert rows[1] == {
         "post": "q", "judgments": 0, "yes": 0, "yes_rate": None, "interval_low": None, "interval_high": None,
-        "human_inferable": None, "excluded": 0,
+        "label": "no answers", "human_inferable": None, "at_or_above_cutoff": None, "excluded": 0,
     }
 
 
@@ -283,3 +291,24 @@ def test_cross_table_counts_members_and_row_order() -> None:
     empty = cross_table({}, {"a": True})
     assert [row["posts"] for row in empty.as_rows()] == [0, 0, 0, 0]
     assert empty.posts == {(True, True): [], (True, False): [], (False, True): [], (False, False): []}
+
+
+@pytest.mark.parametrize(("yes", "n", "cutoff", "label"), [
+    (0, 0, 0.10, Label.NO_ANSWERS),
+    (2, 2, 0.10, Label.INFERABLE),  # Wilson 0.342-1.000
+    (1, 2, 0.10, Label.UNDECIDED),  # 0.095-0.905: the paper's rule says yes; the interval cannot tell
+    (0, 2, 0.10, Label.UNDECIDED),  # 0.000-0.658
+    (0, 34, 0.10, Label.UNDECIDED),  # the upper bound 3.84 / (34 + 3.84) = 0.1015 still reaches 10%
+    (0, 35, 0.10, Label.NOT_INFERABLE),  # 3.84 / 38.84 = 0.0989 < 10%
+    (10, 100, 0.10, Label.UNDECIDED),
+    (3, 5, 0.5, Label.UNDECIDED),
+])
+def test_a_post_is_decided_only_when_its_interval_clears_the_cutoff(yes, n, cutoff, label) -> None:
+    assert decide(yes, n, cutoff) == label
+    interval = wilson_interval(yes, n)
+    if label == Label.INFERABLE:
+        assert interval.low >= cutoff
+    elif label == Label.NOT_INFERABLE:
+        assert interval.high < cutoff
+    elif label == Label.UNDECIDED:
+        assert interval.low < cutoff <= interval.high

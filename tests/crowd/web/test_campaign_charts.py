@@ -66,7 +66,7 @@ def test_each_post_is_a_dot_at_its_yes_rate_coloured_by_its_interval_against_the
         dots = [e for e in group if e.get("class") == "dot"]
         assert len(dots) == 1
         tooltip = dots[0].find(f"{SVG}title").text
-        text = next(t for t in YES if tooltip.startswith(t[:40]))
+        text = next(t for t in YES if t[:40] in tooltip)  # the label is the post's CSV id, then its text
         assert float(dots[0].get("data-x")) == pytest.approx(x_of(YES[text] / PARTICIPANTS), abs=0.01)
         interval = wilson_interval(YES[text], PARTICIPANTS)
         line = group.find(f"{SVG}line")
@@ -77,9 +77,10 @@ def test_each_post_is_a_dot_at_its_yes_rate_coloured_by_its_interval_against_the
                       "Coffee first, then the long meeting about budgets": "not-inferable",
                       "Rain all afternoon near the river, the trains are late": "undecided"}
     # Labelled by text (cut at a word), highest yes-rate first, the unanswered post last.
-    assert labels[0].startswith("Lunch at the Shibuya Scramble") and labels[0].endswith("…")
-    assert labels[1].startswith("Rain all afternoon") and labels[2].startswith("Coffee first")
-    assert labels[3] == UNANSWERED
+    # Each post by its CSV id and the start of its text.
+    assert labels[0].startswith("r0: Lunch at the Shibuya Scramble") and labels[0].endswith("…")
+    assert labels[1].startswith("r2: Rain all afternoon") and labels[2].startswith("r1: Coffee first")
+    assert labels[3] == f"r3: {UNANSWERED}"
     # The numbers are one look away: the table follows the chart, with each post's text.
     assert html.index('id="yes-rate-chart"') < html.index('id="aggregates"')
     assert "0.500 (" in html and "Coffee first" in html[html.index('id="aggregates"'):]

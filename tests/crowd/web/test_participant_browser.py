@@ -17,7 +17,7 @@ def test_join_consent_answer_with_the_keyboard_and_finish(live_server, staff):
     posts = [crowd.PostSpec(text) for text in ("Lunch at the river", "Heading to the station", "Quiet night")]
     campaign = crowd.create_campaign(owner=staff, name="Where was it?", instructions="Can you tell where?",
                                      consent_text="Answers are stored pseudonymously.", posts=posts,
-                                     judgments_per_post=1, per_participant_cap=3)
+                                     judgments_per_post=1, per_participant_cap=3, min_answers_for_code=3)
     for page in browser_page():
         page.set_default_timeout(15_000)
         page.goto(f"{live_server.url}/p/{campaign.join_token}/")
@@ -51,7 +51,7 @@ def test_the_click_map_shows_land_and_places(live_server, staff, location_models
     campaign = crowd.create_campaign(owner=staff, name="Where?", instructions="Click where.",
                                      consent_text="Answers are stored pseudonymously.",
                                      posts=[crowd.PostSpec("Lunch at the river")], judgments_per_post=1,
-                                     per_participant_cap=1, ask_location=True,
+                                     per_participant_cap=1, min_answers_for_code=1, ask_location=True,
                                      location_model=location_models["us-midwest-en"])
     errors: list[str] = []
     for page in browser_page():

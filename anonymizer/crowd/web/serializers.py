@@ -37,7 +37,9 @@ class CampaignSerializer(serializers.ModelSerializer):
         model = Campaign
         fields = ["id", "name", "instructions", "consent_text", "task", "ask_location", "location_model",
                   "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "min_gold_answers",
-                  "per_participant_cap", "reservation_seconds", "status", "created_at", "join_url", "posts", "sample",
+                  "per_participant_cap", "min_answers_for_code", "checks_within", "stop_when_decided",
+                  "min_judgments_per_post", "reservation_seconds", "status", "created_at", "join_url", "posts",
+                  "sample",
                   "attention_checks"]
         read_only_fields = ["id", "status", "created_at", "join_url"]
 
@@ -50,6 +52,12 @@ class CampaignSerializer(serializers.ModelSerializer):
         return data
 
     def validate(self, data: dict) -> dict:
+        cap = data.get("per_participant_cap", Campaign._meta.get_field("per_participant_cap").default)
+        needed = data.get("min_answers_for_code", Campaign._meta.get_field("min_answers_for_code").default)
+        if needed > cap:
+            raise serializers.ValidationError({"min_answers_for_code": [
+                f"A completion code cannot need more answers ({needed}) than one participant may give "
+                f"(per_participant_cap {cap})."]})
         if not data.get("posts") and not data.get("sample"):
             raise serializers.ValidationError({"posts": ["Give the posts, or a sample size to draw from the model's "
                                                          "corpus."]})

@@ -199,12 +199,13 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     rng = random.Random(participant.seed * 1_000_003 + answered)
     seen = participant.assignments.values("post_id")
     posts = CampaignPost.objects.filter(campaign=campaign).exclude(id__in=seen)
-    due = _check_due(participant, campaign, answered)
-    if due is not None:
+    # Check items only while there is work for them to vouch for: never a session of checks alone.
+    work_left = still_asked(campaign).exclude(id__in=seen).exists()
+    for due in _checks_due(participant, campaign, answered) if work_left else ():
         checks = list(posts.filter(kind=due).values_list("id", flat=True).order_by("id"))
-        if checks:
+        if checks:  # a campaign without gold posts (or attention checks) cannot serve that kind
             return _assign(participant, campaign, rng.choice(checks), now, check_load=False)
-    if rng.random() < campaign.gold_share:
+    if work_left and rng.random() < campaign.gold_share:
         gold = list(posts.exclude(kind=Kind.REGULAR).values_list("id", flat=True).order_by("id"))
         if gold:
             return _assign(participant, campaign, rng.choice(gold), now, check_load=False)
@@ -236,16 +237,14 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     return None
 
 
-def _check_due(participant: Participant, campaign: Campaign, answered: int) -> str | None:
-    """The kind of check item (gold or attention) to serve now, so that every participant meets one of each
-    within their first ``checks_within`` items: each kind has a place among them, drawn from the participant's
-    seed, and is served there or at the first item after it that they have not yet answered one of its kind."""
+def _checks_due(participant: Participant, campaign: Campaign, answered: int) -> list[str]:
+    """The kinds of check item (gold, attention) due now, so that every participant meets one of each within
+    their first ``checks_within`` items: each kind has a place among them, drawn from the participant's seed, and
+    is due there and at every item after it until they have answered one of its kind."""
     places = random.Random(participant.seed).sample(range(campaign.checks_within), 2)
     answered_kinds = set(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post__kind", flat=True))
-    for kind, place in zip((Kind.GOLD, Kind.ATTENTION), places, strict=True):
-        if kind not in answered_kinds and answered >= place:
-            return kind
-    return None
+    return [kind for kind, place in zip((Kind.GOLD, Kind.ATTENTION), places, strict=True)
+            if kind not in answered_kinds and answered >= place]
 
 
 def _lock_participant(participant: Participant) -> None:

@@ -150,7 +150,7 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
     chart = mark_safe(interval_chart(rows, cutoff=campaign.cutoff,
                                      title="Can people tell where? Yes-rate per post")
                       ) if aggregates and campaign.task == Campaign.Task.INFERABLE else ""
-    texts = [row[0] for row in rows]  # each post's text, beside its numbers in the table
+    texts = [report["texts"].get(str(a.post), "") for a in aggregates]  # each post's text, beside its numbers
     strikes = strike_report(campaign) if campaign.task == Campaign.Task.DEIDENTIFY else None
     answers_map = map_answers(campaign) if campaign.ask_location else None
     ids = [report["external_ids"].get(str(a.post), "") for a in aggregates]

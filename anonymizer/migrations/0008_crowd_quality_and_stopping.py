@@ -55,7 +55,7 @@ def recount_posts(apps, schema_editor):
         valid = Judgment.objects.filter(post_id=post.id, participant__flagged_reason="")
         answered = valid.count()
         yes = valid.filter(answer=True).count()
-        label = decide(yes, answered, post.campaign.cutoff)
+        label = decide(yes, answered, post.campaign.cutoff) if post.campaign.task == "inferable" else ""
         CampaignPost.objects.filter(id=post.id).update(answered=answered, yes=yes, label=label)
 
 

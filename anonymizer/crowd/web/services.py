@@ -272,8 +272,9 @@ def _recount(post_ids: Sequence[int], campaign: Campaign) -> None:
         valid = Judgment.objects.filter(post_id=post_id, participant__flagged_reason="")
         answered = valid.count()
         yes = valid.filter(answer=True).count()
-        CampaignPost.objects.filter(id=post_id).update(answered=answered, yes=yes,
-                                                       label=decide(yes, answered, campaign.cutoff))
+        # Only yes/no answers decide a label; a strike-words post has none (and so never sorts as settled).
+        label = decide(yes, answered, campaign.cutoff) if campaign.task == Campaign.Task.INFERABLE else ""
+        CampaignPost.objects.filter(id=post_id).update(answered=answered, yes=yes, label=label)
 
 
 def _requeue(participant: Participant, now: datetime) -> None:

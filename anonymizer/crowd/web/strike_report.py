@@ -10,9 +10,9 @@ from __future__ import annotations
 import statistics
 
 from django.templatetags.static import static
-from django.utils.text import Truncator
 
 from anonymizer.crowd.strikes import StrikeRecord, summarize_strikes
+from anonymizer.crowd.web.selectors import snippet
 from anonymizer.location.geography import map_description
 from anonymizer.location.grid import Grid, haversine_km
 from anonymizer.location.model import LocationModel, remove_spans
@@ -22,11 +22,6 @@ from anonymizer.platform import artifacts
 
 #: The dashboard shows this many posts (as its yes/no table does); counts and alpha cover all of them.
 SHOWN_POSTS = 200
-SNIPPET_CHARS = 80
-
-
-def _snippet(text: str) -> str:
-    return Truncator(text).chars(SNIPPET_CHARS)
 
 
 def _word_rows(text: str, tokens: list[Token], counts: tuple[int, ...], answers: int,
@@ -74,7 +69,7 @@ def strike_report(campaign: Campaign, *, shown: int = SHOWN_POSTS) -> dict:
     for post_id, external_id, text in posts[:shown]:
         item = by_post[str(post_id)]
         words, after = _word_rows(text, tokens[post_id], item.counts, item.answers, set(item.consensus))
-        rows.append({"post": post_id, "external_id": external_id, "snippet": _snippet(text),
+        rows.append({"post": post_id, "external_id": external_id, "snippet": snippet(text),
                      "answers": item.answers, "excluded": item.excluded, "tokens": item.tokens, "words": words,
                      "after": after, "consensus": list(item.consensus),
                      "consensus_text": remove_spans(text, [tokens[post_id][i] for i in item.consensus])})
@@ -84,7 +79,8 @@ def strike_report(campaign: Campaign, *, shown: int = SHOWN_POSTS) -> dict:
 
 
 def geography_config(grid: dict) -> dict:
-    """The map's land, borders and largest places under ``grid``, as the participant's task page builds them."""
+    """The map's land, borders and largest places under ``grid`` (no cell names: on the participant's map they
+    would hint): for the participant's click map and the dashboard's map of the answers."""
     described = map_description(Grid.from_dict(grid))
     return {"layers": [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])}
                        for layer in described["geography"]],
@@ -111,7 +107,7 @@ def map_answers(campaign: Campaign) -> dict:
             excluded += 1
             continue
         known = true_lat is not None and true_lon is not None
-        clicks.append({"post": post_id, "external_id": external_id, "snippet": _snippet(text), "lat": lat,
+        clicks.append({"post": post_id, "external_id": external_id, "snippet": snippet(text), "lat": lat,
                        "lon": lon, "true": [true_lat, true_lon] if known else None,
                        "error_km": haversine_km(lat, lon, true_lat, true_lon) if known else None})
     errors = [click["error_km"] for click in clicks if click["error_km"] is not None]

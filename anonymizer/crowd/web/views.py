@@ -12,7 +12,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -23,9 +22,7 @@ from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.forms import CampaignForm
 from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
-from anonymizer.crowd.web.strike_report import map_answers, strike_report
-from anonymizer.location.geography import map_description
-from anonymizer.location.grid import Grid
+from anonymizer.crowd.web.strike_report import geography_config, map_answers, strike_report
 from anonymizer.models import Campaign, CampaignPost, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.charts import interval_chart
@@ -87,11 +84,7 @@ def task(request: HttpRequest, token: str) -> HttpResponse:
     grid, geography = None, None
     if campaign.ask_location and campaign.location_model is not None:
         grid = campaign.location_model.metadata["grid"]
-        # The map to click on shows land, borders and the largest places (no cell names: they would hint).
-        described = map_description(Grid.from_dict(grid))
-        geography = {"layers": [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])}
-                                for layer in described["geography"]],
-                     "labels": described["place_labels"]}
+        geography = geography_config(grid)
     config = {"api": {action: reverse("crowd-api", args=[token, action]) for action in ("next", "answer", "undo")},
               "task": campaign.task, "askLocation": campaign.ask_location, "grid": grid, "geography": geography,
               "cap": campaign.per_participant_cap}

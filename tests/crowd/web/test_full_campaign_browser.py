@@ -46,7 +46,7 @@ def truthful(text: str) -> bool:
 
 def seed_with_attention_last() -> int:
     """A participant seed whose attention check falls on the last of the first ``CHECKS_WITHIN`` items (services.
-    _check_due: places = Random(seed).sample(range(checks_within), 2), gold's then attention's), so that the
+    _checks_due: places = Random(seed).sample(range(checks_within), 2), gold's then attention's), so that the
     careless participant answers a regular post before the check that flags them."""
     return next(seed for seed in range(1, 1000)
                 if random.Random(seed).sample(range(CHECKS_WITHIN), 2)[1] == CHECKS_WITHIN - 1)

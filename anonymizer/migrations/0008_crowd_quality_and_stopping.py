@@ -49,7 +49,13 @@ def recount_posts(apps, schema_editor):
     out), with their yes answers and the label they decide."""
     from anonymizer.crowd.stats import decide
 
+    Campaign = apps.get_model("anonymizer", "Campaign")
     CampaignPost = apps.get_model("anonymizer", "CampaignPost")
+    # A campaign under way keeps the design it was started with: a fixed number of answers per post (no
+    # sequential stopping), and codes as before (a cap under the new minimum for a code is the minimum).
+    Campaign.objects.update(stop_when_decided=False)
+    for campaign in Campaign.objects.filter(per_participant_cap__lt=5):
+        Campaign.objects.filter(id=campaign.id).update(min_answers_for_code=campaign.per_participant_cap)
     Judgment = apps.get_model("anonymizer", "Judgment")
     for post in CampaignPost.objects.select_related("campaign").iterator():
         valid = Judgment.objects.filter(post_id=post.id, participant__flagged_reason="")

@@ -304,9 +304,10 @@ def machine_human_table(staff, location_models) -> list[dict]:
     tokyo = location_models["tokyo-ja"]
     posts = [replace(post, external_id=cell) for post, cell in zip(crowd.posts_from_corpus(tokyo, len(CELLS)),
                                                                      CELLS, strict=True)]
+    # Cut-off 0.5 and 5 answers each: every post decided (the table holds decided posts only).
     campaign = crowd.create_campaign(owner=staff, name="table", instructions="x", consent_text="x", posts=posts,
-                                     judgments_per_post=3, location_model=tokyo)
-    answer_all(campaign, 3, lambda text: "駅" in text)
+                                     judgments_per_post=5, cutoff=0.5, location_model=tokyo)
+    answer_all(campaign, 5, lambda text: "駅" in text)
     job = run_in_process(owner=staff, kind="machine_human_table", params={"campaign": str(campaign.id)}, inputs=[])
     assert job.status == Job.Status.SUCCEEDED, job.error
     client = Client()

@@ -17,7 +17,7 @@ from anonymizer.models import Campaign, Job, JobResult, Upload
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import browser_page, csv_upload, token_client
+from tests.helpers import answer_all, browser_page, csv_upload, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -149,14 +149,29 @@ def test_closing_a_campaign_asks_first_and_can_be_undone(staff_client, campaign)
     assert campaign.participants.count() == 1  # the link admits again
 
 
-def test_model_changing_campaign_jobs_ask_first(staff_client, campaign):
-    for action in ("train_human_model", "calibrate_threshold"):
-        url = reverse("campaign-action", args=[campaign.id, action])
-        assert "not deleted" in page(staff_client.get(url))
-        page(staff_client.post(url))
-    assert not Job.objects.exists()
+def test_campaign_jobs_that_cannot_run_are_refused_with_the_reason(staff_client, campaign):
+    # No location model: neither job can run; even a confirmed POST starts nothing and says why.
     response = staff_client.post(reverse("campaign-action", args=[campaign.id, "train_human_model"]),
-                                 {"confirm": "yes"})
+                                 {"confirm": "yes"}, follow=True)
+    assert "The campaign has no location model" in page(response)
+    response = staff_client.get(reverse("campaign-action", args=[campaign.id, "calibrate_threshold"]), follow=True)
+    assert "It does not apply to this task" in page(response)
+    assert not Job.objects.exists()
+
+
+def test_training_the_human_classifier_asks_first(staff_client, staff, location_models):
+    # Cut-off 0.5, 5 answers each: every post decided, both labels present, so the job can run.
+    posts = [crowd.PostSpec(f"post {i}", external_id=f"r{i}") for i in range(12)]
+    campaign = crowd.create_campaign(owner=staff, name="Kyoto posts", instructions="Judge.", consent_text="OK.",
+                                     posts=posts, judgments_per_post=5, cutoff=0.5,
+                                     location_model=location_models["tokyo-ja"])
+    answer_all(campaign, 5, lambda text: int(text.split()[1]) % 2 == 0)
+    url = reverse("campaign-action", args=[campaign.id, "train_human_model"])
+    shown = page(staff_client.get(url))
+    assert "saved unused: nothing anybody uses changes" in shown
+    page(staff_client.post(url))  # without confirm=yes: the same page again
+    assert not Job.objects.exists()
+    response = staff_client.post(url, {"confirm": "yes"})
     assert response.status_code == 302 and Job.objects.filter(kind="train_human_model").count() == 1
 
 

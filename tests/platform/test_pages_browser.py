@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from anonymizer.crowd.web import services as crowd
-from anonymizer.models import Job
+from anonymizer.models import Campaign, Job
 from anonymizer.platform.jobs import runner
 from tests.helpers import ROOT, browser_page, csv_upload, wait_for_js
 from tests.preferences.conftest import default_artifact, default_checkins, preference_model  # noqa: F401
@@ -20,7 +20,22 @@ WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 STAFF_PASSWORD = "a long staff passphrase"
 
 
-def pages_of(staff) -> dict[str, str]:
+def strike_campaign(staff, model) -> Campaign:
+    """A strike-words campaign with map clicks, answered by two participants (words struck, points clicked)."""
+    campaign = crowd.create_campaign(owner=staff, name="Strike the place", instructions="Strike words.",
+                                     consent_text="OK.", posts=crowd.posts_from_corpus(model, 3, seed=5),
+                                     task=Campaign.Task.DEIDENTIFY, ask_location=True, location_model=model,
+                                     judgments_per_post=2, per_participant_cap=3)
+    for _ in range(2):
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        while (assignment := crowd.next_assignment(participant)) is not None:
+            crowd.answer(participant, assignment.post_id, deleted_tokens=[0], latitude=35.68, longitude=139.76,
+                         text_after=assignment.post.text[1:])
+    return campaign
+
+
+def pages_of(staff, location_models=None) -> dict[str, str]:
     """Every page a person reaches, with the records they show made first (through the real code paths)."""
     client = Client()
     client.force_login(staff)
@@ -56,6 +71,9 @@ def pages_of(staff) -> dict[str, str]:
         "upload-delete": reverse("upload-delete", args=[upload.id]),
         "job-delete": reverse("job-delete", args=[job.id]),
         "campaign-close": reverse("campaign-action", args=[campaign.id, "close"]),
+        **({"campaign-strikes": reverse("campaign-detail",
+                                        args=[strike_campaign(staff, location_models["tokyo-ja"]).id])}
+           if location_models else {}),
     }
 
 
@@ -93,7 +111,7 @@ def check_page(page, url: str, name: str, width: str, errors: list[str]) -> list
 
 def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_server, staff, location_models,
                                                                        preference_model):  # noqa: F811
-    pages = pages_of(staff)  # before the browser: Playwright's event loop then stops Django's database calls
+    pages = pages_of(staff, location_models)  # before the browser: Playwright then stops Django's database calls
     found: list[str] = []
     errors: list[str] = []  # what the page logs as an error, cleared before each page
     for page in browser_page():

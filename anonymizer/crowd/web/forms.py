@@ -130,7 +130,7 @@ class CampaignForm(UploadForm):
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        needed = cleaned.get("min_answers_for_code") or Campaign._meta.get_field("min_answers_for_code").default
+        needed = cleaned.get("min_answers_for_code") or 0  # left empty: the default, or the cap when smaller
         if needed > (cleaned.get("per_participant_cap") or 10**9):
             self.add_error("min_answers_for_code", "A completion code cannot need more answers than one participant "
                                                    "may give (the cap above).")

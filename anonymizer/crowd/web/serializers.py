@@ -53,7 +53,7 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     def validate(self, data: dict) -> dict:
         cap = data.get("per_participant_cap", Campaign._meta.get_field("per_participant_cap").default)
-        needed = data.get("min_answers_for_code", Campaign._meta.get_field("min_answers_for_code").default)
+        needed = data.get("min_answers_for_code", 0)  # unless given: the default, or the cap when smaller
         if needed > cap:
             raise serializers.ValidationError({"min_answers_for_code": [
                 f"A completion code cannot need more answers ({needed}) than one participant may give "

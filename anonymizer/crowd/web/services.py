@@ -71,7 +71,9 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
         raise UserFacingError(f"A campaign holds at most {MAX_CAMPAIGN_POSTS:,} posts (and "
                               f"{MAX_ATTENTION_CHECKS} attention checks); got {len(posts):,}.")
     cap = options.get("per_participant_cap", Campaign._meta.get_field("per_participant_cap").default)
-    needed = options.get("min_answers_for_code", Campaign._meta.get_field("min_answers_for_code").default)
+    # Unless given, a code needs the default number of answers or, under a smaller cap, the cap.
+    options.setdefault("min_answers_for_code", min(Campaign._meta.get_field("min_answers_for_code").default, cap))
+    needed = options["min_answers_for_code"]
     if needed > cap:
         raise UserFacingError(f"A completion code needs {needed} answered posts, more than the {cap} items one "
                               "participant may answer: lower the minimum or raise the cap.")

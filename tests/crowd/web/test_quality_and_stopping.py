@@ -151,3 +151,24 @@ def test_the_campaign_api_refuses_numbers_out_of_range_naming_the_field(staff, f
     response = api.post(reverse("api-campaign-list"), body, format="json")
     assert response.status_code == 400 and field in response.json(), response.json()
     assert not Campaign.objects.exists()
+
+
+def test_the_migration_recounts_valid_answers_and_keeps_running_campaigns_on_their_design(staff):
+    import importlib
+
+    from django.apps import apps as django_apps
+
+    campaign = campaign_of(staff, 2, wanted=3, attention=1, per_participant_cap=3)
+    careless, careful = joined(campaign), joined(campaign)
+    for post in CampaignPost.objects.filter(campaign=campaign, kind=Kind.REGULAR):
+        for participant in (careless, careful):
+            Judgment.objects.create(participant=participant, post=post, answer=True)
+    # As a campaign stood before: every answer counted, a flag set afterwards, defaults of the new columns.
+    Participant.objects.filter(id=careless.id).update(flagged_reason="failed an attention check")
+    CampaignPost.objects.filter(campaign=campaign, kind=Kind.REGULAR).update(answered=2, yes=0, label="no answers")
+    Campaign.objects.filter(id=campaign.id).update(stop_when_decided=True, min_answers_for_code=5)
+    importlib.import_module("anonymizer.migrations.0008_crowd_quality_and_stopping").recount_posts(django_apps, None)
+    campaign.refresh_from_db()
+    assert (campaign.stop_when_decided, campaign.min_answers_for_code) == (False, 3)
+    rows = CampaignPost.objects.filter(campaign=campaign, kind=Kind.REGULAR).values_list("answered", "yes", "label")
+    assert list(rows) == [(1, 1, Label.INFERABLE)] * 2  # 1 yes of 1 valid: interval 0.21-1 clears 10%

@@ -56,7 +56,7 @@ def use_model_version(request: HttpRequest, version_id) -> HttpResponse:
             danger=False, hidden={"back": back},
             lines=[f"This version becomes {what}: the inspect page and your jobs use it from now on.",
                    "Built-in models and other users' models do not change."],
-            undo="The version in use now is kept, unused; you can switch back to it the same way."))
+            undo="The version in use now is kept, unused, not deleted."))
     services.use_version(record)
     messages.success(request, "The version is now in use.")
     return redirect(back)

@@ -166,6 +166,15 @@ def browser_page():
         browser.close()
 
 
+def sign_in(page, live_server, username: str, password: str) -> None:
+    """Sign in through the login form in a browser page; it lands on the jobs list."""
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/jobs/")
+
+
 def answer_all(campaign: Campaign, participants: int, decide) -> None:
     """Simulated participants answering every regular post (through the service, as the views do)."""
     for _ in range(participants):

@@ -447,12 +447,21 @@ def _from_allowed(release: Release, token: Token, tokens: Sequence[Token], allow
 
 def calibrated_threshold(model: LocationModel, hand_deidentified: Sequence[str]) -> Threshold:
     """The paper's calibration: the mean top-cell probability of posts that people de-identified by hand."""
+    return hand_calibration(model, hand_deidentified)[0]
+
+
+def hand_calibration(model: LocationModel, hand_deidentified: Sequence[str], *, resamples: int = 2000,
+                     seed: int = 0) -> tuple[Threshold, tuple[float, float]]:
+    """The calibrated threshold (``calibrated_threshold``) and a 95% percentile-bootstrap interval of it over the
+    posts (resampled ``resamples`` times): how much it owes to which posts people happened to de-identify."""
     if not hand_deidentified:
         raise ValueError("calibration needs at least one hand de-identified post")
     tokenizer = get_tokenizer(model.tokenizer_settings)
     docs = [[t.norm for t in tokenizer.tokenize(text)] for text in hand_deidentified]
-    value = float(model.classifier.predict_proba(docs).max(axis=1).mean())
-    return Threshold.choose(0.0, calibrated=value, calibrated_posts=len(docs))
+    top = model.classifier.predict_proba(docs).max(axis=1)
+    means = np.random.default_rng(seed).choice(top, size=(resamples, len(top))).mean(axis=1)
+    interval = (float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975)))
+    return Threshold.choose(0.0, calibrated=float(top.mean()), calibrated_posts=len(docs)), interval
 
 
 def train_location_model(posts: Sequence[Post], *, name: str, grid: Grid, tokenizer_settings: TokenizerSettings,

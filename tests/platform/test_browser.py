@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import PAPER_EXAMPLE_ROWS, browser_page, csv_bytes, wait_for_js, write_large_csv
+from tests.helpers import PAPER_EXAMPLE_ROWS, browser_page, csv_bytes, sign_in, wait_for_js, write_large_csv
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
@@ -59,11 +59,7 @@ def test_k_anonymize_upload_configure_run_watch_progress_download_and_open_the_r
                                                                                      tmp_path, user, page):
     """The k-anonymization workflow end to end, on a 10,000-row table (NER keeps the worker busy for seconds)."""
     page.set_default_timeout(60_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "correct horse battery staple")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/jobs/")
+    sign_in(page, live_server, "alice", "correct horse battery staple")
     start_worker()
 
     page.click("text=Profile a CSV file")

@@ -17,7 +17,7 @@ from anonymizer.models import Campaign, Job, JobResult, Upload
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import answer_all, browser_page, csv_upload, token_client
+from tests.helpers import answer_all, browser_page, csv_upload, sign_in, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -187,11 +187,7 @@ def test_in_a_browser_delete_shows_what_goes_then_deletes(live_server, user):
     for browser in browser_page():
         browser.set_viewport_size({"width": 1280, "height": 900})
         browser.set_default_timeout(20_000)
-        browser.goto(live_server.url + reverse("login"))
-        browser.fill("#id_username", "alice")
-        browser.fill("#id_password", "correct horse battery staple")
-        browser.click("button[type=submit]")
-        browser.wait_for_url("**/jobs/")
+        sign_in(browser, live_server, "alice", "correct horse battery staple")
         browser.goto(live_server.url + reverse("upload-list"))
         browser.click("[data-upload-delete='posts.csv']")
         browser.wait_for_selector("#confirmation")

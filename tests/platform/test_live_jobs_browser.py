@@ -7,7 +7,7 @@ import pytest
 
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import browser_page, csv_upload, wait_for_js
+from tests.helpers import browser_page, csv_upload, sign_in, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
@@ -28,11 +28,7 @@ def page():
 def test_the_jobs_list_shows_the_queue_place_then_success_without_a_reload(queued, live_server, start_worker, page):
     page.set_default_timeout(30_000)
     job = queued
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "correct horse battery staple")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/jobs/")
+    sign_in(page, live_server, "alice", "correct horse battery staple")
 
     row = f'tr[data-job-id="{job.id}"]'
     assert page.text_content(f"{row} .live-status") == "queued"  # no worker runs yet

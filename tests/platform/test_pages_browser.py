@@ -11,7 +11,7 @@ from django.urls import reverse
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Campaign, Job
 from anonymizer.platform.jobs import runner
-from tests.helpers import ROOT, browser_page, csv_upload, wait_for_js
+from tests.helpers import ROOT, browser_page, csv_upload, sign_in, wait_for_js
 from tests.preferences.conftest import default_artifact, default_checkins, preference_model  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -123,11 +123,7 @@ def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_serve
             for name, path in VISITOR_PAGES.items():
                 found += check_page(page, live_server.url + path, name, width, errors)
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.goto(live_server.url + reverse("login"))
-        page.fill("#id_username", staff.username)
-        page.fill("#id_password", STAFF_PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_url("**/jobs/")
+        sign_in(page, live_server, staff.username, STAFF_PASSWORD)
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             for name, path in pages.items():

@@ -32,11 +32,14 @@ from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
 
 
+def _progress(participant: Participant) -> dict:
+    return {"answered": participant.judgments.count(), "cap": participant.campaign.per_participant_cap}
+
+
 def _payload(participant: Participant, assignment: Assignment | None, error: str = "") -> dict:
     """What the participant's page needs: their next post (never its kind or anyone's answers) and progress."""
     campaign = participant.campaign
-    answered = participant.judgments.count()
-    out = {"progress": {"answered": answered, "cap": campaign.per_participant_cap}, "error": error}
+    out = {"progress": _progress(participant), "error": error}
     if assignment is None:
         participant.refresh_from_db(fields=["completed_at", "completion_code", "flagged_reason"])
         return {**out, "done": True, "completion_code": participant.completion_code,
@@ -65,12 +68,9 @@ def participant_api(request: HttpRequest, token: str, action: str) -> JsonRespon
                 following = _payload(participant, crowd.next_assignment(participant))
             except crowd.QueueWait as wait:  # the answer is stored all the same: 200, and when to ask again
                 following = {"wait": wait.seconds, "error": str(wait), "done": False,
-                             "progress": {"answered": participant.judgments.count(),
-                                          "cap": campaign.per_participant_cap}}
+                             "progress": _progress(participant)}
             except UserFacingError as exc:
-                following = {"error": str(exc), "done": False,
-                             "progress": {"answered": participant.judgments.count(),
-                                          "cap": campaign.per_participant_cap}}
+                following = {"error": str(exc), "done": False, "progress": _progress(participant)}
             return JsonResponse({"stored": stored, **following})
         if action == "undo" and request.method == "POST":
             return JsonResponse(_payload(participant, crowd.undo(participant)))

@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-import numpy as np
 from django.conf import settings
 from rest_framework import serializers
 
 from anonymizer.crowd.stats import cross_table
 from anonymizer.crowd.web import selectors
 from anonymizer.location.human import HumanModel, train_human_model
-from anonymizer.location.model import LocationModel, calibrated_threshold
+from anonymizer.location.model import LocationModel, hand_calibration
 from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
@@ -82,15 +81,12 @@ def calibrate_threshold(record: TrainedLocationModel, hand_deidentified: Sequenc
     the campaign's owner: nothing anybody uses changes until its owner chooses it (a built-in model's default
     changes only by the operator's ``manage.py promote_model_version``)."""
     model = artifacts.load(record, LocationModel.load)
-    threshold = calibrated_threshold(model, hand_deidentified)
-    top = model.cell_probabilities([[t.norm for t in model.tokenize(text)] for text in hand_deidentified]).max(axis=1)
-    means = np.random.default_rng(0).choice(top, size=(2000, len(top))).mean(axis=1)
+    threshold, interval = hand_calibration(model, hand_deidentified)
     calibrated = model.with_threshold(threshold)
     fields = calibrated.record_fields()
     fields["metadata"] = {**fields["metadata"], "calibration": {
         "campaign": str(campaign.id), "campaign_name": campaign.name, "base_version": str(record.id),
-        "posts": len(top), "mean": float(top.mean()),
-        "interval": [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))]}}
+        "posts": len(hand_deidentified), "mean": threshold.value, "interval": list(interval)}}
     return artifacts.save_version(TrainedLocationModel, calibrated.save, owner=owner,
                                   title=f"{record.title or record.name}, calibrated on {campaign.name}"[:200],
                                   activate=False, **fields)

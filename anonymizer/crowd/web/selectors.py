@@ -20,6 +20,7 @@ from anonymizer.crowd.stats import (
 )
 from anonymizer.location.grid import haversine_km
 from anonymizer.models import Campaign, CampaignPost, Judgment, Participant
+from anonymizer.platform.charts import snippet
 
 
 def campaigns_of(user: AbstractBaseUser) -> QuerySet[Campaign]:
@@ -30,11 +31,19 @@ def campaigns_of(user: AbstractBaseUser) -> QuerySet[Campaign]:
 
 
 DECIDED = (Label.INFERABLE, Label.NOT_INFERABLE)
+#: How much of a post's text the exports and the strike-words report show to recognise it by.
+SNIPPET_CHARS = 80
 
 
 def stops_early(campaign: Campaign) -> bool:
     """Whether the campaign stops asking about a post once its answers decide it (sequential stopping)."""
     return campaign.stop_when_decided and campaign.task == Campaign.Task.INFERABLE
+
+
+def decided_enough(campaign: Campaign, answered: int, label: str) -> bool:
+    """Whether sequential stopping takes a post out of the queue: decided, with the minimum of answers. The one
+    statement of the rule in Python; ``still_asked`` says the same in the query."""
+    return stops_early(campaign) and label in DECIDED and answered >= campaign.min_judgments_per_post
 
 
 def still_asked(campaign: Campaign) -> QuerySet[CampaignPost]:
@@ -80,8 +89,7 @@ def campaign_report(campaign: Campaign) -> dict:
     # Valid answers (flagged participants' left out, so their posts count as wanting answers again); with
     # sequential stopping a post decided by enough answers wants no more.
     most = campaign.judgments_per_post
-    stopped = {post["id"] for post in regular if stops_early(campaign) and post["label"] in DECIDED
-               and post["answered"] >= campaign.min_judgments_per_post}
+    stopped = {post["id"] for post in regular if decided_enough(campaign, post["answered"], post["label"])}
     done = sum(min(post["answered"], most) for post in regular)
     wanted = sum(min(post["answered"], most) if post["id"] in stopped else most for post in regular)
     records = judgment_records(campaign)
@@ -101,8 +109,7 @@ def campaign_report(campaign: Campaign) -> dict:
     # Every click counts as a map answer; the distance only where the post's true point is known.
     placed = [click for click in clicks if click[2] is not None and click[3] is not None]
     click_errors = haversine_km(*np.array(placed).T) if placed else np.array([])
-    labels = Counter(a.label for a in aggregate(records, [str(post["id"]) for post in regular],
-                                                cutoff=campaign.cutoff))
+    labels = Counter(a.label for a in aggregates)
     return {
         "posts": len(regular),
         "judgments_wanted": wanted,
@@ -141,7 +148,7 @@ def judgment_rows(campaign: Campaign) -> list[dict]:
     """Every answer of a campaign, pseudonymous, for export."""
     return [
         {"participant": str(row["participant_id"]), "post": row["post_id"], "external_id": row["post__external_id"],
-         "text_snippet": snippet(row["post__text"]), "kind": row["post__kind"], "answer": row["answer"],
+         "text_snippet": snippet(row["post__text"], SNIPPET_CHARS), "kind": row["post__kind"], "answer": row["answer"],
          "clicked_latitude": row["clicked_latitude"], "clicked_longitude": row["clicked_longitude"],
          "deleted_tokens": row["deleted_tokens"],
          "text_after": row["text_after"], "seconds": row["seconds"],
@@ -158,14 +165,8 @@ def aggregate_rows(campaign: Campaign) -> list[dict]:
     rows = aggregates_to_rows(report["aggregates"])
     for row in rows:
         row["external_id"] = report["external_ids"].get(str(row["post"]), "")
-        row["text_snippet"] = snippet(report["texts"].get(str(row["post"]), ""))
+        row["text_snippet"] = snippet(report["texts"].get(str(row["post"]), ""), SNIPPET_CHARS)
     return rows
-
-
-def snippet(text: str, length: int = 80) -> str:
-    """The start of a post, on one line, to recognise it by (exports and tables)."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= length else flat[:length - 1].rstrip() + "…"
 
 
 def calibration_sample(campaign: Campaign) -> dict:

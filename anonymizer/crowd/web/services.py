@@ -26,7 +26,7 @@ from django.db.models import Case, Count, F, IntegerField, Min, Q, Value, When
 from django.utils import timezone
 
 from anonymizer.crowd.stats import JudgmentRecord, decide, flag_participants, gold_accuracy
-from anonymizer.crowd.web.selectors import DECIDED, still_asked, stops_early
+from anonymizer.crowd.web.selectors import DECIDED, decided_enough, still_asked
 from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant, TrainedLocationModel
 from anonymizer.platform.errors import UserFacingError
 
@@ -257,8 +257,7 @@ def _load(post: CampaignPost, now: datetime, excluding: int | None = None) -> in
     """Valid answers of a (locked) post plus the live reservations of others; with sequential stopping a post
     decided by enough answers is full."""
     campaign = post.campaign
-    if (stops_early(campaign) and post.answered >= campaign.min_judgments_per_post
-            and post.label in DECIDED):
+    if decided_enough(campaign, post.answered, post.label):
         return campaign.judgments_per_post
     live = Assignment.objects.filter(post_id=post.id, answered_at__isnull=True, expires_at__gt=now)
     if excluding is not None:

@@ -12,13 +12,14 @@ import statistics
 from django.templatetags.static import static
 
 from anonymizer.crowd.strikes import StrikeRecord, summarize_strikes
-from anonymizer.crowd.web.selectors import snippet
+from anonymizer.crowd.web.selectors import SNIPPET_CHARS
 from anonymizer.location.geography import map_description
 from anonymizer.location.grid import Grid, haversine_km
 from anonymizer.location.model import LocationModel, remove_spans
 from anonymizer.location.tokenize import Token
 from anonymizer.models import Campaign, CampaignPost, Judgment
 from anonymizer.platform import artifacts
+from anonymizer.platform.charts import snippet
 
 #: The dashboard shows this many posts (as its yes/no table does); counts and alpha cover all of them.
 SHOWN_POSTS = 200
@@ -69,7 +70,7 @@ def strike_report(campaign: Campaign, *, shown: int = SHOWN_POSTS) -> dict:
     for post_id, external_id, text in posts[:shown]:
         item = by_post[str(post_id)]
         words, after = _word_rows(text, tokens[post_id], item.counts, item.answers, set(item.consensus))
-        rows.append({"post": post_id, "external_id": external_id, "snippet": snippet(text),
+        rows.append({"post": post_id, "external_id": external_id, "snippet": snippet(text, SNIPPET_CHARS),
                      "answers": item.answers, "excluded": item.excluded, "tokens": item.tokens, "words": words,
                      "after": after, "consensus": list(item.consensus),
                      "consensus_text": remove_spans(text, [tokens[post_id][i] for i in item.consensus])})
@@ -107,7 +108,7 @@ def map_answers(campaign: Campaign) -> dict:
             excluded += 1
             continue
         known = true_lat is not None and true_lon is not None
-        clicks.append({"post": post_id, "external_id": external_id, "snippet": snippet(text), "lat": lat,
+        clicks.append({"post": post_id, "external_id": external_id, "snippet": snippet(text, SNIPPET_CHARS), "lat": lat,
                        "lon": lon, "true": [true_lat, true_lon] if known else None,
                        "error_km": haversine_km(lat, lon, true_lat, true_lon) if known else None})
     errors = [click["error_km"] for click in clicks if click["error_km"] is not None]

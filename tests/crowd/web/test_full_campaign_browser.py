@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import CampaignPost, Judgment
-from tests.helpers import ROOT, browser_page, wait_for_js
+from tests.helpers import ROOT, browser_page, sign_in, wait_for_js
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -114,11 +114,7 @@ def test_a_full_campaign_with_a_careless_participant(live_server, staff, monkeyp
         careful = [run_participant(browser, join_url, truthful, use_keys=True) for _ in range(2)]
         page.set_default_timeout(15_000)
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.goto(live_server.url + reverse("login"))
-        page.fill("#id_username", staff.username)
-        page.fill("#id_password", STAFF_PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_url("**/jobs/")
+        sign_in(page, live_server, staff.username, STAFF_PASSWORD)
         page.goto(dashboard_url)
         page.wait_for_selector("#aggregates")
         labels_text = " ".join(page.text_content("#campaign-labels").split())

@@ -9,17 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from anonymizer.models import Job
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import browser_page, kanon_file, run_in_process
+from tests.helpers import browser_page, kanon_file, run_in_process, sign_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-
-def sign_in(page, live_server, username: str, password: str) -> None:
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/jobs/")
 
 
 def submit_and_read_errors(page) -> str:

@@ -12,6 +12,7 @@ from anonymizer.location.model import (
     LocationModel,
     Threshold,
     calibrated_threshold,
+    hand_calibration,
     remove_spans,
 )
 from anonymizer.location.tokenize import Token
@@ -67,6 +68,11 @@ def test_calibration_is_the_mean_top_probability_of_hand_deidentified_posts(toky
     docs = [[t.norm for t in tokyo.model.tokenize(text)] for text in texts]
     assert threshold.value == pytest.approx(tokyo.model.classifier.predict_proba(docs).max(axis=1).mean())
     assert tokyo.model.with_threshold(threshold).scorer().threshold == threshold.value
+    again, (low, high) = hand_calibration(tokyo.model, texts)
+    assert again == threshold and low < threshold.value < high  # the bootstrap interval of that mean
+    # One post de-identified the same way ten times: nothing to resample, so no width.
+    same, (same_low, same_high) = hand_calibration(tokyo.model, [texts[0]] * 10)
+    assert same_low == pytest.approx(same.value) == pytest.approx(same_high)
 
 
 def test_a_saved_model_loads_back_identically(tokyo, tmp_path):

@@ -7,6 +7,9 @@ INSTALLED := $(VENV)/.installed-requirements
 INSTALLED_DEV := $(VENV)/.installed-requirements-dev
 PORT ?= 8000
 PYTEST_ARGS ?=
+# pytest-xdist processes for `make test`: one per physical core, at most 4 (tests/conftest.py says why);
+# TEST_WORKERS=0 runs the suite in one process (a debugger, -x, reading one failure's output).
+TEST_WORKERS ?= auto
 
 .PHONY: run test bench install install-dev lint migrate clean
 
@@ -37,7 +40,7 @@ run: migrate
 	PATH="$(CURDIR)/$(BIN):$$PATH" KAKUREGA_PORT=$(PORT) exec $(BIN)/honcho -f Procfile.local start $(if $(REDIS_URL),web worker,)
 
 test: install-dev
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: install-dev
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

@@ -14,6 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
+import psutil
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -26,6 +27,18 @@ from tests.helpers import ROOT, default_corpus, token_client
 from tests.model_cache import cached_training
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
+
+MAX_TEST_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`make test` runs `-n auto`: one process per physical core, but at most MAX_TEST_WORKERS. Each process
+    holds the NLP models (≈ 1.1 GB resident) and starts its own Celery workers and chromium, and the fault tests
+    count on heartbeats arriving within seconds; more processes than that buy little and make those seconds
+    contended. Each process is a test session of its own: its own embedded Redis (or queue and cache prefix on
+    a shared one), its own test database (pytest-django adds the worker's suffix)."""
+    return max(1, min(MAX_TEST_WORKERS, psutil.cpu_count(logical=False) or psutil.cpu_count() or 1))
 
 
 @pytest.fixture(scope="session")

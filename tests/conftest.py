@@ -64,7 +64,6 @@ def _isolated_runtime(redis_url, tmp_path_factory):
         CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
                             "KEY_PREFIX": queue}},
         STATIC_ROOT=tmp_path_factory.mktemp("static"),
-        KANON_CACHE_PATH=tmp_path_factory.mktemp("kanon-cache") / "terms.sqlite3",
         # Templates resolve {% static %} without a collectstatic run; test_static covers the manifest storage.
         STORAGES={**settings.STORAGES,
                   "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
@@ -106,7 +105,6 @@ class WorkerProcess:
             "MEDIA_ROOT": str(settings.MEDIA_ROOT),
             "JOB_HEARTBEAT_SECONDS": str(heartbeat),
             "JOB_STALE_AFTER_SECONDS": str(stale_after),
-            "KANON_CACHE_PATH": str(settings.KANON_CACHE_PATH),
             # The main process's sweep and the grace before it kills a pool process still on an ended job.
             "JOB_SWEEP_SECONDS": "0.5",
             "JOB_KILL_GRACE_SECONDS": "1",

@@ -290,9 +290,10 @@ for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_US
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:
         raise ImproperlyConfigured(f"Environment variable {_name}={_rate!r} is invalid: expected e.g. 60/minute.")
-# k-anonymization: sensitive-term recognition results are cached here (by text and configuration), so a
-# re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
-KANON_CACHE_PATH = Path(env_str("KANON_CACHE_PATH", str(VAR_DIR / "cache" / "terms.sqlite3")))
+# A job's texts are split into parts of about this many bytes of its file, which any worker takes (fan-out).
+JOB_CHUNK_BYTES = env_int("JOB_CHUNK_BYTES", 512 * 1024, minimum=1)
+# k-anonymization: sensitive-term recognition results are cached in the database (by text and configuration),
+# so a re-run with another k or lambda skips the NLP; NER processes per job (each loads the spaCy model).
 KANON_NER_PROCESSES = env_int("KANON_NER_PROCESSES", 1, minimum=1)
 # Largest configuration (YAML / JSON text or file) accepted, in bytes; refused before it is parsed.
 KANON_CONFIG_MAX_BYTES = env_int("KANON_CONFIG_MAX_BYTES", 256 * 1024, minimum=1024)

@@ -27,8 +27,10 @@ from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import export
 
 Progress = Callable[[int, int, str], None]
-# Share of the progress bar per stage: reading, recognizing, partitioning, recoding and writing.
-STAGES = {"read": (0, 10), "recognize": (10, 70), "partition": (70, 80), "write": (80, 100)}
+# Share of the progress bar per stage: reading, recognizing, partitioning, recoding and writing. A job fanned
+# out over the workers recognizes in parts ("fan_out"), then reads every text's terms back ("gather").
+STAGES = {"read": (0, 10), "recognize": (10, 70), "fan_out": (10, 64), "gather": (64, 70), "partition": (70, 80),
+          "write": (80, 100)}
 
 
 def _stage(progress: Progress | None, name: str) -> Progress:
@@ -88,12 +90,15 @@ def _chars(count: int) -> str:
 
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,
-                  progress: Progress | None = None, neutralize_formulas: bool = True, cache=None) -> dict:
+                  progress: Progress | None = None, neutralize_formulas: bool = True, cache=None,
+                  fan_out: Callable[[Progress], None] | None = None) -> dict:
     """Run rx-anon on ``source`` into ``output`` and return the report. ``recognize(texts) -> iterator of term
     lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column.
     ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``).
     ``cache``: a ``TermCache`` that keeps the dataset's terms after string-level recoding, which depend on the
-    dataset, not on k or λ, so that the other runs of a grid skip it."""
+    dataset, not on k or λ, so that the other runs of a grid skip it. ``fan_out(progress)``: called once the
+    file was read and before recognition, to have the texts recognized into the cache elsewhere (by parts, on
+    many workers); ``recognize`` then reads them back and recognizes only what it finds missing."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with source.open("rb") as handle:
@@ -107,7 +112,12 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     step = time.perf_counter()
     if config.text_columns and recognize is None:
         raise ValueError("the configuration has text columns but no recognizer was given")
-    row_terms = recognize_rows(source, table, config, recognize, _stage(progress, "recognize"))
+    stage = "recognize"
+    if fan_out is not None and config.text_columns:
+        fan_out(_stage(progress, "fan_out"))
+        seconds["fan_out"] = time.perf_counter() - step
+        stage = "gather"
+    row_terms = recognize_rows(source, table, config, recognize, _stage(progress, stage))
     seconds["recognize"] = time.perf_counter() - step
 
     step = time.perf_counter()

@@ -2,16 +2,20 @@
 each capability's own tables. Import them from here."""
 
 from anonymizer.models.crowd import Assignment, Campaign, CampaignPost, Judgment, Participant
-from anonymizer.models.jobs import Job, JobResult, Upload
+from anonymizer.models.jobs import Job, JobChunk, JobResult, Upload
+from anonymizer.models.kanon import CachedSpread, CachedTerms
 from anonymizer.models.location import HumanInferabilityModel, TrainedLocationModel
 from anonymizer.models.preferences import PreferenceContribution, PreferenceModel, PreferenceReport
 
 __all__ = [
     "Assignment",
+    "CachedSpread",
+    "CachedTerms",
     "Campaign",
     "CampaignPost",
     "HumanInferabilityModel",
     "Job",
+    "JobChunk",
     "JobResult",
     "Judgment",
     "Participant",

@@ -159,3 +159,40 @@ class JobResult(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class JobChunk(models.Model):
+    """One part of a job fanned out over the workers (a byte range of its input file): any worker's task may
+    claim it, its heartbeat tells whether whoever claimed it is alive, and a claim only moves forward through
+    conditional UPDATEs, like the job's own status. Its id is also the Celery task id of its message, so
+    cancelling the job revokes the messages still queued."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+        STOPPED = "stopped"  # its job ended (cancelled, failed) while it ran
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    start = models.BigIntegerField()  # byte offsets into the job's input file, [start, end)
+    end = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    # What the part produced for the job's own task to gather (None when its work lands elsewhere, e.g. a cache).
+    output = models.BinaryField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="unique_chunk_index_per_job")]
+        indexes = [models.Index(fields=["job", "status"])]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of job {self.job_id} ({self.status})"

@@ -15,8 +15,67 @@ from pathlib import Path
 from .recognizer import Term, TermRecognizer, _check_text
 
 
-def _digest(text: str) -> bytes:
+def text_digest(text: str) -> bytes:
+    """The key of a text in a term cache: the sha256 of its UTF-8 bytes."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def encode_terms(terms: Sequence[Term]) -> str:
+    """A text's terms as stored by a cache: ``[[start, end, label], ...]`` (their text is the looked-up text's)."""
+    return json.dumps([[t.start, t.end, t.label] for t in terms], ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_terms(text: str, stored: str) -> list[Term] | None:
+    """The terms ``encode_terms`` stored for ``text``; None when the stored value does not fit the text."""
+    try:
+        triples = json.loads(stored)
+    except ValueError:
+        return None
+    return _terms(text, triples)
+
+
+def _terms(text: str, triples: object) -> list[Term] | None:
+    try:
+        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
+    except (ValueError, TypeError):
+        return None
+    if any(not 0 <= t.start < t.end <= len(text) for t in terms):
+        return None
+    return terms
+
+
+def encode_changes(results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> str:
+    """A dataset's terms after string-level recoding (``results``, per text) as their changes to ``base`` (the
+    terms before): most texts have none, so a dataset's entry stays small."""
+    changes = {}
+    for i, (after, before) in enumerate(zip(results, base, strict=True)):
+        if list(after) != list(before):
+            kept = set(after)
+            removed = [n for n, term in enumerate(before) if term not in kept]
+            had = set(before)
+            changes[str(i)] = [removed, [[t.start, t.end, t.label] for t in after if t not in had]]
+    return json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
+
+
+def apply_changes(stored: str, texts: Sequence[str], base: Sequence[Sequence[Term]]) -> list[list[Term]] | None:
+    """The per-text terms ``encode_changes`` stored, applied to ``base``; None when they do not fit the texts."""
+    try:
+        changes = json.loads(stored)
+    except ValueError:
+        return None
+    if not isinstance(changes, dict) or not all(isinstance(v, list) and len(v) == 2 for v in changes.values()):
+        return None
+    out = [list(terms) for terms in base]
+    for index, (removed, triples) in changes.items():
+        if not index.isdigit() or int(index) >= len(texts):
+            return None
+        i = int(index)
+        added = _terms(texts[i], triples)
+        if added is None or not all(isinstance(r, int) and 0 <= r < len(out[i]) for r in removed):
+            return None
+        gone = set(removed)
+        out[i] = sorted([t for n, t in enumerate(out[i]) if n not in gone] + added, key=lambda t: t.start)
+    return out
 
 
 class TermCache:
@@ -47,7 +106,7 @@ class TermCache:
                          "used REAL NOT NULL)")
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> list[list[Term] | None]:
-        digests = [_digest(_check_text(t)) for t in texts]
+        digests = [text_digest(_check_text(t)) for t in texts]
         found: dict[bytes, str] = {}
         unique = list(dict.fromkeys(digests))
         for i in range(0, len(unique), self._QUERY_SLICE):
@@ -59,32 +118,13 @@ class TermCache:
         results: list[list[Term] | None] = []
         for text, digest in zip(texts, digests, strict=True):
             stored = found.get(digest)
-            results.append(None if stored is None else self._decode(text, stored))
+            results.append(None if stored is None else decode_terms(text, stored))
         return results
-
-    @staticmethod
-    def _decode(text: str, stored: str) -> list[Term] | None:
-        try:
-            triples = json.loads(stored)
-        except ValueError:
-            return None
-        return TermCache._terms(text, triples)
-
-    @staticmethod
-    def _terms(text: str, triples: object) -> list[Term] | None:
-        try:
-            terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
-        except (ValueError, TypeError):
-            return None
-        if any(not 0 <= t.start < t.end <= len(text) for t in terms):
-            return None
-        return terms
 
     def put_many(self, fingerprint: str, texts: Sequence[str], results: Sequence[list[Term]]) -> None:
         if len(texts) != len(results):
             raise ValueError("texts and results differ in length")
-        rows = [(fingerprint, _digest(_check_text(text)),
-                 json.dumps([[t.start, t.end, t.label] for t in terms], ensure_ascii=False, separators=(",", ":")))
+        rows = [(fingerprint, text_digest(_check_text(text)), encode_terms(terms))
                 for text, terms in zip(texts, results, strict=True)]
         if not rows:
             return
@@ -106,35 +146,14 @@ class TermCache:
         row = self._db.execute("SELECT terms FROM spread_v2 WHERE dataset_sha256 = ?", [digest]).fetchone()
         if row is None:
             return None
-        try:
-            changes = json.loads(row[0])
-        except ValueError:
-            return None
-        if not isinstance(changes, dict) or not all(isinstance(v, list) and len(v) == 2 for v in changes.values()):
-            return None
-        out = [list(terms) for terms in base]
-        for index, (removed, triples) in changes.items():
-            if not index.isdigit() or int(index) >= len(texts):
-                return None
-            i = int(index)
-            added = self._terms(texts[i], triples)
-            if added is None or not all(isinstance(r, int) and 0 <= r < len(out[i]) for r in removed):
-                return None
-            gone = set(removed)
-            out[i] = sorted([t for n, t in enumerate(out[i]) if n not in gone] + added, key=lambda t: t.start)
-        self._db.execute("UPDATE spread_v2 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
+        out = apply_changes(row[0], texts, base)
+        if out is not None:
+            self._db.execute("UPDATE spread_v2 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
         return out
 
     def put_dataset(self, digest: bytes, results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> None:
         """Keep ``results`` (per text) as their changes to ``base``: most texts have none."""
-        changes = {}
-        for i, (after, before) in enumerate(zip(results, base, strict=True)):
-            if list(after) != list(before):
-                kept = set(after)
-                removed = [n for n, term in enumerate(before) if term not in kept]
-                had = set(before)
-                changes[str(i)] = [removed, [[t.start, t.end, t.label] for t in after if t not in had]]
-        stored = json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
+        stored = encode_changes(results, base)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute("INSERT OR REPLACE INTO spread_v2 VALUES (?, ?, julianday('now'))", [digest, stored])

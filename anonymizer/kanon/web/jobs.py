@@ -25,14 +25,17 @@ from anonymizer.kanon.config import (
 from anonymizer.kanon.partition import TooFewPersons
 from anonymizer.kanon.pipeline import anonymize_csv
 from anonymizer.kanon.table import MISSING
+from anonymizer.kanon.web.term_cache import DatabaseTermCache
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.chunks import ChunkWork
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.profile import PROFILE_JOB
 from anonymizer.tabular.reader import CsvSource
+from anonymizer.tabular.spans import record_spans, records_in_span
 
 KIND = "kanon"
 MAX_RUNS = 30  # runs one configure form may start (k values x lambda values)
@@ -182,7 +185,7 @@ def _source_path(upload: Upload, run: JobRun) -> Path:
 
 
 def run_kanon(job: Job, run: JobRun) -> dict:
-    from anonymizer.kanon.recognize import TermCache, recognize_with_cache
+    from anonymizer.kanon.recognize import recognize_with_cache
 
     upload = job.inputs.get()
     try:
@@ -190,28 +193,53 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     except ConfigError as exc:
         raise UserFacingError(f"The configuration is invalid: {exc}") from exc
     output = run.scratch_path("anonymized.csv")
-    cache_path = Path(settings.KANON_CACHE_PATH)
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    cache = TermCache(cache_path)
+    cache = DatabaseTermCache()
+    source = _source_path(upload, run)
+    recognizer = recognizer_for(config) if config.text_columns else None
+
+    def recognize(texts, on_characters=None):
+        return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters)
+
+    def fan_out(progress) -> None:
+        """The texts recognized in parts by every free worker, into the shared cache."""
+        with source.open("rb") as handle:
+            spans = record_spans(handle, settings.JOB_CHUNK_BYTES)
+        if len(spans) > 1:
+            run.fan_out(spans, progress=lambda done, total, message: progress(
+                done, total, f"recognizing sensitive terms: {message}"))
+
     try:
-        recognizer = recognizer_for(config) if config.text_columns else None
-
-        def recognize(texts, on_characters=None):
-            return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters)
-
-        report = anonymize_csv(_source_path(upload, run), config, output, recognize=recognize, progress=run.progress,
-                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache)
+        report = anonymize_csv(source, config, output, recognize=recognize, progress=run.progress,
+                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache, fan_out=fan_out)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:
         raise UserFacingError(str(exc)) from exc
-    finally:
-        cache.close()
     report = {"input": upload.original_name, **report, "config": config.to_dict()}
     run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
     run.add_result(result_name(upload, config, "report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return report
+
+
+def recognize_part(job: Job, work: ChunkWork) -> None:
+    """One part of a job's texts (a byte range of its upload) recognized into the shared term cache, on any
+    worker. Idempotent: what is cached already is only looked up."""
+    from anonymizer.kanon.recognize import recognize_with_cache
+
+    upload = job.inputs.get()
+    config = config_for(upload, job.params)
+    with upload.file.open("rb") as handle:
+        source = CsvSource(handle)
+        columns = [source.header.index(name) for name in config.text_columns]
+        texts = [record[column] for record in records_in_span(handle, work.start, work.end,
+                                                               delimiter=source.delimiter, width=len(source.header))
+                 for column in columns]
+    checks = recognize_with_cache(texts, recognizer_for(config), DatabaseTermCache(), chunk=50,
+                                  progress=lambda done, message: work.check(),
+                                  on_characters=lambda characters: work.check())
+    for _ in checks:
+        pass
 
 
 def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
@@ -224,4 +252,5 @@ def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
 
 
 register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kanon, params_serializer=KanonParams,
-                 inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare, title="k-anonymize"))
+                 inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare, title="k-anonymize",
+                 run_chunk=recognize_part))

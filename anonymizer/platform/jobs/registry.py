@@ -14,6 +14,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 if TYPE_CHECKING:
     from anonymizer.models import Job, Upload
+    from anonymizer.platform.jobs.chunks import ChunkWork
     from anonymizer.platform.jobs.runner import JobRun
 
 
@@ -33,6 +34,9 @@ class JobKind:
     # What a job of this kind is called before its input's name ("k-anonymize" posts.csv — k=2, λ=0.5); without
     # one, the label and a colon (anonymizer.platform.jobs.describe.job_title).
     title: str = ""
+    # Runs one part of a job fanned out with ``JobRun.fan_out`` (a byte range of its input), on any worker;
+    # returns what the job's own run gathers (or None). Must be idempotent: a lost part is run again.
+    run_chunk: Callable[[Job, ChunkWork], bytes | None] | None = None
 
     def validate_params(self, data: Any) -> dict:
         """Validated parameters with defaults filled in; raises serializers.ValidationError."""

@@ -77,6 +77,12 @@ class JobRun:
         """Queue a large result the job wrote to ``path`` (from ``scratch_path``), streamed into storage."""
         self.results.append(PendingResult(name, None, content_type, path))
 
+    def fan_out(self, spans: list[tuple[int, int]], progress=None) -> list[bytes | None]:
+        """Split the job over the workers by byte ranges of its input (``anonymizer.platform.jobs.chunks``)."""
+        from anonymizer.platform.jobs.chunks import fan_out
+
+        return fan_out(self, spans, progress)
+
     def scratch_path(self, name: str) -> Path:
         """A private temporary file for this job; removed when the job ends, whatever the outcome."""
         directory = _scratch_directory(self.job.id)

@@ -112,12 +112,18 @@ def job_ids_in_broker() -> set[str]:
 
 
 def cancel_job(job: Job) -> bool:
-    """Cancel a queued or running job; a running worker notices at its next progress report or heartbeat."""
-    return bool(
+    """Cancel a queued or running job; a running worker notices at its next progress report or heartbeat, and
+    the queued messages of its parts (a job fanned out over the workers) are revoked."""
+    from anonymizer.platform.jobs.chunks import revoke_chunks
+
+    cancelled = bool(
         Job.objects.filter(id=job.id, status__in=Job.ACTIVE_STATUSES).update(
             status=Status.CANCELLED, finished_at=timezone.now(), progress_message="Cancelled by its owner"
         )
     )
+    if cancelled:
+        transaction.on_commit(lambda: revoke_chunks(job.id))
+    return cancelled
 
 
 def retry_job(job: Job) -> bool:

@@ -14,7 +14,7 @@ from celery.worker.request import Request
 from django.conf import settings
 from django.db import connection
 
-from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import chunks, runner
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,34 @@ def run_job_task(job_id: str) -> None:
     runner.run_job(job_id)
 
 
+class ChunkRequest(Request):
+    """A part's delivery as the worker's main process sees it: when the pool process running it dies or passes
+    the hard time limit, the part is handed back at once (or failed, after its last attempt)."""
+
+    def on_timeout(self, soft: bool, timeout: float) -> None:
+        super().on_timeout(soft, timeout)
+        if not soft:
+            chunks.release_lost_chunk(self.args[0], "it ran past the time limit")
+
+    def on_failure(self, exc_info, send_failed_event: bool = True, return_ok: bool = False):
+        outcome = super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
+        exc = getattr(exc_info.exception, "exc", exc_info.exception)
+        if isinstance(exc, WorkerLostError) and not isinstance(exc, TimeLimitExceeded):
+            chunks.release_lost_chunk(self.args[0], f"its process died: {exc}")
+        return outcome
+
+
+class ChunkTask(Task):
+    Request = ChunkRequest
+
+
+@shared_task(base=ChunkTask, name="anonymizer.run_job_chunk", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def run_job_chunk_task(chunk_id: str) -> None:
+    """One part of a fanned-out job (anonymizer.platform.jobs.chunks)."""
+    chunks.run_chunk(chunk_id)
+
+
 class JobSweeper(threading.Thread):
     """In each worker's main process, every JOB_SWEEP_SECONDS: kill a pool process still busy with a job that
     was cancelled or failed (its code may never reach a progress report: a C extension, a pathological input),
@@ -71,15 +99,17 @@ class JobSweeper(threading.Thread):
                 connection.close()
 
     def stop_abandoned_work(self) -> None:
-        running = {request.args[0]: request for request in list(worker_state.active_requests)
-                   if request.name == run_job_task.name and request.time_start and request.args}
-        if not running:
-            return
-        for job_id in runner.abandoned_job_ids(list(running)):
-            request = running[job_id]
-            logger.warning("Job %s ended but pool process %s still works on it: killing that process",
-                           job_id, request.worker_pid)
-            request.terminate(self.pool, signal="SIGKILL")
+        for task, abandoned in ((run_job_task, runner.abandoned_job_ids),
+                                (run_job_chunk_task, chunks.abandoned_chunk_ids)):
+            running = {request.args[0]: request for request in list(worker_state.active_requests)
+                       if request.name == task.name and request.time_start and request.args}
+            if not running:
+                continue
+            for work_id in abandoned(list(running)):
+                request = running[work_id]
+                logger.warning("%s %s ended but pool process %s still works on it: killing that process",
+                               "Job" if task is run_job_task else "The job of chunk", work_id, request.worker_pid)
+                request.terminate(self.pool, signal="SIGKILL")
 
 
 _sweepers: list[JobSweeper] = []

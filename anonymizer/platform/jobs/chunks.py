@@ -1,0 +1,241 @@
+"""Fan-out: one job's work split into parts (byte ranges of its input file) that any worker on any machine takes.
+
+The job's own task (the *parent*) records the parts as ``JobChunk`` rows and publishes one Celery message per
+part once they are committed; then it works on the parts itself, from the last one down, while the other
+workers' tasks take them from the first one up. So a job never waits on a message that no free process will
+run (Celery's docs warn against a task waiting synchronously for its subtasks: with every process busy it
+deadlocks), one worker alone runs a fanned-out job at the speed of an unsplit one, and every idle process
+anywhere joins in. When no part is left to start, the parent waits for those others are running, then gathers
+their outputs in order.
+
+Every step is a conditional UPDATE, as for jobs: a part is claimed only while it is pending and its job
+running, so a message delivered twice, or a part taken by both the parent and a task, runs once. A part whose
+worker was lost (killed, out of memory: its heartbeat goes silent, or its worker's main process saw the pool
+process die) is pending again and taken by whoever comes next, at most ``MAX_CHUNK_ATTEMPTS`` times. A part's
+work must be idempotent (kanon's parts fill the shared term cache). Cancelling the job revokes the queued
+messages, and a part being worked on stops at its next check (``ChunkWork.check``) or has its process killed
+by the worker's sweeper.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from anonymizer.models import Job, JobChunk
+from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs.registry import get_job_kind
+
+logger = logging.getLogger(__name__)
+
+ChunkStatus = JobChunk.Status
+#: Claims of one part before its job fails: a part that kills its worker every time (a pathological text
+#: running it out of memory) must not go round the workers for ever.
+MAX_CHUNK_ATTEMPTS = 3
+Progress = Callable[[int, int, str], None]
+
+
+class ChunkAborted(Exception):
+    """The part's job ended, or the part was handed to another worker, while this one worked on it."""
+
+
+@dataclass
+class ChunkWork:
+    """What a job kind's ``run_chunk`` receives: its part's byte range and ``check()``, which it calls often."""
+
+    job: Job
+    index: int
+    start: int
+    end: int
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def check(self) -> None:
+        """Raise ChunkAborted when the part is no longer this worker's to run (its heartbeat found out)."""
+        if self.stopped.is_set():
+            raise ChunkAborted
+
+
+class _ChunkHeartbeat(threading.Thread):
+    """Touches the part's heartbeat while its job runs and the part is still this worker's; otherwise tells the
+    part to stop (``ChunkWork.stopped``)."""
+
+    def __init__(self, chunk_id, worker: str, stopped: threading.Event, interval: float) -> None:
+        super().__init__(name=f"chunk-heartbeat-{chunk_id}", daemon=True)
+        self.chunk_id, self.worker, self.stopped, self.interval = chunk_id, worker, stopped, interval
+        self.ended = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.ended.wait(self.interval):
+                if not JobChunk.objects.filter(id=self.chunk_id, status=ChunkStatus.RUNNING, worker=self.worker,
+                                               job__status=Job.Status.RUNNING).update(heartbeat_at=timezone.now()):
+                    self.stopped.set()
+                    return
+        except Exception:  # a hiccup must not kill the part; staleness is decided by whoever waits for it
+            logger.exception("Heartbeat for chunk %s failed", self.chunk_id)
+        finally:
+            connection.close()
+
+
+def claim_chunk(chunk_id) -> JobChunk | None:
+    """Take a pending part of a running job for this worker; None when it is not there to take."""
+    now = timezone.now()
+    # A stopped part of a running job was handed on while its first worker was slow: it is to be done still.
+    claimed = JobChunk.objects.filter(
+        id=chunk_id, status__in=(ChunkStatus.PENDING, ChunkStatus.STOPPED), attempts__lt=MAX_CHUNK_ATTEMPTS,
+        job__status=Job.Status.RUNNING,
+    ).update(status=ChunkStatus.RUNNING, worker=runner._worker_name(), heartbeat_at=now, started_at=now, error="",
+             attempts=F("attempts") + 1)
+    return JobChunk.objects.select_related("job").get(id=chunk_id) if claimed else None
+
+
+def work_on(chunk: JobChunk) -> None:
+    """Run a claimed part through its job kind's ``run_chunk`` and record how it ended."""
+    worker = chunk.worker
+    mine = JobChunk.objects.filter(id=chunk.id, status=ChunkStatus.RUNNING, worker=worker)
+    work = ChunkWork(chunk.job, chunk.index, chunk.start, chunk.end)
+    heartbeat = _ChunkHeartbeat(chunk.id, worker, work.stopped, settings.JOB_HEARTBEAT_SECONDS)
+    heartbeat.start()
+    try:
+        output = get_job_kind(chunk.job.kind).run_chunk(chunk.job, work)
+        mine.update(status=ChunkStatus.DONE, output=output, finished_at=timezone.now())
+    except ChunkAborted:
+        mine.update(status=ChunkStatus.STOPPED, finished_at=timezone.now())
+        logger.info("Chunk %s stopped: its job ended or it was handed on", chunk.id)
+    except SoftTimeLimitExceeded:
+        mine.update(status=ChunkStatus.FAILED, error=runner.time_limit_message(), finished_at=timezone.now())
+    except UserFacingError as exc:
+        mine.update(status=ChunkStatus.FAILED, error=str(exc), finished_at=timezone.now())
+    except Exception as exc:
+        logger.exception("Chunk %s of job %s (%s) failed unexpectedly", chunk.index, chunk.job_id, chunk.job.kind)
+        mine.update(status=ChunkStatus.FAILED, finished_at=timezone.now(),
+                    error=f"an internal error ({type(exc).__name__}); the details are in the worker's log")
+    finally:
+        heartbeat.ended.set()
+        heartbeat.join()
+
+
+def run_chunk(chunk_id) -> None:
+    """The chunk task's work: claim the part and run it; a part already taken or ended is left alone."""
+    chunk = claim_chunk(chunk_id)
+    if chunk is None:
+        logger.info("Chunk %s not run: taken by another worker, ended, or its job is not running", chunk_id)
+        return
+    work_on(chunk)
+
+
+def publish_chunks(chunk_ids: Sequence[str]) -> None:
+    """One message per part, its id as the task id (for revoking). A broker that fails here costs only speed:
+    the parent works on every part nobody else took."""
+    from anonymizer.platform.jobs.tasks import run_job_chunk_task
+
+    try:
+        for chunk_id in chunk_ids:
+            run_job_chunk_task.apply_async(args=[chunk_id], task_id=chunk_id, time_limit=None,
+                                           soft_time_limit=None, retry_policy={"max_retries": 0})
+    except Exception as exc:
+        logger.warning("Could not publish the parts of a job (%s); its own worker runs them", exc)
+
+
+def revoke_chunks(job_id) -> None:
+    """Tell the workers to drop the queued messages of a job's parts (after a cancel). Best effort: a message
+    that still arrives finds its job not running and does nothing."""
+    from webapp.celery import app as celery_app
+
+    waiting = [str(chunk_id) for chunk_id in
+               JobChunk.objects.filter(job_id=job_id, status=ChunkStatus.PENDING).values_list("id", flat=True)]
+    if not waiting:
+        return
+    try:
+        celery_app.control.revoke(waiting)
+    except Exception as exc:
+        logger.warning("Could not revoke the queued parts of job %s: %s", job_id, exc)
+
+
+def release_lost_chunk(chunk_id, reason: str) -> None:
+    """A part whose pool process died (seen by its worker's main process): pending again for the next taker,
+    or failed once it has been tried MAX_CHUNK_ATTEMPTS times."""
+    close_old_connections()
+    running = JobChunk.objects.filter(id=chunk_id, status=ChunkStatus.RUNNING)
+    if not running.filter(attempts__lt=MAX_CHUNK_ATTEMPTS).update(status=ChunkStatus.PENDING, worker=""):
+        running.update(status=ChunkStatus.FAILED, finished_at=timezone.now(), error=_lost_message(reason))
+
+
+def _lost_message(reason: str) -> str:
+    return (f"its worker was lost {MAX_CHUNK_ATTEMPTS} times ({reason}); out of memory or killed, it could not "
+            "finish")
+
+
+def release_stale_chunks(job_id, now: datetime | None = None) -> None:
+    """Parts of a job whose worker went silent for JOB_STALE_AFTER_SECONDS: pending again, or failed after
+    MAX_CHUNK_ATTEMPTS tries."""
+    now = now or timezone.now()
+    stale = JobChunk.objects.filter(job_id=job_id, status=ChunkStatus.RUNNING,
+                                    heartbeat_at__lt=now - timedelta(seconds=settings.JOB_STALE_AFTER_SECONDS))
+    for chunk in stale.only("id", "worker", "attempts"):
+        logger.warning("Chunk %s of job %s: its worker %s stopped responding", chunk.id, job_id, chunk.worker)
+        release_lost_chunk(chunk.id, f"{chunk.worker or 'a worker'} stopped responding")
+
+
+def abandoned_chunk_ids(chunk_ids: list[str], now: datetime | None = None) -> set[str]:
+    """Of the parts a worker's pool processes are running, those whose job ended more than
+    JOB_KILL_GRACE_SECONDS ago (or that are gone: the job was deleted or started again)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.JOB_KILL_GRACE_SECONDS)
+    rows = {str(chunk_id): (status, finished_at) for chunk_id, status, finished_at in JobChunk.objects.filter(
+        id__in=chunk_ids).values_list("id", "job__status", "job__finished_at")}
+    ended = {chunk_id for chunk_id, (status, finished_at) in rows.items()
+             if status in (Job.Status.CANCELLED, Job.Status.FAILED) and finished_at is not None
+             and finished_at < cutoff}
+    return ended | (set(chunk_ids) - set(rows))
+
+
+def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = None,
+            poll_seconds: float = 0.2) -> list[bytes | None]:
+    """Run ``run.job``'s kind's ``run_chunk`` on every byte range in ``spans`` across the workers, this one
+    included, and return the parts' outputs in order. ``progress(parts_done, parts, message)`` is called as
+    parts finish. Raises JobAborted when the job is cancelled, UserFacingError when a part failed (with its
+    reason) or was lost too often."""
+    job = run.job
+    with transaction.atomic():
+        JobChunk.objects.filter(job_id=job.id).delete()  # a job run again starts its parts again
+        chunks = JobChunk.objects.bulk_create(
+            [JobChunk(job_id=job.id, index=index, start=start, end=end) for index, (start, end) in enumerate(spans)])
+        # The first parts go out first: this worker starts from the last ones, the others meet it half way.
+        ids = [str(chunk.id) for chunk in chunks[:-1]]
+        transaction.on_commit(lambda: publish_chunks(ids))
+    total = len(chunks)
+    by_index = {chunk.index: chunk.id for chunk in chunks}
+    while True:
+        states = dict(JobChunk.objects.filter(job_id=job.id).values_list("index", "status"))
+        failed = JobChunk.objects.filter(job_id=job.id, status=ChunkStatus.FAILED).order_by("index").first()
+        if failed is not None:
+            raise UserFacingError(f"Part {failed.index + 1} of {total} (bytes {failed.start:,}–{failed.end:,} of the "
+                                  f"file) failed: {failed.error}")
+        done = sum(status == ChunkStatus.DONE for status in states.values())
+        running = sum(status == ChunkStatus.RUNNING for status in states.values())
+        message = f"{done:,} of {total:,} parts done" + (f", {running:,} running" if running else "")
+        (progress or run.progress)(done, total, message)  # ends in run.progress: JobAborted once cancelled
+        if done == total:
+            break
+        pending = sorted((index for index, status in states.items()
+                          if status in (ChunkStatus.PENDING, ChunkStatus.STOPPED)), reverse=True)
+        claimed = next((chunk for chunk in (claim_chunk(by_index[index]) for index in pending[:4]) if chunk), None)
+        if claimed is not None:
+            work_on(claimed)
+            continue
+        release_stale_chunks(job.id)
+        time.sleep(poll_seconds)
+    outputs = JobChunk.objects.filter(job_id=job.id).order_by("index").values_list("output", flat=True)
+    return [None if output is None else bytes(output) for output in outputs]

@@ -190,7 +190,8 @@ class _Chunk:
 
 def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache: TermCache | None, *,
                          progress: Callable[[int, str], None] | None = None, chunk: int = 500,
-                         on_characters: Callable[[int], None] | None = None) -> Iterator[list[Term]]:
+                         on_characters: Callable[[int], None] | None = None,
+                         counts: dict[str, int] | None = None) -> Iterator[list[Term]]:
     """Terms of every text, in input order: cached results where there are any, NER for the rest.
 
     Texts are looked up ``chunk`` at a time; the misses of all chunks (a text repeated within a chunk once)
@@ -255,6 +256,9 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
         while waiting or look_up_next() is not None:
             item = waiting[0]
             from_cache += sum(r is not None for r in item.results)
+            if counts is not None:
+                counts["cached"] = from_cache
+                counts["recognized"] = counts.get("recognized", 0) + len(item.misses)
             if item.misses:
                 if stream is None:
                     stream = (recognizer.recognize_many(to_recognize(), on_characters=on_fresh)

@@ -197,8 +197,11 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     source = _source_path(upload, run)
     recognizer = recognizer_for(config) if config.text_columns else None
 
+    counts: dict[str, int] = {}
+    parts: dict[str, int] = {"parts": 0}
+
     def recognize(texts, on_characters=None):
-        return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters)
+        return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters, counts=counts)
 
     def fan_out(progress) -> None:
         """The texts recognized in parts by every free worker, into the shared cache."""
@@ -207,6 +210,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         if len(spans) > 1:
             run.fan_out(spans, progress=lambda done, total, message: progress(
                 done, total, f"recognizing sensitive terms: {message}"))
+            parts.update(parts=len(spans), workers=job.chunks.values("worker").distinct().count())
 
     try:
         report = anonymize_csv(source, config, output, recognize=recognize, progress=run.progress,
@@ -215,7 +219,10 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:
         raise UserFacingError(str(exc)) from exc
-    report = {"input": upload.original_name, **report, "config": config.to_dict()}
+    # How recognition went: texts read from the shared cache, texts recognized by this run's own process after
+    # the parts (none when the parts covered the file), and the parts and the worker processes that ran them.
+    report = {"input": upload.original_name, **report, "recognition": {**parts, **counts},
+              "config": config.to_dict()}
     run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
     run.add_result(result_name(upload, config, "report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")

@@ -148,19 +148,17 @@ def publish_chunks(chunk_ids: Sequence[str]) -> None:
         logger.warning("Could not publish the parts of a job (%s); its own worker runs them", exc)
 
 
-def revoke_chunks(job_id) -> None:
-    """Tell the workers to drop the queued messages of a job's parts (after a cancel). Best effort: a message
-    that still arrives finds its job not running and does nothing."""
+def revoke_chunks(chunk_ids: list[str]) -> None:
+    """Tell the workers to drop the queued messages of an ended job's parts. Best effort: a message that
+    still arrives finds its part stopped and does nothing."""
     from webapp.celery import app as celery_app
 
-    waiting = [str(chunk_id) for chunk_id in
-               JobChunk.objects.filter(job_id=job_id, status=ChunkStatus.PENDING).values_list("id", flat=True)]
-    if not waiting:
+    if not chunk_ids:
         return
     try:
-        celery_app.control.revoke(waiting)
+        celery_app.control.revoke(chunk_ids)
     except Exception as exc:
-        logger.warning("Could not revoke the queued parts of job %s: %s", job_id, exc)
+        logger.warning("Could not revoke %d queued part(s) of a job: %s", len(chunk_ids), exc)
 
 
 def release_lost_chunk(chunk_id, reason: str) -> None:

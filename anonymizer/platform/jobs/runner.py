@@ -28,7 +28,7 @@ from django.utils import timezone
 from anonymizer.models import Job, JobResult
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import get_job_kind
-from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job
+from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job, stop_chunks
 
 logger = logging.getLogger(__name__)
 
@@ -190,9 +190,13 @@ FAILED_MESSAGE = "Failed"
 
 
 def _fail(job_id, message: str) -> bool:
-    return bool(Job.objects.filter(id=job_id, status=Status.RUNNING).update(
-        status=Status.FAILED, error=message, finished_at=timezone.now(), progress_message=FAILED_MESSAGE
-    ))
+    with transaction.atomic():
+        failed = bool(Job.objects.filter(id=job_id, status=Status.RUNNING).update(
+            status=Status.FAILED, error=message, finished_at=timezone.now(), progress_message=FAILED_MESSAGE
+        ))
+        if failed:
+            stop_chunks(job_id)
+    return failed
 
 
 def time_limit_message() -> str:
@@ -234,9 +238,13 @@ def fail_stale_jobs(now: datetime | None = None) -> int:
             f"The worker running this job ({job.worker or 'unknown'}) stopped responding: no heartbeat since "
             f"{job.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC. It probably crashed or was stopped. Start the job again."
         )
-        failed += Job.objects.filter(id=job.id, status=Status.RUNNING, heartbeat_at__lt=cutoff).update(
-            status=Status.FAILED, error=message, finished_at=now, progress_message=FAILED_MESSAGE
-        )
+        with transaction.atomic():
+            lost = Job.objects.filter(id=job.id, status=Status.RUNNING, heartbeat_at__lt=cutoff).update(
+                status=Status.FAILED, error=message, finished_at=now, progress_message=FAILED_MESSAGE
+            )
+            if lost:
+                stop_chunks(job.id)
+        failed += lost
     if failed:
         logger.warning("Marked %d job(s) failed: their worker was lost", failed)
     return failed

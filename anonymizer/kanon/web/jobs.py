@@ -206,7 +206,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     def fan_out(progress) -> None:
         """The texts recognized in parts by every free worker, into the shared cache."""
         with source.open("rb") as handle:
-            spans = record_spans(handle, settings.JOB_CHUNK_BYTES)
+            spans = record_spans(handle, settings.JOB_CHUNK_BYTES, CsvSource(handle).delimiter)
         if len(spans) > 1:
             run.fan_out(spans, progress=lambda done, total, message: progress(
                 done, total, f"recognizing sensitive terms: {message}"))

@@ -1,9 +1,13 @@
 """The location capability's jobs: train a location model from an uploaded corpus; evaluate how well the
-de-identifier protects the posts of a default model's corpus against independent attackers."""
+de-identifier protects the posts of a default model's corpus against independent attackers; de-identify every post
+of an uploaded CSV (the inspect page for a whole file, fanned out over the workers by parts of the file)."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Mapping
+from itertools import islice
 
 from django.conf import settings
 from rest_framework import serializers
@@ -12,12 +16,21 @@ from anonymizer.location.corpus import ColumnMap, load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
 from anonymizer.location.grid import Grid
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
+from anonymizer.location.verdict import model_strength
+from anonymizer.location.web import selectors, services
+from anonymizer.location.web.serializers import InspectOptionsSerializer
 from anonymizer.location.web.services import TrainingRequest, train_from_file
-from anonymizer.models import Job
+from anonymizer.models import Job, TrainedLocationModel
+from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.csv_parts import rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
+from anonymizer.platform.selectors import succeeded_job
 from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular.reader import CsvSource
+from anonymizer.temporal import removal as time_removal
 
 KIND = "train_location_model"
 
@@ -128,3 +141,211 @@ def run_evaluate_location_protection(job: Job, run: JobRun) -> dict:
 register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection against independent attackers",
                  run=run_evaluate_location_protection, params_serializer=EvaluateLocationProtectionParams, inputs=0,
                  summary_template="jobs/summary/evaluate_location_protection.html"))
+
+
+# -- de-identify every post of an uploaded CSV (the inspect page, for a whole file) -------------------------------
+DEIDENTIFY_KIND = "deidentify_posts"
+VERDICTS = ("pass", "places", "fail")
+BATCH_ROWS = 256  # rows de-identified (and, with remove_time, parsed in one nlp.pipe call) at a time
+SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
+
+
+def verdict_column(name: str) -> str:
+    """The column added after the upload's own for the verdict of each post of text column ``name``."""
+    return f"{name}_location_verdict"
+
+
+class DeidentifyPostsParams(InspectOptionsSerializer):
+    """The inspect page's options for every post of a file: automatic mode only (a fixed m per post means
+    nothing across a dataset), a model named explicitly, and the text columns."""
+
+    mode = serializers.ChoiceField(choices=["auto"], default="auto",
+                                   help_text="Automatic: each post loses the fewest units that get it under every "
+                                             "threshold (the only mode for a whole file).")
+    model = serializers.CharField(max_length=200, help_text="The location model, by id or name (see "
+                                                            "/api/v1/location-models/).")
+    text_columns = serializers.ListField(
+        child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
+        help_text="The columns that hold the posts; every other column is copied as it is, and a verdict column "
+                  "(<column>_location_verdict: pass, places or fail) is added for each.")
+
+
+def prepare_deidentify(params: dict, inputs: list) -> dict:
+    """Before the job is queued: the text columns against the upload's header, the model and the patterns job
+    among the owner's, time removal only with an English model; errors by field."""
+    upload = inputs[0]
+    header = list(upload.metadata.get("header", []))
+    columns = list(dict.fromkeys(params["text_columns"]))
+    errors: dict[str, list[str]] = {}
+    missing = [name for name in columns if name not in header]
+    if missing:
+        errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
+                                  f"{', '.join(header)}" for name in missing]
+    taken = [verdict_column(name) for name in columns if verdict_column(name) in header]
+    if taken:
+        errors["text_columns"] = errors.get("text_columns", []) + [
+            f"{upload.original_name} already has a column {name!r}, the name of the verdict column this job adds"
+            for name in taken]
+    record = None
+    try:
+        record = artifacts.resolve(TrainedLocationModel, upload.owner, params["model"], what="model")
+    except LookupError as exc:
+        errors["model"] = [str(exc)]
+    if params.get("remove_time"):
+        if record is not None and record.language != time_removal.LANGUAGE:
+            errors["remove_time"] = [f"Time expressions are found in English posts only; the model {record.name!r} "
+                                     f"is for {record.language!r} posts."]
+        if params.get("time_patterns"):
+            try:
+                succeeded_job(upload.owner, params["time_patterns"], time_removal.PATTERNS_JOB,
+                              what=time_removal.PATTERNS_JOB_NAME)
+            except LookupError as exc:
+                errors["time_patterns"] = [str(exc)]
+    if errors:
+        raise serializers.ValidationError(errors)
+    return {**params, "text_columns": columns, "model": str(record.id), "keep_time": list(params.get("keep_time", ())),
+            "time_patterns": str(params["time_patterns"]) if params.get("time_patterns") else None}
+
+
+def _batches(records, size: int):
+    iterator = iter(records)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def deidentify_rewrite(job: Job):
+    """The rewrite of a de-identify-posts job's rows (``csv_parts``): every non-empty post through what the
+    inspect page does (time first when asked, then the location; the verdict on the released text, re-tokenized
+    and re-scored), the released text written in its cell and the verdict in the added column. State: counts
+    per column, a sample of changed posts, and the rows that are not English when time goes too."""
+    options = dict(job.params)
+    names = list(options["text_columns"])
+    upload_name = job.inputs.get().original_name
+
+    def rewrite(header, records, writer, progress) -> dict:
+        missing = [name for name in names if name not in header]
+        if missing:
+            raise UserFacingError(f"{upload_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
+        indices = [header.index(name) for name in names]
+        counts = [{"name": name, "posts": 0, "empty": 0, "changed": 0, "units_deleted": 0, "inferable_before": 0,
+                   **dict.fromkeys(VERDICTS, 0)} for name in names]
+        sample: list[dict] = []
+        refused: list[tuple[int, str, str]] = []
+        done = 0
+        for batch in _batches(records, BATCH_ROWS):
+            first, done = done, done + len(batch)
+            if options.get("remove_time"):
+                for column, name in zip(indices, names, strict=True):
+                    refused.extend((first + i, name, why)
+                                   for i, why in time_removal.not_english([row[column] for row in batch]))
+            if refused:
+                continue  # the job will fail: only look for the other rows to name
+            verdicts = [[""] * len(names) for _ in batch]
+            released: list[list[str | None]] = [[None] * len(names) for _ in batch]
+            for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
+                positions = [i for i, row in enumerate(batch) if row[column].strip()]
+                counted["empty"] += len(batch) - len(positions)
+                if not positions:
+                    continue
+                try:
+                    inspection = services.inspect_posts(job.owner, [batch[i][column] for i in positions], options)
+                except serializers.ValidationError as exc:  # the model or patterns job went away since queueing
+                    raise UserFacingError(f"The job's options no longer hold: {exc.detail}") from exc
+                for i, result in zip(positions, inspection.results, strict=True):
+                    status = result["verdict"]["status"]
+                    counted["posts"] += 1
+                    counted[status] += 1
+                    counted["units_deleted"] += len(result["deleted"])
+                    counted["inferable_before"] += not result["before"]["under_threshold"]
+                    verdicts[i][n] = status
+                    released[i][n] = result["text_after"]
+            for i, row in enumerate(batch):  # row by row, so the sample is the same whatever the parts
+                for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
+                    if released[i][n] is not None and released[i][n] != row[column]:
+                        counted["changed"] += 1
+                        if len(sample) < SAMPLE_SIZE:
+                            sample.append({"row": first + i, "column": counted["name"], "before": row[column],
+                                           "after": released[i][n], "verdict": verdicts[i][n]})
+                        row[column] = released[i][n]
+            writer.writerows(row + added for row, added in zip(batch, verdicts, strict=True))
+            progress(done)
+        return {"counts": counts, "sample": sample, "refused": refused}
+
+    return rewrite
+
+
+def run_deidentify_posts(job: Job, run: JobRun) -> dict:
+    started = time.perf_counter()
+    upload = job.inputs.get()
+    names = list(job.params["text_columns"])
+    try:
+        record = artifacts.resolve(TrainedLocationModel, job.owner, job.params["model"], what="model")
+    except LookupError as exc:
+        raise UserFacingError(f"model: {exc}") from exc
+    run.progress(0, 1, "loading the model")
+    output = run.scratch_path("deidentified.csv")
+    parts = rewrite_csv(run, upload, output, deidentify_rewrite(job), what="de-identifying posts",
+                        header=lambda header: [*header, *(verdict_column(name) for name in names)])
+    counts = [{"name": name} for name in names]
+    sample: list[dict] = []
+    refused: list[tuple[int, str, str]] = []
+    for part in parts:  # rows numbered in the file: the header is row 1
+        for total, counted in zip(counts, part.state["counts"], strict=True):
+            for key, value in counted.items():
+                if key != "name":
+                    total[key] = total.get(key, 0) + value
+        sample.extend({**item, "row": part.rows_before + item["row"] + 2} for item in part.state["sample"])
+        refused.extend((part.rows_before + row + 2, name, why) for row, name, why in part.state["refused"])
+    if refused:
+        row, name, reason = refused[0]
+        rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
+                                                               if len(refused) > 10 else "")
+        raise UserFacingError(
+            f"{upload.original_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column "
+            f"{name!r}: {reason}). Time expressions are removed from English posts only: remove or translate "
+            "those rows, or start the job again without removing time.")
+    released = _verdicts_in(output, names)
+    model = selectors.load_location_model(record)
+    strength = model_strength(model.metadata)
+    report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
+              "verdict_columns": [verdict_column(name) for name in names], "columns": counts,
+              # Re-read from the written file: the verdicts it carries, per text column.
+              "released_verdicts": released,
+              "model": {"id": str(record.id), "name": record.name, "version": record.version,
+                        "threshold": model.threshold.value, "strength": strength,
+                        "human_model": bool(selectors.human_scorers(record))},
+              "options": {key: job.params.get(key) for key in ("remove_time", "time_mode", "keep_time",
+                                                                "remove_how_long", "time_patterns", "replacement",
+                                                                "places", "keep")},
+              "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
+    mismatch = [c["name"] for c in counts if {v: c[v] for v in VERDICTS} != released[c["name"]]]
+    if mismatch:  # what was counted is not what was written: nothing is released on a report that is not true
+        raise UserFacingError(f"The written file's verdicts differ from those counted for {', '.join(mismatch)}; "
+                              "nothing was stored. Please report it.")
+    stem = upload.stem("posts")
+    named = {"model": record.name, "remove_time": bool(job.params.get("remove_time"))}
+    run.add_result_file(result_file_name(stem, named, "deidentified.csv"), output, "text/csv")
+    run.add_result(result_file_name(stem, named, "deidentified.report.json"),
+                   json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
+    return {**report, "sample": sample[:SAMPLE_SIZE]}
+
+
+def _verdicts_in(path, names: list[str]) -> dict[str, dict[str, int]]:
+    """How many rows of the written file carry each verdict, per text column (the file read back)."""
+    out = {name: dict.fromkeys(VERDICTS, 0) for name in names}
+    with path.open("rb") as handle:
+        source = CsvSource(handle)
+        positions = {name: source.header.index(verdict_column(name)) for name in names}
+        for batch in source.batches():
+            for row in batch:
+                for name, index in positions.items():
+                    if row[index] in out[name]:
+                        out[name][row[index]] += 1
+    return out
+
+
+register(JobKind(name=DEIDENTIFY_KIND, label="De-identify the location of every post of a file",
+                 run=run_deidentify_posts, params_serializer=DeidentifyPostsParams, inputs=1,
+                 prepare=prepare_deidentify, summary_template="jobs/summary/deidentify_posts.html",
+                 title="De-identify the posts of",
+                 run_chunk=lambda job, work: rewrite_part(job, work, deidentify_rewrite(job))))

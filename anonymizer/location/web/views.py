@@ -7,16 +7,22 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework import serializers as drf_serializers
 
+from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.web import selectors, services
-from anonymizer.models import HumanInferabilityModel
+from anonymizer.location.web.jobs import DEIDENTIFY_KIND
+from anonymizer.models import HumanInferabilityModel, Upload
+from anonymizer.platform import artifacts
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed
-from anonymizer.platform.selectors import succeeded_jobs_of
+from anonymizer.platform.errors import field_errors
+from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.selectors import succeeded_jobs_of, uploads_of
 from anonymizer.temporal.removal import PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 
@@ -60,3 +66,35 @@ def use_model_version(request: HttpRequest, version_id) -> HttpResponse:
     services.use_version(record)
     messages.success(request, "The version is now in use.")
     return redirect(back)
+
+
+# -- de-identify every post of an upload -------------------------------------------------------------------------
+def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None = None,
+                     errors: dict | None = None) -> HttpResponse:
+    header = list(upload.metadata.get("header", []))
+    models = artifacts.own_first(selectors.location_models_for(request.user))
+    form = form or {"text_columns": ["text" if "text" in header else (header[0] if header else "")],
+                    "model": str(models.first().id) if models.exists() else "", "remove_time": False,
+                    "time_mode": "both", "replacement": "delete", "places": "all"}
+    return render(request, "location/deidentify_posts.html", {
+        "upload": upload, "header": header, "form": form, "errors": errors or {}, "models": models,
+        "replacements": REPLACEMENTS, "place_policies": PLACE_POLICIES,
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
+    """Choose the text columns, the model and the options, and start the job (validated before it is queued)."""
+    upload = get_object_or_404(uploads_of(request.user), id=upload_id)
+    if request.method == "GET":
+        return _deidentify_page(request, upload)
+    form = {"text_columns": request.POST.getlist("text_columns"), "model": request.POST.get("model", ""),
+            "remove_time": bool(request.POST.get("remove_time")), "time_mode": request.POST.get("time_mode", "both"),
+            "replacement": request.POST.get("replacement", "delete"), "places": request.POST.get("places", "all")}
+    try:
+        job = job_services.start_job(owner=request.user, kind=DEIDENTIFY_KIND, params=form, inputs=[upload])
+    except drf_serializers.ValidationError as exc:
+        return _deidentify_page(request, upload, form=form, errors=field_errors(exc))
+    messages.success(request, f"De-identifying the posts of {upload.original_name}: the job is queued.")
+    return redirect("job-detail", job_id=job.id)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -200,9 +200,10 @@ def abandoned_chunk_ids(chunk_ids: list[str], now: datetime | None = None) -> se
 
 
 def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = None,
-            poll_seconds: float = 0.2) -> list[bytes | None]:
+            poll_seconds: float = 0.2) -> Iterator[bytes | None]:
     """Run ``run.job``'s kind's ``run_chunk`` on every byte range in ``spans`` across the workers, this one
-    included, and return the parts' outputs in order. ``progress(parts_done, parts, message)`` is called as
+    included, and return the parts' outputs in order (read one by one as they are iterated).
+    ``progress(parts_done, parts, message)`` (by default ``run.progress``, which it must end in) is called as
     parts finish. Raises JobAborted when the job is cancelled, UserFacingError when a part failed (with its
     reason) or was lost too often."""
     job = run.job
@@ -235,5 +236,11 @@ def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = N
             continue
         release_stale_chunks(job.id)
         time.sleep(poll_seconds)
-    outputs = JobChunk.objects.filter(job_id=job.id).order_by("index").values_list("output", flat=True)
-    return [None if output is None else bytes(output) for output in outputs]
+    return _outputs(job.id, total)
+
+
+def _outputs(job_id, total: int) -> Iterator[bytes | None]:
+    """The parts' outputs in order, read one at a time (all of them may not fit in memory at once)."""
+    for index in range(total):
+        output = JobChunk.objects.filter(job_id=job_id, index=index).values_list("output", flat=True).get()
+        yield None if output is None else bytes(output)

@@ -14,6 +14,7 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -25,7 +26,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from anonymizer.models import Job, JobResult
+from anonymizer.models import Job, JobChunk, JobResult
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import get_job_kind
 from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job, stop_chunks
@@ -77,7 +78,7 @@ class JobRun:
         """Queue a large result the job wrote to ``path`` (from ``scratch_path``), streamed into storage."""
         self.results.append(PendingResult(name, None, content_type, path))
 
-    def fan_out(self, spans: list[tuple[int, int]], progress=None) -> list[bytes | None]:
+    def fan_out(self, spans: list[tuple[int, int]], progress=None) -> Iterator[bytes | None]:
         """Split the job over the workers by byte ranges of its input (``anonymizer.platform.jobs.chunks``)."""
         from anonymizer.platform.jobs.chunks import fan_out
 
@@ -150,6 +151,7 @@ def run_job(job_id) -> None:
         heartbeat.stopped.set()
         heartbeat.join()
         shutil.rmtree(_scratch_directory(job.id), ignore_errors=True)
+        JobChunk.objects.filter(job_id=job.id, output__isnull=False).update(output=None)  # gathered or void
 
 
 def _finish(job: Job, run: JobRun, summary: dict | None) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -21,10 +23,11 @@ from rest_framework import serializers
 
 from anonymizer.models import Job, TrainedLocationModel, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.csv_parts import Rewrite, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
-from anonymizer.tabular import CsvFormatError, export
+from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal.removal import (
     DEFAULT_TOP,
@@ -183,56 +186,82 @@ def _options(params: dict, location: _Location | None) -> dict:
     return options
 
 
-def run_remove_time(job: Job, run: JobRun) -> dict:
-    started = time.perf_counter()
-    upload = job.inputs.get()
+def _setup(job: Job) -> tuple[dict, TemporalAnonymizer, _Location | None, list[str]]:
+    """A job's validated options, its time anonymizer and location model (both kept per process), its columns."""
     options = RemoveTimeParams(data=job.params)
     if not options.is_valid():
         raise UserFacingError(f"The job's parameters are invalid: {json.dumps(options.errors)}")
     params = options.validated_data
-    total = upload.metadata.get("rows") or 0
-    run.progress(0, max(total, 1), "loading the parser")
     try:
         anonymizer = time_anonymizer_for(job.owner, params)
     except LookupError as exc:
         raise UserFacingError(f"time_patterns: {exc}") from exc
-    location = _location_for(job.owner, params.get("location_model"))
-    names = list(dict.fromkeys(params["text_columns"]))
+    return params, anonymizer, _location_for(job.owner, params.get("location_model")), \
+        list(dict.fromkeys(params["text_columns"]))
+
+
+def _batches(records: Iterable[list[str]], size: int) -> Iterator[list[list[str]]]:
+    iterator = iter(records)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def time_rewrite(job: Job) -> Rewrite:
+    """The rewrite of a remove-time job's rows (``csv_parts``): every text cell anonymized, one ``nlp.pipe``
+    call per column of a batch; counts, a sample of changed posts and the rows that are not English as its
+    state (rows from 0 within the records it is given)."""
+    _, anonymizer, location, names = _setup(job)
+    upload_name = job.inputs.get().original_name
+
+    def rewrite(header, records, writer, progress) -> dict:
+        missing = [name for name in names if name not in header]
+        if missing:
+            raise UserFacingError(f"{upload_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
+        indices = [header.index(name) for name in names]
+        counts = [ColumnCounts(name) for name in names]
+        sample: list[dict] = []
+        refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
+        done = 0
+        for batch in _batches(records, BATCH_ROWS):
+            first, done = done, done + len(batch)
+            for column, name in zip(indices, names, strict=True):
+                refused.extend((first + i, name, reason) for i, reason in not_english([row[column] for row in batch]))
+            if refused:
+                continue  # the job will fail: only look for the other rows to name
+            anonymized = [_anonymize_cells([row[column] for row in batch], anonymizer, location, column_counts)
+                          for column, column_counts in zip(indices, counts, strict=True)]
+            for offset, row in enumerate(batch):  # row by row, so the sample is the same whatever the parts
+                for column, name, cells in zip(indices, names, anonymized, strict=True):
+                    if cells[offset] != row[column]:
+                        if len(sample) < SAMPLE_SIZE:
+                            sample.append({"row": first + offset, "column": name, "before": row[column],
+                                           "after": cells[offset]})
+                        row[column] = cells[offset]
+            writer.writerows(batch)
+            progress(done)
+        return {"counts": [asdict(c) for c in counts], "sample": sample, "refused": refused}
+
+    return rewrite
+
+
+def run_remove_time(job: Job, run: JobRun) -> dict:
+    started = time.perf_counter()
+    upload = job.inputs.get()
+    run.progress(0, 1, "loading the parser")
+    rewrite = time_rewrite(job)
+    params, _, location, names = _setup(job)
+    output = run.scratch_path("time-removed.csv")
+    parts = rewrite_csv(run, upload, output, rewrite, what="removing time expressions")
     counts = [ColumnCounts(name) for name in names]
     sample: list[dict] = []
-    refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
-    output = run.scratch_path("time-removed.csv")
-    try:
-        with upload.file.open("rb") as fileobj, output.open("w", encoding="utf-8", newline="") as out:
-            source = CsvSource(fileobj)
-            missing = [name for name in names if name not in source.header]
-            if missing:
-                raise UserFacingError(f"{upload.original_name} has no column {missing[0]!r}; its columns are: "
-                                      f"{', '.join(source.header)}")
-            indices = [source.header.index(name) for name in names]
-            writer = export.writer(out, delimiter=source.delimiter, neutralize=settings.CSV_NEUTRALIZE_FORMULAS)
-            writer.writerow(source.header)
-            for batch in source.batches(max_rows=BATCH_ROWS):
-                first_row = source.rows - len(batch) + 2  # the header is row 1, as in the upload's error messages
-                for column, name in zip(indices, names, strict=True):
-                    refused.extend((first_row + i, name, reason)
-                                   for i, reason in not_english([row[column] for row in batch]))
-                if refused:
-                    continue  # the job will fail: only look for the other rows to name
-                for column, column_counts in zip(indices, counts, strict=True):
-                    cells = [row[column] for row in batch]
-                    anonymized = _anonymize_cells(cells, anonymizer, location, column_counts)
-                    for offset, row in enumerate(batch):
-                        if anonymized[offset] != cells[offset]:
-                            row[column] = anonymized[offset]
-                            if len(sample) < SAMPLE_SIZE:
-                                sample.append({"row": first_row + offset, "column": column_counts.name,
-                                               "before": cells[offset], "after": anonymized[offset]})
-                writer.writerows(batch)
-                run.progress(source.rows, max(total, source.rows),
-                             f"removing time expressions: {source.rows:,} of {max(total, source.rows):,} rows")
-    except CsvFormatError as exc:
-        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    refused: list[tuple[int, str, str]] = []
+    for part in parts:  # rows numbered in the file: the header is row 1, as in the upload's error messages
+        for total, counted in zip(counts, part.state["counts"], strict=True):
+            for name, value in counted.items():
+                if name != "name":
+                    setattr(total, name, getattr(total, name) + value)
+        sample.extend({**item, "row": part.rows_before + item["row"] + 2} for item in part.state["sample"])
+        refused.extend((part.rows_before + row + 2, name, why) for row, name, why in part.state["refused"])
     if refused:
         row, name, reason = refused[0]
         rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
@@ -241,9 +270,9 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
             f"{upload.original_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column "
             f"{name!r}: {reason}). Time expressions are removed from English posts only: remove or translate "
             "those rows and start the job again.")
-    report = {"input": upload.original_name, "rows": source.rows, "text_columns": names,
+    report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
               "columns": [asdict(c) for c in counts], "options": _options(params, location),
-              "seconds": round(time.perf_counter() - started, 3)}
+              "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
     stem = upload.stem("dataset")
     # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).
     named = {**params, "location_model": location.record.name if location is not None else None}
@@ -251,12 +280,13 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
     run.add_result(result_file_name(stem, named, "time-removed.report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
-    return {**report, "sample": sample}
+    return {**report, "sample": sample[:SAMPLE_SIZE]}
 
 
 register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,
                  params_serializer=RemoveTimeParams, inputs=1, summary_template="jobs/summary/remove_time.html",
-                 prepare=prepare, title="Remove time from"))
+                 prepare=prepare, title="Remove time from",
+                 run_chunk=lambda job, work: rewrite_part(job, work, time_rewrite(job))))
 
 
 # -- learn temporal patterns ----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def whole(data: bytes) -> list[list[str]]:
 def by_parts(data: bytes, target: int) -> tuple[list[tuple[int, int]], list[list[str]]]:
     handle = io.BytesIO(data)
     source = CsvSource(handle)
-    spans = record_spans(handle, target)
+    spans = record_spans(handle, target, source.delimiter)
     records = [record for start, end in spans for record in records_in_span(
         handle, start, end, delimiter=source.delimiter, width=len(source.header))]
     return spans, records
@@ -52,11 +52,33 @@ def test_parts_read_as_the_whole_file_reads(target):
         assert len(spans) == 6  # one per record, the blank line going with the record before it
 
 
-def test_a_file_with_carriage_returns_only_is_one_part_and_a_header_alone_none():
+def test_carriage_returns_end_records_and_a_header_alone_has_no_part():
     data = b"id,text\r1,a\r2,b\r"
-    assert record_spans(io.BytesIO(data), 1) == []  # no line feed: the header never ends for the cutter
+    assert by_parts(data, 1) == ([(8, 12), (12, 16)], [["1", "a"], ["2", "b"]])
     assert record_spans(io.BytesIO(b"id,text\n"), 1) == []
     assert record_spans(io.BytesIO(b"id,text\n1,a"), 1) == [(8, 11)]
+
+
+def test_a_quote_inside_an_unquoted_value_is_a_character_not_the_start_of_a_quoted_one():
+    data = b'id,text\n1,He is 6\'2" tall\n2,"and, quoted"\n3,say ""x\n'
+    spans, records = by_parts(data, 1)
+    assert records == whole(data) == [["1", 'He is 6\'2" tall'], ["2", "and, quoted"], ["3", 'say ""x']]
+    assert len(spans) == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens=st.lists(st.sampled_from(["a", " ", ",", '"', '""', "\n", "\r\n", "\r", "東", "\x00", ";"]),
+                       max_size=60),
+       target=st.integers(min_value=1, max_value=40), semicolons=st.booleans())
+def test_any_text_the_reader_accepts_reads_the_same_by_parts(tokens, target, semicolons):
+    # Raw text, not the writer's: quotes anywhere, records of any shape. What the reader refuses is not cut.
+    data = ((";" if semicolons else ",").join(["id", "text", "n"]) + "\n" + "".join(tokens)).encode("utf-8")
+    try:
+        expected = whole(data)
+    except CsvFormatError:
+        assume(False)
+    _, records = by_parts(data, target)
+    assert records == expected
 
 
 @settings(max_examples=150, deadline=None)

@@ -197,3 +197,32 @@ def test_the_web_form_starts_the_job_for_its_owner_only(alice_client, client, us
     assert client.post(url, {"text_columns": ["text"]}).status_code == 404
     assert client.post(reverse("temporal-learn-patterns", args=[upload.id]), {"text_column": "text"}).status_code == 404
     assert Job.objects.count() == 2
+
+
+def test_by_parts_over_the_workers_the_file_and_the_summary_are_those_of_one_piece(user, upload, settings):
+    one_piece = run_in_process(owner=user, kind="remove_time", params={"text_columns": ["text", "bio"]},
+                               inputs=[upload])
+    settings.JOB_CHUNK_BYTES = 1  # a part per row: the job's own process runs them all (no worker here)
+    by_parts = run_in_process(owner=user, kind="remove_time", params={"text_columns": ["text", "bio"]},
+                              inputs=[upload])
+    assert one_piece.status == by_parts.status == Job.Status.SUCCEEDED, by_parts.error
+    assert by_parts.chunks.count() == len(POSTS) and by_parts.result["parts"] == len(POSTS)
+    assert output_rows(by_parts) == output_rows(one_piece)
+    assert by_parts.results.get(name__endswith=".csv").file.read() == \
+        one_piece.results.get(name__endswith=".csv").file.read()
+    assert by_parts.result["columns"] == one_piece.result["columns"]
+    assert by_parts.result["sample"] == one_piece.result["sample"]  # rows numbered in the file, not in the part
+    assert not by_parts.chunks.filter(output__isnull=False).exists()  # the parts' rows are dropped once gathered
+
+
+def test_by_parts_posts_that_are_not_english_are_named_by_their_rows_in_the_file(user, settings):
+    rows = [HEADER, ["201", "2017-06-05 09:00", "Heading to the gym at 3 PM", ""],
+            ["202", "2017-06-05 10:00", "Férias de 3 meses amo EUA por isso kkk", ""],
+            ["203", "2017-06-05 11:00", "Back home by 5", ""],
+            ["204", "2017-06-05 12:00", "明日の朝9時に渋谷で", ""]]
+    upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("mixed.csv", csv_bytes(rows)))
+    settings.JOB_CHUNK_BYTES = 1
+    job = run_in_process(owner=user, kind="remove_time", params={"text_columns": ["text"]}, inputs=[upload])
+    assert job.status == Job.Status.FAILED
+    assert job.error.startswith("mixed.csv: 2 post(s) are not English (rows 3, 5; row 3, column 'text'"), job.error
+    assert not JobResult.objects.filter(job=job).exists()

@@ -4,7 +4,7 @@ found, and what was removed, described by spans of the original post (no Django 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer, TemporalResult
@@ -33,7 +33,8 @@ OPTION_HELP = {
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
 }
 __all__ = ["DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB", "TIME_MODES",
-           "describe_time_removal", "not_english", "shared_anonymizer", "time_anonymizer", "top_patterns"]
+           "describe_time_removal", "not_english", "not_english_message", "shared_anonymizer", "time_anonymizer",
+           "top_patterns"]
 
 
 @cache
@@ -63,6 +64,16 @@ def not_english(texts: Collection[str]) -> list[tuple[int, str]]:
     """(index, reason) of every non-blank post that is not English enough for time removal (see language.py)."""
     return [(index, reason) for index, text in enumerate(texts)
             if text.strip() and (reason := not_english_reason(text)) is not None]
+
+
+def not_english_message(file_name: str, refused: Sequence[tuple[int, str, str]], what_to_do: str) -> str:
+    """Why a dataset job refuses its file: how many posts are not English, the rows of the first ten (numbered in
+    the file) and the first one's column and reason, then ``what_to_do``. ``refused``: (row, column, reason)."""
+    row, name, reason = refused[0]
+    rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
+                                                           if len(refused) > 10 else "")
+    return (f"{file_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column {name!r}: "
+            f"{reason}). Time expressions are removed from English posts only: {what_to_do}")
 
 
 def top_patterns(patterns_result: Mapping, top: int = DEFAULT_TOP) -> dict[str, int]:

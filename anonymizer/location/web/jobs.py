@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from itertools import islice
 
 from django.conf import settings
 from rest_framework import serializers
@@ -23,7 +22,7 @@ from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.csv_parts import rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import batches, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
@@ -207,12 +206,6 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
             "time_patterns": str(params["time_patterns"]) if params.get("time_patterns") else None}
 
 
-def _batches(records, size: int):
-    iterator = iter(records)
-    while batch := list(islice(iterator, size)):
-        yield batch
-
-
 def deidentify_rewrite(job: Job):
     """The rewrite of a de-identify-posts job's rows (``csv_parts``): every non-empty post through what the
     inspect page does (time first when asked, then the location; the verdict on the released text, re-tokenized
@@ -232,7 +225,7 @@ def deidentify_rewrite(job: Job):
         sample: list[dict] = []
         refused: list[tuple[int, str, str]] = []
         done = 0
-        for batch in _batches(records, BATCH_ROWS):
+        for batch in batches(records, BATCH_ROWS):
             first, done = done, done + len(batch)
             if options.get("remove_time"):
                 for column, name in zip(indices, names, strict=True):
@@ -286,24 +279,11 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
     output = run.scratch_path("deidentified.csv")
     parts = rewrite_csv(run, upload, output, deidentify_rewrite(job), what="de-identifying posts",
                         header=lambda header: [*header, *(verdict_column(name) for name in names)])
-    counts = [{"name": name} for name in names]
-    sample: list[dict] = []
-    refused: list[tuple[int, str, str]] = []
-    for part in parts:  # rows numbered in the file: the header is row 1
-        for total, counted in zip(counts, part.state["counts"], strict=True):
-            for key, value in counted.items():
-                if key != "name":
-                    total[key] = total.get(key, 0) + value
-        sample.extend({**item, "row": part.rows_before + item["row"] + 2} for item in part.state["sample"])
-        refused.extend((part.rows_before + row + 2, name, why) for row, name, why in part.state["refused"])
+    counts, sample, refused = gather(parts)
     if refused:
-        row, name, reason = refused[0]
-        rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
-                                                               if len(refused) > 10 else "")
-        raise UserFacingError(
-            f"{upload.original_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column "
-            f"{name!r}: {reason}). Time expressions are removed from English posts only: remove or translate "
-            "those rows, or start the job again without removing time.")
+        raise UserFacingError(time_removal.not_english_message(
+            upload.original_name, refused, "remove or translate those rows, or start the job again without removing "
+                                           "time."))
     released = _verdicts_in(output, names)
     model = selectors.load_location_model(record)
     strength = model_strength(model.metadata)

@@ -17,6 +17,7 @@ import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,32 @@ class _Counted:
         for record in self.records:
             self.count += 1
             yield record
+
+
+def gather(parts: Sequence[Part]) -> tuple[list[dict], list[dict], list[tuple[int, str, str]]]:
+    """The parts of a rewrite whose state holds ``counts`` (a dict per text column: its ``name`` and numbers),
+    ``sample`` (dicts with a ``row``) and ``refused`` ((row, column, reason)), as one: the numbers summed, the
+    rows numbered in the file (the header is row 1, as in the upload's error messages)."""
+    counts: list[dict] = []
+    sample: list[dict] = []
+    refused: list[tuple[int, str, str]] = []
+    for part in parts:
+        if not counts:
+            counts = [{"name": counted["name"]} for counted in part.state["counts"]]
+        for total, counted in zip(counts, part.state["counts"], strict=True):
+            for key, value in counted.items():
+                if key != "name":
+                    total[key] = total.get(key, 0) + value
+        sample.extend({**item, "row": part.rows_before + item["row"] + 2} for item in part.state["sample"])
+        refused.extend((part.rows_before + row + 2, name, why) for row, name, why in part.state["refused"])
+    return counts, sample, refused
+
+
+def batches(records: Iterable[list[str]], size: int) -> Iterator[list[list[str]]]:
+    """The records in lists of ``size`` (the last one shorter)."""
+    iterator = iter(records)
+    while batch := list(islice(iterator, size)):
+        yield batch
 
 
 def _writer(out, delimiter: str):

@@ -19,24 +19,35 @@ from anonymizer.platform.jobs import chunks, runner
 logger = logging.getLogger(__name__)
 
 
-class JobRequest(Request):
-    """A job's delivery as the worker's main process sees it: when the pool process running it is killed (the
-    kernel's OOM killer, a crash) or exceeds the hard time limit, the job is failed at once with the reason
-    instead of waiting for its heartbeat to go stale."""
+class _LostWorkRequest(Request):
+    """A delivery as the worker's main process sees it: when the pool process running it is killed (the kernel's
+    OOM killer, a crash) or exceeds the hard time limit, ``lost`` is called at once instead of waiting for a
+    heartbeat to go stale."""
+
+    def lost(self, exc: Exception | None) -> None:
+        """The process died (``exc``: the WorkerLostError) or ran past the hard limit (``exc`` None)."""
+        raise NotImplementedError
 
     def on_timeout(self, soft: bool, timeout: float) -> None:
         super().on_timeout(soft, timeout)
         if not soft:
-            runner.fail_lost_process(self.args[0], runner.time_limit_message())
+            self.lost(None)
 
     def on_failure(self, exc_info, send_failed_event: bool = True, return_ok: bool = False):
         outcome = super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
         exc = getattr(exc_info.exception, "exc", exc_info.exception)  # unwrap ExceptionWithTraceback
         if isinstance(exc, WorkerLostError) and not isinstance(exc, TimeLimitExceeded):
-            runner.fail_lost_process(self.args[0], (
-                f"The worker process running this job died ({exc}); out of memory or killed, it could not "
-                "finish. Nothing was stored. Start the job again, with a smaller file if it keeps happening."))
+            self.lost(exc)
         return outcome
+
+
+class JobRequest(_LostWorkRequest):
+    """A job's delivery: the job fails at once with the reason."""
+
+    def lost(self, exc: Exception | None) -> None:
+        runner.fail_lost_process(self.args[0], runner.time_limit_message() if exc is None else (
+            f"The worker process running this job died ({exc}); out of memory or killed, it could not "
+            "finish. Nothing was stored. Start the job again, with a smaller file if it keeps happening."))
 
 
 class JobTask(Task):
@@ -50,21 +61,12 @@ def run_job_task(job_id: str) -> None:
     runner.run_job(job_id)
 
 
-class ChunkRequest(Request):
-    """A part's delivery as the worker's main process sees it: when the pool process running it dies or passes
-    the hard time limit, the part is handed back at once (or failed, after its last attempt)."""
+class ChunkRequest(_LostWorkRequest):
+    """A part's delivery: the part is handed back at once (or failed, after its last attempt)."""
 
-    def on_timeout(self, soft: bool, timeout: float) -> None:
-        super().on_timeout(soft, timeout)
-        if not soft:
-            chunks.release_lost_chunk(self.args[0], "it ran past the time limit")
-
-    def on_failure(self, exc_info, send_failed_event: bool = True, return_ok: bool = False):
-        outcome = super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
-        exc = getattr(exc_info.exception, "exc", exc_info.exception)
-        if isinstance(exc, WorkerLostError) and not isinstance(exc, TimeLimitExceeded):
-            chunks.release_lost_chunk(self.args[0], f"its process died: {exc}")
-        return outcome
+    def lost(self, exc: Exception | None) -> None:
+        chunks.release_lost_chunk(self.args[0], "it ran past the time limit" if exc is None
+                                  else f"its process died: {exc}")
 
 
 class ChunkTask(Task):

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -23,7 +21,7 @@ from rest_framework import serializers
 
 from anonymizer.models import Job, TrainedLocationModel, Upload
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.csv_parts import Rewrite, rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import Rewrite, batches, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
@@ -38,6 +36,7 @@ from anonymizer.temporal.removal import (
     TIME_MODES,
     describe_time_removal,
     not_english,
+    not_english_message,
     shared_anonymizer,
 )
 from anonymizer.temporal.web.services import english_location_model, known_patterns, time_anonymizer_for
@@ -200,12 +199,6 @@ def _setup(job: Job) -> tuple[dict, TemporalAnonymizer, _Location | None, list[s
         list(dict.fromkeys(params["text_columns"]))
 
 
-def _batches(records: Iterable[list[str]], size: int) -> Iterator[list[list[str]]]:
-    iterator = iter(records)
-    while batch := list(islice(iterator, size)):
-        yield batch
-
-
 def time_rewrite(job: Job) -> Rewrite:
     """The rewrite of a remove-time job's rows (``csv_parts``): every text cell anonymized, one ``nlp.pipe``
     call per column of a batch; counts, a sample of changed posts and the rows that are not English as its
@@ -222,7 +215,7 @@ def time_rewrite(job: Job) -> Rewrite:
         sample: list[dict] = []
         refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
         done = 0
-        for batch in _batches(records, BATCH_ROWS):
+        for batch in batches(records, BATCH_ROWS):
             first, done = done, done + len(batch)
             for column, name in zip(indices, names, strict=True):
                 refused.extend((first + i, name, reason) for i, reason in not_english([row[column] for row in batch]))
@@ -252,26 +245,13 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     params, _, location, names = _setup(job)
     output = run.scratch_path("time-removed.csv")
     parts = rewrite_csv(run, upload, output, rewrite, what="removing time expressions")
-    counts = [ColumnCounts(name) for name in names]
-    sample: list[dict] = []
-    refused: list[tuple[int, str, str]] = []
-    for part in parts:  # rows numbered in the file: the header is row 1, as in the upload's error messages
-        for total, counted in zip(counts, part.state["counts"], strict=True):
-            for name, value in counted.items():
-                if name != "name":
-                    setattr(total, name, getattr(total, name) + value)
-        sample.extend({**item, "row": part.rows_before + item["row"] + 2} for item in part.state["sample"])
-        refused.extend((part.rows_before + row + 2, name, why) for row, name, why in part.state["refused"])
+    counts, sample, refused = gather(parts)
     if refused:
-        row, name, reason = refused[0]
-        rows = ", ".join(str(r) for r, _, _ in refused[:10]) + (f" and {len(refused) - 10:,} more"
-                                                               if len(refused) > 10 else "")
-        raise UserFacingError(
-            f"{upload.original_name}: {len(refused):,} post(s) are not English (rows {rows}; row {row}, column "
-            f"{name!r}: {reason}). Time expressions are removed from English posts only: remove or translate "
-            "those rows and start the job again.")
+        raise UserFacingError(not_english_message(upload.original_name, refused,
+                                                  "remove or translate those rows and start the job again."))
     report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
-              "columns": [asdict(c) for c in counts], "options": _options(params, location),
+              "columns": counts or [asdict(ColumnCounts(name)) for name in names],
+              "options": _options(params, location),
               "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
     stem = upload.stem("dataset")
     # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).

@@ -33,8 +33,8 @@ OPTION_HELP = {
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
 }
 __all__ = ["DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB", "TIME_MODES",
-           "describe_time_removal", "not_english", "not_english_message", "shared_anonymizer", "time_anonymizer",
-           "top_patterns"]
+           "describe_time_removal", "not_english", "not_english_message", "not_english_rows", "shared_anonymizer",
+           "time_anonymizer", "top_patterns"]
 
 
 @cache
@@ -64,6 +64,14 @@ def not_english(texts: Collection[str]) -> list[tuple[int, str]]:
     """(index, reason) of every non-blank post that is not English enough for time removal (see language.py)."""
     return [(index, reason) for index, text in enumerate(texts)
             if text.strip() and (reason := not_english_reason(text)) is not None]
+
+
+def not_english_rows(batch: Sequence[Sequence[str]], columns: Sequence[int], names: Sequence[str],
+                     first: int = 0) -> list[tuple[int, str, str]]:
+    """(row, column name, reason) of every cell of the given columns of ``batch`` that is not English, the rows
+    numbered from ``first``."""
+    return [(first + i, name, reason) for column, name in zip(columns, names, strict=True)
+            for i, reason in not_english([row[column] for row in batch])]
 
 
 def not_english_message(file_name: str, refused: Sequence[tuple[int, str, str]], what_to_do: str) -> str:

@@ -22,7 +22,7 @@ from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.csv_parts import batches, gather, rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
@@ -216,10 +216,7 @@ def deidentify_rewrite(job: Job):
     upload_name = job.inputs.get().original_name
 
     def rewrite(header, records, writer, progress) -> dict:
-        missing = [name for name in names if name not in header]
-        if missing:
-            raise UserFacingError(f"{upload_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
-        indices = [header.index(name) for name in names]
+        indices = column_indices(header, names, upload_name)
         counts = [{"name": name, "posts": 0, "empty": 0, "changed": 0, "units_deleted": 0, "inferable_before": 0,
                    **dict.fromkeys(VERDICTS, 0)} for name in names]
         sample: list[dict] = []
@@ -228,9 +225,7 @@ def deidentify_rewrite(job: Job):
         for batch in batches(records, BATCH_ROWS):
             first, done = done, done + len(batch)
             if options.get("remove_time"):
-                for column, name in zip(indices, names, strict=True):
-                    refused.extend((first + i, name, why)
-                                   for i, why in time_removal.not_english([row[column] for row in batch]))
+                refused.extend(time_removal.not_english_rows(batch, indices, names, first))
             if refused:
                 continue  # the job will fail: only look for the other rows to name
             verdicts = [[""] * len(names) for _ in batch]

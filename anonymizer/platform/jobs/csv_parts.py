@@ -74,6 +74,14 @@ def gather(parts: Sequence[Part]) -> tuple[list[dict], list[dict], list[tuple[in
     return counts, sample, refused
 
 
+def column_indices(header: Sequence[str], names: Sequence[str], file_name: str) -> list[int]:
+    """Where the named columns are in ``header``; UserFacingError naming the first one the file lacks."""
+    missing = [name for name in names if name not in header]
+    if missing:
+        raise UserFacingError(f"{file_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
+    return [list(header).index(name) for name in names]
+
+
 def batches(records: Iterable[list[str]], size: int) -> Iterator[list[list[str]]]:
     """The records in lists of ``size`` (the last one shorter)."""
     iterator = iter(records)

@@ -21,7 +21,7 @@ from rest_framework import serializers
 
 from anonymizer.models import Job, TrainedLocationModel, Upload
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.csv_parts import Rewrite, batches, gather, rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import Rewrite, batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
@@ -35,8 +35,8 @@ from anonymizer.temporal.removal import (
     PATTERNS_JOB,
     TIME_MODES,
     describe_time_removal,
-    not_english,
     not_english_message,
+    not_english_rows,
     shared_anonymizer,
 )
 from anonymizer.temporal.web.services import english_location_model, known_patterns, time_anonymizer_for
@@ -207,18 +207,14 @@ def time_rewrite(job: Job) -> Rewrite:
     upload_name = job.inputs.get().original_name
 
     def rewrite(header, records, writer, progress) -> dict:
-        missing = [name for name in names if name not in header]
-        if missing:
-            raise UserFacingError(f"{upload_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
-        indices = [header.index(name) for name in names]
+        indices = column_indices(header, names, upload_name)
         counts = [ColumnCounts(name) for name in names]
         sample: list[dict] = []
         refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
         done = 0
         for batch in batches(records, BATCH_ROWS):
             first, done = done, done + len(batch)
-            for column, name in zip(indices, names, strict=True):
-                refused.extend((first + i, name, reason) for i, reason in not_english([row[column] for row in batch]))
+            refused.extend(not_english_rows(batch, indices, names, first))
             if refused:
                 continue  # the job will fail: only look for the other rows to name
             anonymized = [_anonymize_cells([row[column] for row in batch], anonymizer, location, column_counts)

@@ -13,6 +13,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psutil
 import pytest
@@ -41,11 +42,22 @@ def pytest_xdist_auto_num_workers(config) -> int:
     return max(1, min(MAX_TEST_WORKERS, psutil.cpu_count(logical=False) or psutil.cpu_count() or 1))
 
 
+def session_redis_url(url: str, xdist_worker: str | None) -> str:
+    """On a shared Redis, each pytest-xdist process its own database number (15, 14, 13, … from the URL's):
+    Celery's broadcasts (the workers' ping that /healthz counts, revokes) reach only the workers of the same
+    database (kombu's fanout_prefix), so one process's workers never answer another's tests."""
+    if not xdist_worker or not xdist_worker.startswith("gw"):
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(base - int(xdist_worker[2:])) % 16}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory) -> str:
     url = os.environ.get("REDIS_URL")
     if url:
-        yield url
+        yield session_redis_url(url, os.environ.get("PYTEST_XDIST_WORKER"))
         return
     port = embedded_redis.free_port()
     process = embedded_redis.start(tmp_path_factory.mktemp("redis"), port)

@@ -187,16 +187,13 @@ def release_stale_chunks(job_id, now: datetime | None = None) -> None:
 
 
 def abandoned_chunk_ids(chunk_ids: list[str], now: datetime | None = None) -> set[str]:
-    """Of the parts a worker's pool processes are running, those whose job ended more than
-    JOB_KILL_GRACE_SECONDS ago (or that are gone: the job was deleted or started again)."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.JOB_KILL_GRACE_SECONDS)
-    rows = {str(chunk_id): (status, finished_at) for chunk_id, status, finished_at in JobChunk.objects.filter(
-        id__in=chunk_ids).values_list("id", "job__status", "job__finished_at")}
-    ended = {chunk_id for chunk_id, (status, finished_at) in rows.items()
-             if status in (Job.Status.CANCELLED, Job.Status.FAILED) and finished_at is not None
-             and finished_at < cutoff}
-    return ended | (set(chunk_ids) - set(rows))
+    """Of the parts a worker's pool processes are running, those of a job no longer to run (``runner.
+    abandoned_job_ids``: ended more than JOB_KILL_GRACE_SECONDS ago, or deleted), and those that are gone (the
+    job was started again)."""
+    job_of = {str(chunk_id): str(job_id) for chunk_id, job_id in
+              JobChunk.objects.filter(id__in=chunk_ids).values_list("id", "job_id")}
+    ended = runner.abandoned_job_ids(list(set(job_of.values())), now)
+    return {chunk_id for chunk_id in chunk_ids if chunk_id not in job_of or job_of[chunk_id] in ended}
 
 
 def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = None,
@@ -218,8 +215,8 @@ def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = N
     by_index = {chunk.index: chunk.id for chunk in chunks}
     while True:
         states = dict(JobChunk.objects.filter(job_id=job.id).values_list("index", "status"))
-        failed = JobChunk.objects.filter(job_id=job.id, status=ChunkStatus.FAILED).order_by("index").first()
-        if failed is not None:
+        if ChunkStatus.FAILED in states.values():
+            failed = JobChunk.objects.filter(job_id=job.id, status=ChunkStatus.FAILED).order_by("index").first()
             raise UserFacingError(f"Part {failed.index + 1} of {total} (bytes {failed.start:,}–{failed.end:,} of the "
                                   f"file) failed: {failed.error}")
         done = sum(status == ChunkStatus.DONE for status in states.values())

@@ -199,11 +199,11 @@ def _setup(job: Job) -> tuple[dict, TemporalAnonymizer, _Location | None, list[s
         list(dict.fromkeys(params["text_columns"]))
 
 
-def time_rewrite(job: Job) -> Rewrite:
+def time_rewrite(job: Job, setup: tuple | None = None) -> Rewrite:
     """The rewrite of a remove-time job's rows (``csv_parts``): every text cell anonymized, one ``nlp.pipe``
     call per column of a batch; counts, a sample of changed posts and the rows that are not English as its
-    state (rows from 0 within the records it is given)."""
-    _, anonymizer, location, names = _setup(job)
+    state (rows from 0 within the records it is given). ``setup``: the job's ``_setup``, when already made."""
+    _, anonymizer, location, names = setup or _setup(job)
     upload_name = job.inputs.get().original_name
 
     def rewrite(header, records, writer, progress) -> dict:
@@ -237,8 +237,9 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     started = time.perf_counter()
     upload = job.inputs.get()
     run.progress(0, 1, "loading the parser")
-    rewrite = time_rewrite(job)
-    params, _, location, names = _setup(job)
+    setup = _setup(job)
+    params, _, location, names = setup
+    rewrite = time_rewrite(job, setup)
     output = run.scratch_path("time-removed.csv")
     parts = rewrite_csv(run, upload, output, rewrite, what="removing time expressions")
     counts, sample, refused = gather(parts)

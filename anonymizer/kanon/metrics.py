@@ -51,7 +51,7 @@ def _ncp_value(generalization, attribute, dataset: dict) -> float:
 
 
 def _dataset_facts(view: PersonView, attribute) -> dict:
-    values = [v for per_person in view.values[attribute.name] for v in per_person if v is not None]
+    values = [v for v in view.values[attribute.name].values if v is not None]  # every row's
     if attribute.type == "numerical":
         width = (max(values) - min(values)) if values else 0.0
         root = attribute.hierarchy
@@ -76,22 +76,24 @@ def information_loss(view: PersonView, recodings: list[ClassRecoding], person_cl
     if hierarchies is None:
         hierarchies = TermHierarchies(enabled=False)
     textual, lost_all, total_all = {}, np.zeros(view.size), np.zeros(view.size)
-    for label, per_person in view.terms.items():
+    for label, sets in view.terms.items():
         spelling = view.spellings.get(label, {})
         root_level = hierarchies.root_level(label)
-        losses = []
-        for person, terms in enumerate(per_person):
-            if not terms:
-                continue
-            recoding = recodings[person_class[person]]
-            lost = 0.0
-            for key in terms:
-                path = hierarchies.path(label, key, spelling[key])
-                lost += term_loss(path[0], recoding.released(label, path), root_level)
-            losses.append(lost / len(terms))
-            lost_all[person] += lost
-            total_all[person] += len(terms)
-        textual[label] = float(np.mean(losses)) if losses else 0.0
+        paths = [hierarchies.path(label, key, spelling[key]) for key in sets.keys]
+        counts = sets.counts()
+        owner = np.repeat(np.arange(view.size), counts)  # the person of every (person, key) pair
+        keys = sets.indices
+        # A class that shares nothing of the type releases the type for every term; else walk each path.
+        lost = np.array([term_loss(path[0], path[-1], root_level) for path in paths])[keys]
+        sharing = np.array([label in r.shared for r in recodings], dtype=bool)
+        for pair in np.nonzero(sharing[person_class[owner]])[0].tolist():
+            path = paths[keys[pair]]
+            lost[pair] = term_loss(path[0], recodings[person_class[owner[pair]]].released(label, path), root_level)
+        per_person = np.bincount(owner, weights=lost, minlength=view.size)
+        holders = counts > 0
+        textual[label] = float(np.mean(per_person[holders] / counts[holders])) if holders.any() else 0.0
+        lost_all += per_person
+        total_all += counts
     with_terms = total_all > 0
     return {
         "ncp_relational": relational,

@@ -89,6 +89,7 @@ class _Pattern:
     label: str
     surfaces: frozenset[str] | None  # exact spellings allowed (common words), None: any case
     everywhere: bool  # may be spread to other persons' texts
+    owners: frozenset | None = None  # when not everywhere: the persons whose texts it is spread to
 
 
 class OccurrenceSpreader:
@@ -110,50 +111,68 @@ class OccurrenceSpreader:
         self.is_common_word = is_common_word
         self.word_frequency = word_frequency
 
-    def fit(self, texts: Sequence[str], row_terms: Sequence[Sequence[Term]],
-            row_person: Sequence[object] | None = None) -> OccurrenceSpreader:
-        """``row_terms[i]``: the terms of ``texts[i]``; ``row_person[i]``: its person (None: each text its own)."""
+    def fit(self, texts: Iterable[str], row_terms: Iterable[Sequence[Term]],
+            row_person: Sequence[object] | None = None, *, size: int | None = None) -> OccurrenceSpreader:
+        """``row_terms[i]``: the terms of ``texts[i]``; ``row_person[i]``: its person (None: each text its own).
+        ``texts`` and ``row_terms`` may be streams (each read once), then ``size`` gives their number."""
         common = self.is_common_word or is_common_word
+        if size is None:
+            size = len(texts)  # type: ignore[arg-type]
         labels: dict[str, Counter] = defaultdict(Counter)
         surfaces: dict[str, set[str]] = defaultdict(set)
+        # The persons of a string are needed only for strings that may not be spread to everybody (strings of
+        # common words, or every string with scope "person"): a million persons' names stay out of these sets.
         owners: dict[str, set] = defaultdict(set)
+        ordinary_keys: dict[str, bool] = {}
         named: set[str] = set()  # written with a capital inside a sentence at least once
+        # How often each token stands in the data, from a sample of about 1,000 texts: the dictionary's
+        # frequency does not know that "nbsp", "urllink" or the "s" of "it's" are everywhere in blogs.
+        step = max(1, size // 1000)
+        sample: list[str] = []
+        i = -1
         for i, (text, terms) in enumerate(zip(texts, row_terms, strict=True)):
+            if i % step == 0:
+                sample.append(text)
             person = i if row_person is None else row_person[i]
             for term in terms:
                 key = term.key()
                 labels[key][term.label] += 1
                 surfaces[key].add(term.text)
-                owners[key].add(person)
+                ordinary = ordinary_keys.get(key)
+                if ordinary is None:
+                    ordinary = ordinary_keys[key] = is_ordinary(key, common)
+                if ordinary or self.scope != "dataset":
+                    owners[key].add(person)
                 if (term.text[:1].isupper() and not _starts_sentence(text, term.start)
                         and not _ALWAYS_CAPITAL.match(term.text)):
                     named.add(key)
+        if i + 1 != size:
+            raise ValueError(f"fit was given {i + 1:,} texts, not size = {size:,}")
         self.patterns_: dict[tuple[str, ...], _Pattern] = {}
         frequency = self.word_frequency or _word_frequency
-        # How often each token stands in the data, from a sample of about 1,000 texts: the dictionary's
-        # frequency does not know that "nbsp", "urllink" or the "s" of "it's" are everywhere in blogs.
-        sample = texts[::max(1, len(texts) // 1000)]
         seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
         seen_written = Counter(word for text in sample for word in _TOKEN.findall(text))
-        anchors: dict[object, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
-        exact: dict[object, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
+        anchors: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
+        exact: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
         for key, counts in labels.items():
             # Tokenized as the texts are (then folded), not the folded key: NFKC turns "½" into "1⁄2".
             words = tuple(token for _, _, token in _tokens(min(surfaces[key])))
             if not words[0][0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2):
                 continue
             label = min(counts, key=lambda name: (-counts[name], name))  # most often given; ties: by name
-            ordinary = is_ordinary(key, common)
+            ordinary = ordinary_keys[key]
             written = frozenset(surfaces[key])
             everywhere = self.scope == "dataset" and (not ordinary or key in named)
             if ordinary and everywhere:  # "US" is a country, "us" a pronoun: only the capitalised spellings
                 written = frozenset(w for w in written if not w.islower())
-            pattern = _Pattern(key, label, written if ordinary else None, everywhere)
+            pattern = _Pattern(key, label, written if ordinary else None, everywhere,
+                               None if everywhere else frozenset(owners[key]))
             self.patterns_[words] = pattern
             # Looked up by its rarest word ("iraq" in "the war in iraq"), so that a text is searched at its rare
-            # words only; a string spread to its own persons' texts only is indexed under each of them. A string
-            # of common words is matched only as written, so it is indexed by its anchor as written ("The", not
-            # "the"): a text is then searched at its capitalised "The"s only, not at every "the".
+            # words only. A string of common words is matched only as written, so it is indexed by its anchor as
+            # written ("The", not "the"): a text is then searched at its capitalised "The"s only, not at every
+            # "the". A string spread to its own persons' texts only goes in the second index of each kind (one
+            # index for all persons, not one per person: a million persons' dictionaries would take gigabytes).
             spellings = [tokens for tokens in (_TOKEN.findall(w) for w in pattern.surfaces or ())
                          if len(tokens) == len(words)] if pattern.surfaces is not None else []
 
@@ -163,16 +182,16 @@ class OccurrenceSpreader:
 
             offset = min(range(len(words)), key=rarity)
             spelled = {tokens[offset] for tokens in spellings}
-            for owner in (None,) if everywhere else owners[key]:
-                if spelled:
-                    for anchor in spelled:
-                        exact[owner][anchor].setdefault((offset, len(words)), {})[words] = pattern
-                else:
-                    anchors[owner][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
+            scope = 0 if everywhere else 1
+            if spelled:
+                for anchor in spelled:
+                    exact[scope][anchor].setdefault((offset, len(words)), {})[words] = pattern
+            else:
+                anchors[scope][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
         # Per anchor word (folded, or as written): the (offset, length) shapes of its strings, longest first,
-        # each a dict by (folded) words.
-        self.anchors_ = _by_owner(anchors)
-        self.exact_anchors_ = _by_owner(exact)
+        # each a dict by (folded) words; [0] of the strings spread everywhere, [1] of those spread to their owners.
+        self.anchors_ = _by_shape(anchors)
+        self.exact_anchors_ = _by_shape(exact)
         return self
 
     def transform_one(self, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:
@@ -181,8 +200,7 @@ class OccurrenceSpreader:
         occurrences become one term."""
         if self.scope == "off" or not self.patterns_:
             return list(terms)
-        indexes = (self.anchors_.get(None, {}), self.anchors_.get(person, {}))
-        spelled = (self.exact_anchors_.get(None, {}), self.exact_anchors_.get(person, {}))
+        indexes, spelled = self.anchors_, self.exact_anchors_
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
             raw = _TOKEN.findall(text)
@@ -210,7 +228,8 @@ class OccurrenceSpreader:
                     if i < 0 or i + length > n:
                         continue
                     pattern = patterns.get(tuple(words[i:i + length])) if length > 1 else patterns.get((word,))
-                    if pattern is None or not _joined(text, offsets, i, length):
+                    if pattern is None or (pattern.owners is not None and person not in pattern.owners) or (
+                            not _joined(text, offsets, i, length)):
                         continue
                     start, end = offsets[i][0], offsets[i + length - 1][1]
                     if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
@@ -262,9 +281,9 @@ class OccurrenceSpreader:
         return True
 
 
-def _by_owner(anchors: dict) -> dict:
-    return {owner: {word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in index.items()}
-            for owner, index in anchors.items()}
+def _by_shape(anchors: tuple[dict, ...]) -> tuple[dict, ...]:
+    return tuple({word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in index.items()}
+                 for index in anchors)
 
 
 def _is_word_char(char: str) -> bool:

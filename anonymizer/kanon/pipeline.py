@@ -13,7 +13,7 @@ import inspect
 import json
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from anonymizer.kanon.hierarchies import TermHierarchies
@@ -21,7 +21,9 @@ from anonymizer.kanon.metrics import information_loss, released_classes
 from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import recode_classes, recode_text
+from anonymizer.kanon.recognize.cache import apply_changes
 from anonymizer.kanon.table import iter_rows, read_table
+from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import export
@@ -50,14 +52,14 @@ def _texts(source: Path, columns: list[int]) -> Iterator[str]:
                 yield record[column]
 
 
-def recognize_rows(source: Path, table, config, recognize: Callable, progress: Progress) -> list[tuple[list, ...]]:
+def recognize_rows(source: Path, table, config, recognize: Callable, progress: Progress) -> RowTerms:
     """Per row, the sensitive terms of each text column (in the order of config.text_columns). Progress is
     reported in characters (a file may hold one huge cell), at least every second."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
-        return [() for _ in range(table.rows)]
+        return RowTerms.of([()] * table.rows, 0)
     total_chars = sum(len(text) for text in _texts(source, columns))
-    per_text = []
+    store = RowTerms(len(columns))
     total = table.rows * len(columns)
     done_chars, last = 0, time.monotonic()
     lengths = (len(text) for text in _texts(source, columns))
@@ -75,14 +77,15 @@ def recognize_rows(source: Path, table, config, recognize: Callable, progress: P
         _texts(source, columns))
     for done, terms in enumerate(stream, start=1):
         counted["texts"] = done
-        per_text.append(terms)
+        store.append(terms)
         done_chars += next(lengths)
         if done % 500 == 0 or done == total or time.monotonic() - last >= 1:
             last = time.monotonic()
             progress(done_chars, total_chars, f"recognizing sensitive terms: {done:,} of {total:,} texts, "
                                               f"{_chars(done_chars)} of {_chars(total_chars)} characters")
-    width = len(columns)
-    return [tuple(per_text[row * width: (row + 1) * width]) for row in range(table.rows)]
+    if store.texts != total:
+        raise ValueError(f"the recognizer gave the terms of {store.texts:,} texts for {total:,}")
+    return store
 
 
 def _chars(count: int) -> str:
@@ -125,18 +128,18 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     recognized_terms = row_terms
     row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache)
     spread = Counter()
-    for before, after in zip(recognized_terms, row_terms, strict=True):
-        for old, new in zip(before, after, strict=True):
-            if new != old:  # added occurrences, and terms that took in a shorter one NER tagged
-                spans = {(t.start, t.end) for t in old}
-                spread.update(t.label for t in new if (t.start, t.end) not in spans)
+    for old, new in zip(recognized_terms.iter_texts(), row_terms.iter_texts(), strict=True):
+        if new != old:  # added occurrences, and terms that took in a shorter one NER tagged
+            spans = {(t.start, t.end) for t in old}
+            spread.update(t.label for t in new if (t.start, t.end) not in spans)
+    del recognized_terms
     seconds["spread"] = time.perf_counter() - step
     hierarchies = TermHierarchies(enabled=config.generalize_terms)
 
     step = time.perf_counter()
     partitioner = _stage(progress, "partition")
     partitioner(0, 1, "building the person-centric view")
-    view = build_view(table, config, [[t for column in terms for t in column] for terms in row_terms], hierarchies)
+    view = build_view(table, config, ((t for column in terms for t in column) for terms in row_terms), hierarchies)
     partitioner(1, 3, f"partitioning {view.size:,} persons ({config.strategy}, k = {config.k})")
     partitioning = partition(view, config)
     recodings, person_class = recode_classes(view, partitioning.classes, config, hierarchies)
@@ -155,10 +158,11 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
 
     sizes = Counter(len(c) for c in partitioning.classes)
     released_sizes = sorted(released.values())
-    recognized = Counter(t.label for terms in row_terms for column in terms for t in column)
+    recognized = row_terms.label_counts()
     qis = [a for a in config.quasi_identifiers if a.type != "text"]
+    mapped = {label for a in qis for label in a.entities}  # only these can state a relational value
     redundant = sum(1 for row, terms in enumerate(row_terms) for column in terms for t in column
-                    if redundant_match(t, row, qis, table) is not None)
+                    if t.label in mapped and redundant_match(t, row, qis, table) is not None) if mapped else 0
     seconds["total"] = time.perf_counter() - started
     return {
         "k": config.k, "strategy": config.strategy, "relational_weight": config.relational_weight,
@@ -185,39 +189,66 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     }
 
 
-def spread_terms(source: Path, table, config, row_terms: list[tuple[list, ...]], cache=None
-                 ) -> tuple[list[tuple[list, ...]], bool]:
+def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, cache=None) -> tuple[RowTerms, bool]:
     """String-level recoding (``occurrences``): each column's terms plus the occurrences of recognized strings
     NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``. With a
     ``cache`` (``TermCache``) the result is kept under a digest of all it depends on; returns (terms, whether
-    they came from the cache)."""
+    they came from the cache). The texts are streamed from ``source`` (a million posts do not fit in memory
+    as strings), once for the digest and, when the cache has no result, twice more (learning, then adding)."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
         return row_terms, False
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
-    flat = [[t for t in terms[n] if t.label in wanted] for terms in row_terms for n in range(len(columns))]
-    owners = [person for person in table.persons for _ in columns]
-    scope = "dataset" if config.recode_everywhere else "person"
-    texts = list(_texts(source, columns))
-    digest = _spread_digest(texts, flat, owners, scope) if cache is not None else None
-    spread = cache.get_dataset(digest, texts, flat) if cache is not None else None
-    cached = spread is not None
-    if spread is None:
-        spreader = OccurrenceSpreader(scope)
-        spreader.fit(texts, flat, owners)
-        spread = spreader.transform(texts, flat, owners)
-        if cache is not None:
-            cache.put_dataset(digest, spread, flat)
     width = len(columns)
-    return [tuple(spread[row * width: (row + 1) * width]) for row in range(table.rows)], cached
+    if not isinstance(row_terms, RowTerms):
+        row_terms = RowTerms.of(row_terms, width)
+
+    def wanted_terms() -> Iterator[list]:
+        return ([t for t in terms if t.label in wanted] for terms in row_terms.iter_texts())
+
+    owners = _TextOwners(table.persons, width)
+    scope = "dataset" if config.recode_everywhere else "person"
+    digest = _spread_digest(_texts(source, columns), wanted_terms(), owners, scope, row_terms.texts) if (
+        cache is not None) else None
+    stored = cache.get_changes(digest) if cache is not None else None
+    if stored is not None:
+        spread = RowTerms(width)
+        try:
+            for terms in apply_changes(stored, _texts(source, columns), wanted_terms()):
+                spread.append(terms)
+            return spread, True
+        except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
+            pass
+    spreader = OccurrenceSpreader(scope)
+    spreader.fit(_texts(source, columns), wanted_terms(), owners, size=row_terms.texts)
+    spread = RowTerms(width)
+    for i, (text, terms) in enumerate(zip(_texts(source, columns), wanted_terms(), strict=True)):
+        spread.append(spreader.transform_one(text, terms, owners[i]))
+    if cache is not None:
+        cache.put_dataset(digest, spread.iter_texts(), wanted_terms())
+    return spread, False
 
 
-def _spread_digest(texts: list[str], row_terms: list[list], owners: list, scope: str) -> bytes:
+class _TextOwners(Sequence):
+    """The person of every text (row by row, column by column) without a list of them."""
+
+    def __init__(self, persons: Sequence[str], width: int) -> None:
+        self.persons, self.width = persons, width
+
+    def __len__(self) -> int:
+        return len(self.persons) * self.width
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.persons[index // self.width]
+
+
+def _spread_digest(texts: Iterable[str], row_terms: Iterable[list], owners: Sequence, scope: str, size: int
+                   ) -> bytes:
     """Everything string-level recoding depends on: its version, the scope, every text with its owner and terms."""
-    digest = hashlib.sha256(f"{SPREAD_VERSION}\0{scope}\0{len(texts)}".encode())
-    for text, terms, owner in zip(texts, row_terms, owners, strict=True):
+    digest = hashlib.sha256(f"{SPREAD_VERSION}\0{scope}\0{size}".encode())
+    for i, (text, terms) in enumerate(zip(texts, row_terms, strict=True)):
         digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
-        digest.update(json.dumps([str(owner), [[t.start, t.end, t.label] for t in terms]]).encode())
+        digest.update(json.dumps([str(owners[i]), [[t.start, t.end, t.label] for t in terms]]).encode())
     return digest.digest()
 
 
@@ -226,10 +257,9 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
     if not config.text_columns:
         return {"names": Counter(), "rows_with_names": 0, "examples": []}
     labels: dict[str, Counter] = defaultdict(Counter)
-    for terms in row_terms:
-        for column in terms:
-            for term in column:
-                labels[term.key()][term.label] += 1
+    for terms in row_terms.iter_texts():
+        for term in terms:
+            labels[term.key()][term.label] += 1
     recognized = {key: counts.most_common(1)[0][0] for key, counts in labels.items()}
     allowed_of_class: dict[int, list[str]] = {}
 

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
+import scipy.sparse as sp
 
 from anonymizer.kanon.hierarchies import TermHierarchies, TermNode
 from anonymizer.kanon.table import Table
 from anonymizer.kanon.view import MISSING_LABEL, PersonView, format_number, redundant_match
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Generalization:
     """One attribute's value for a whole class, with what the NCP needs to know about it."""
 
@@ -90,7 +91,7 @@ def generalize(values: list, attribute) -> Generalization:
     return result
 
 
-@dataclass
+@dataclass(slots=True)
 class ClassRecoding:
     """What a class releases: each quasi-identifier's value and, per entity type, the hierarchy nodes of terms
     that every person of the class holds (a node is held by a person when one of their terms has it on its
@@ -98,7 +99,7 @@ class ClassRecoding:
 
     persons: np.ndarray
     relational: dict[str, Generalization]
-    shared: dict[str, frozenset[tuple[str, str]]]
+    shared: dict[str, frozenset[tuple[str, str]]]  # entity types the class shares nothing of are left out
 
     def released(self, label: str, path: tuple[TermNode, ...]) -> TermNode:
         """The most specific node of a term's path that the whole class shares; the type when none is."""
@@ -109,16 +110,38 @@ class ClassRecoding:
         return path[-1]
 
 
-def person_nodes(view: PersonView, hierarchies: TermHierarchies) -> dict[str, list[frozenset]]:
-    """Per entity type and person: every node on the paths of their terms (the root left out)."""
-    out = {}
-    for label, per_person in view.terms.items():
+def shared_nodes(view: PersonView, classes: list[np.ndarray], person_class: np.ndarray,
+                 hierarchies: TermHierarchies) -> list[dict[str, frozenset[tuple[str, str]]]]:
+    """Per class, per entity type, the nodes (on the paths of their terms, the root left out) that every person
+    of the class holds; types the class shares nothing of are left out. Counted with sparse matrices (persons x
+    keys, keys x nodes, classes x persons), not a set per person: a million persons in half a million classes."""
+    shared: list[dict[str, frozenset]] = [{} for _ in classes]
+    sizes = np.array([len(members) for members in classes], dtype=np.int64)
+    in_class = sp.csr_matrix((np.ones(view.size, dtype=np.int32), (person_class, np.arange(view.size))),
+                             shape=(len(classes), view.size))
+    for label, sets in view.terms.items():
         spelling = view.spellings.get(label, {})
-        nodes_of = {key: frozenset(node.key for node in hierarchies.path(label, key, text)[:-1])
-                    for key, text in spelling.items()}
-        empty: frozenset = frozenset()
-        out[label] = [empty.union(*(nodes_of[key] for key in keys)) if keys else empty for keys in per_person]
-    return out
+        node_number: dict[tuple[str, str], int] = {}
+        rows, columns = [], []
+        for k, key in enumerate(sets.keys):
+            for node in hierarchies.path(label, key, spelling[key])[:-1]:
+                rows.append(k)
+                columns.append(node_number.setdefault(node.key, len(node_number)))
+        key_nodes = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, columns)),
+                                  shape=(len(sets.keys), len(node_number)))
+        held = sets.matrix() @ key_nodes  # persons x nodes: how many of the person's keys have the node
+        held.data[:] = 1
+        counts = (in_class @ held).tocoo()  # classes x nodes: how many persons of the class hold the node
+        everyone = counts.data == sizes[counts.row]
+        if not everyone.any():
+            continue
+        nodes = list(node_number)
+        found: dict[int, list] = {}
+        for index, node in zip(counts.row[everyone].tolist(), counts.col[everyone].tolist(), strict=True):
+            found.setdefault(index, []).append(nodes[node])
+        for index, keys in found.items():
+            shared[index][label] = frozenset(keys)
+    return shared
 
 
 def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarchies: TermHierarchies | None = None
@@ -126,27 +149,19 @@ def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarch
     """The recoding of every class, and the class index of every person."""
     if hierarchies is None:
         hierarchies = TermHierarchies(enabled=False)
-    held = person_nodes(view, hierarchies)
     person_class = np.empty(view.size, dtype=np.int64)
-    out = []
     for index, members in enumerate(classes):
         person_class[members] = index
-        people = members.tolist()
+    shared = shared_nodes(view, classes, person_class, hierarchies)
+    qis = [a for a in config.quasi_identifiers if a.type != "text"]
+    same: dict[Generalization, Generalization] = {}  # one object per distinct value: classes repeat them
+    out = []
+    for index, members in enumerate(classes):
         relational = {}
-        for attribute in config.quasi_identifiers:
-            if attribute.type == "text":
-                continue
-            per_person = view.values[attribute.name]
-            relational[attribute.name] = generalize([v for p in people for v in per_person[p]], attribute)
-        shared = {}
-        for label, per_person in held.items():
-            sets = [per_person[p] for p in people]
-            if not all(sets):  # a person without a term of the type: the class shares none (most types, most classes)
-                shared[label] = frozenset()
-                continue
-            sets.sort(key=len)  # smallest first: the intersection is quick
-            shared[label] = frozenset.intersection(*sets)
-        out.append(ClassRecoding(members, relational, shared))
+        for attribute in qis:
+            value = generalize(view.values[attribute.name].of_persons(members), attribute)
+            relational[attribute.name] = same.setdefault(value, value)
+        out.append(ClassRecoding(members, relational, shared[index]))
     return out, person_class
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
 import numpy as np
+import scipy.sparse as sp
 
 from anonymizer.kanon.table import Table, as_number
 
@@ -54,15 +55,90 @@ def redundant_match(term, row: int, attributes: Sequence, table: Table) -> tuple
     return None
 
 
+class PersonTermSets(Sequence):
+    """Per person, the set of their term keys of one entity type, as a sparse matrix (persons x keys, CSR): a
+    million persons' sets as Python frozensets took gigabytes. ``sets[person]`` is a frozenset of keys;
+    ``keys`` are sorted, and a person's key numbers (``indices[indptr[p]:indptr[p + 1]]``) are sorted too."""
+
+    def __init__(self, keys: list[str], indptr: np.ndarray, indices: np.ndarray) -> None:
+        self.keys, self.indptr, self.indices = keys, indptr, indices
+
+    @classmethod
+    def of(cls, persons: int, held: dict[int, set[str]]) -> PersonTermSets:
+        """From {person: keys} (persons without keys left out)."""
+        keys = sorted({key for found in held.values() for key in found})
+        number = {key: i for i, key in enumerate(keys)}
+        sizes = np.zeros(persons, dtype=np.int64)
+        for person, found in held.items():
+            sizes[person] = len(found)
+        indptr = np.zeros(persons + 1, dtype=np.int64)
+        np.cumsum(sizes, out=indptr[1:])
+        indices = np.empty(int(indptr[-1]), dtype=np.int32)
+        for person, found in held.items():
+            indices[indptr[person]:indptr[person + 1]] = sorted(number[key] for key in found)
+        return cls(keys, indptr, indices)
+
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    def __getitem__(self, person):  # type: ignore[override]
+        if isinstance(person, slice):
+            return [self[p] for p in range(*person.indices(len(self)))]
+        keys = self.keys
+        return frozenset(keys[i] for i in self.indices[self.indptr[person]:self.indptr[person + 1]].tolist())
+
+    def __iter__(self) -> Iterator[frozenset[str]]:
+        for person in range(len(self)):
+            yield self[person]
+
+    def counts(self) -> np.ndarray:
+        """The number of keys of every person."""
+        return np.diff(self.indptr)
+
+    def matrix(self) -> sp.csr_matrix:
+        """Persons x keys, 1 where the person holds the key."""
+        return sp.csr_matrix((np.ones(len(self.indices), dtype=np.int32), self.indices, self.indptr),
+                             shape=(len(self), len(self.keys)))
+
+
+class PersonValues(Sequence):
+    """Per person, the sorted distinct non-missing values of one relational attribute (then None when one is
+    missing), computed from the rows when asked: one list per person took half a gigabyte at a million."""
+
+    def __init__(self, values: list, rows_of: tuple[np.ndarray, np.ndarray]) -> None:
+        self.values = values  # per row
+        self.order, self.bounds = rows_of  # rows sorted by person; person p's are order[bounds[p]:bounds[p + 1]]
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def __getitem__(self, person):  # type: ignore[override]
+        if isinstance(person, slice):
+            return [self[p] for p in range(*person.indices(len(self)))]
+        values = self.values
+        found = [values[row] for row in self.order[self.bounds[person]:self.bounds[person + 1]].tolist()]
+        return sorted(set(v for v in found if v is not None)) + ([None] if None in found else [])
+
+    def __iter__(self) -> Iterator[list]:
+        for person in range(len(self)):
+            yield self[person]
+
+    def of_persons(self, persons: np.ndarray) -> list:
+        """Every value (with repeats, None for a missing one) of the rows of ``persons``."""
+        order, bounds, values = self.order, self.bounds, self.values
+        rows = np.concatenate([order[bounds[p]:bounds[p + 1]] for p in persons.tolist()]) if len(persons) else []
+        return [values[row] for row in np.asarray(rows, dtype=np.int64).tolist()]
+
+
 @dataclass
 class PersonView:
     persons: list[str]  # in order of first appearance
     row_person: np.ndarray  # person index of every row
-    values: dict[str, list[list]]  # attribute -> per person: sorted distinct non-missing values (+ None if missing)
+    values: dict[str, PersonValues]  # attribute -> per person: sorted distinct non-missing values (+ None if missing)
     numbers: dict[str, np.ndarray]  # numerical / date attributes: per person mean (NaN when all missing)
     codes: dict[str, np.ndarray]  # nominal / ordinal attributes and entity types: per person code of the mode
     labels: dict[str, list]  # code -> value, codes in sort order (nominal: value order; ordinal: configured order)
-    terms: dict[str, list[frozenset[str]]]  # entity type -> per person: non-redundant term keys
+    terms: dict[str, PersonTermSets]  # entity type -> per person: non-redundant term keys
     sensitive: dict[str, list[frozenset]]  # sensitive attribute -> per person: its values (for l-diversity)
     spellings: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> term key -> first spelling
 
@@ -77,70 +153,87 @@ def _mode(values: list) -> object:
     return min(v for v, c in counts.items() if c == best)  # ties: the smallest, for determinism
 
 
-def build_view(table: Table, config, row_terms: Sequence[Sequence], hierarchies=None) -> PersonView:
-    """Group rows by person. ``row_terms[row]`` are the sensitive terms of all text columns of that row;
-    ``hierarchies`` (a ``TermHierarchies``) orders the textual attributes along the terms' hierarchies."""
+def build_view(table: Table, config, row_terms: Iterable[Iterable], hierarchies=None) -> PersonView:
+    """Group rows by person. ``row_terms[row]`` are the sensitive terms of all text columns of that row (may be
+    a stream); ``hierarchies`` (a ``TermHierarchies``) orders the textual attributes along the terms' hierarchies.
+
+    Built for a million persons: per-person values and term sets are arrays, not a Python object each."""
     index: dict[str, int] = {}
     row_person = np.empty(table.rows, dtype=np.int64)
     for row, person in enumerate(table.persons):
         row_person[row] = index.setdefault(person, len(index))
     n = len(index)
+    order = np.argsort(row_person, kind="stable")
+    bounds = np.searchsorted(row_person[order], np.arange(n + 1))
+    one_row_each = len(order) == n  # the common worst case: then a person's values are their row's
     qis = [a for a in config.quasi_identifiers if a.type != "text"]
-    values: dict[str, list[list]] = {}
+    values: dict[str, PersonValues] = {}
     numbers: dict[str, np.ndarray] = {}
     codes: dict[str, np.ndarray] = {}
     labels: dict[str, list] = {}
     for attribute in qis:
-        per_person: list[list] = [[] for _ in range(n)]
-        for row, value in enumerate(table.columns[attribute.name].values):
-            per_person[row_person[row]].append(value)
-        values[attribute.name] = [sorted(set(v for v in vs if v is not None)) + ([None] if None in vs else [])
-                                  for vs in per_person]
-        present = [[v for v in vs if v is not None] for vs in per_person]
+        column = table.columns[attribute.name].values
+        values[attribute.name] = PersonValues(column, (order, bounds))
         if attribute.type in ("numerical", "date"):
-            numbers[attribute.name] = np.array([np.mean([as_number(v) for v in vs]) if vs else math.nan
-                                                for vs in present])
+            as_numbers = np.array([math.nan if v is None else as_number(v) for v in column], dtype=float)
+            if one_row_each:
+                numbers[attribute.name] = as_numbers
+            else:  # the mean of a person's present values
+                present = ~np.isnan(as_numbers)
+                total = np.bincount(row_person[present], weights=as_numbers[present], minlength=n)
+                count = np.bincount(row_person[present], minlength=n)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    numbers[attribute.name] = np.where(count > 0, total / np.maximum(count, 1), math.nan)
         else:
-            order = list(attribute.order) if attribute.type == "ordinal" and attribute.order else sorted(
-                {v for vs in present for v in vs})
-            position = {v: i + 1 for i, v in enumerate(order)}  # 0 = missing
-            labels[attribute.name] = [None, *order]
-            codes[attribute.name] = np.array([position[_mode(vs)] if vs else 0 for vs in present], dtype=np.int64)
-    # Sensitive terms per person and entity type, leaving out redundant ones.
+            present_values = {v for v in column if v is not None}
+            order_of = list(attribute.order) if attribute.type == "ordinal" and attribute.order else sorted(
+                present_values)
+            position = {v: i + 1 for i, v in enumerate(order_of)}  # 0 = missing
+            labels[attribute.name] = [None, *order_of]
+            if one_row_each:
+                codes[attribute.name] = np.array([0 if v is None else position[v] for v in column], dtype=np.int64)
+            else:
+                per_person: list[list] = [[] for _ in range(n)]
+                for row, value in enumerate(column):
+                    if value is not None:
+                        per_person[row_person[row]].append(value)
+                codes[attribute.name] = np.array([position[_mode(vs)] if vs else 0 for vs in per_person],
+                                                 dtype=np.int64)
+    # Sensitive terms per person and entity type, leaving out redundant ones; only persons with terms are kept.
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
-    term_sets: dict[str, list[set]] = {}
-    term_lists: dict[str, list[list]] = {}
+    redundant_labels = {label for a in qis for label in a.entities}
+    term_lists: dict[str, dict[int, list[str]]] = {}
     spellings: dict[str, dict[str, str]] = {}
     for row, terms in enumerate(row_terms):
-        person = row_person[row]
+        person = int(row_person[row])
         for term in terms:
-            if term.label not in wanted or redundant_match(term, row, qis, table) is not None:
+            if term.label not in wanted or (term.label in redundant_labels and redundant_match(
+                    term, row, qis, table) is not None):
                 continue
-            if term.label not in term_sets:
-                term_sets[term.label] = [set() for _ in range(n)]
-                term_lists[term.label] = [[] for _ in range(n)]
             key = term.key()
-            term_sets[term.label][person].add(key)
-            term_lists[term.label][person].append(key)
+            term_lists.setdefault(term.label, {}).setdefault(person, []).append(key)
             spellings.setdefault(term.label, {}).setdefault(key, term.text)
-    terms = {label: [frozenset(s) for s in sets] for label, sets in sorted(term_sets.items())}
+    terms = {label: PersonTermSets.of(n, {p: set(keys) for p, keys in lists.items()})
+             for label, lists in sorted(term_lists.items())}
     for label, lists in sorted(term_lists.items()):
         # Mondrian splits a text attribute on each person's most frequent term of the type (as rx-anon); with
         # hierarchies the terms are ordered along them (country, state, city), so that a cut into the first
         # and second half of the sorted terms keeps neighbours in the hierarchy together.
-        modes = [_mode(ts) if ts else None for ts in lists]
-        distinct = sorted({t for t in modes if t is not None})
+        modes = {person: _mode(keys) for person, keys in lists.items()}
+        distinct = sorted(set(modes.values()))
         if hierarchies is not None and hierarchies.enabled:
             paths = {t: hierarchies.path(label, t, spellings[label][t]) for t in distinct}
             distinct.sort(key=lambda t: tuple(node.key for node in reversed(paths[t])))
         position = {t: i + 1 for i, t in enumerate(distinct)}
         labels[f"text:{label}"] = [None, *distinct]
-        codes[f"text:{label}"] = np.array([position[t] if t is not None else 0 for t in modes], dtype=np.int64)
+        code = np.zeros(n, dtype=np.int64)
+        for person, mode in modes.items():
+            code[person] = position[mode]
+        codes[f"text:{label}"] = code
     sensitive = {}
     for name in config.sensitive_columns:
-        per_person = [set() for _ in range(n)]
+        per_person_set: list[set] = [set() for _ in range(n)]
         for row, value in enumerate(table.columns[name].values):
-            per_person[row_person[row]].add(value)
-        sensitive[name] = [frozenset(s) for s in per_person]
+            per_person_set[row_person[row]].add(value)
+        sensitive[name] = [frozenset(s) for s in per_person_set]
     return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive, spellings)
-

@@ -44,7 +44,7 @@ def _terms(text: str, triples: object) -> list[Term] | None:
     return terms
 
 
-def encode_changes(results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> str:
+def encode_changes(results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> str:
     """A dataset's terms after string-level recoding (``results``, per text) as their changes to ``base`` (the
     terms before): most texts have none, so a dataset's entry stays small."""
     changes = {}
@@ -57,25 +57,31 @@ def encode_changes(results: Sequence[Sequence[Term]], base: Sequence[Sequence[Te
     return json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
 
 
-def apply_changes(stored: str, texts: Sequence[str], base: Sequence[Sequence[Term]]) -> list[list[Term]] | None:
-    """The per-text terms ``encode_changes`` stored, applied to ``base``; None when they do not fit the texts."""
+def apply_changes(stored: str, texts: Iterable[str], base: Iterable[Sequence[Term]]) -> Iterator[list[Term]]:
+    """The per-text terms ``encode_changes`` stored, applied to ``base``, text by text (both may be streams).
+    Raises ValueError, as it comes to it, where the stored changes do not fit the texts."""
     try:
         changes = json.loads(stored)
     except ValueError:
-        return None
-    if not isinstance(changes, dict) or not all(isinstance(v, list) and len(v) == 2 for v in changes.values()):
-        return None
-    out = [list(terms) for terms in base]
-    for index, (removed, triples) in changes.items():
-        if not index.isdigit() or int(index) >= len(texts):
-            return None
-        i = int(index)
-        added = _terms(texts[i], triples)
-        if added is None or not all(isinstance(r, int) and 0 <= r < len(out[i]) for r in removed):
-            return None
+        raise ValueError("the stored changes are not JSON") from None
+    if not isinstance(changes, dict) or not all(
+            isinstance(k, str) and k.isdigit() and isinstance(v, list) and len(v) == 2 for k, v in changes.items()):
+        raise ValueError("the stored changes are not a mapping of text numbers to changes")
+    pending = {int(index): change for index, change in changes.items()}
+    for i, (text, terms) in enumerate(zip(texts, base, strict=True)):
+        change = pending.pop(i, None)
+        if change is None:
+            yield list(terms)
+            continue
+        removed, triples = change
+        added = _terms(text, triples)
+        if added is None or not isinstance(removed, list) or not all(
+                isinstance(r, int) and 0 <= r < len(terms) for r in removed):
+            raise ValueError(f"the stored changes of text {i} do not fit it")
         gone = set(removed)
-        out[i] = sorted([t for n, t in enumerate(out[i]) if n not in gone] + added, key=lambda t: t.start)
-    return out
+        yield sorted([t for n, t in enumerate(terms) if n not in gone] + added, key=lambda t: t.start)
+    if pending:
+        raise ValueError(f"the stored changes name text {min(pending)}, past the dataset's last")
 
 
 class TermCache:
@@ -139,19 +145,14 @@ class TermCache:
     #: Datasets whose spread terms are kept (the least recently used go first); one is a few MB.
     SPREAD_ENTRIES = 16
 
-    def get_dataset(self, digest: bytes, texts: Sequence[str], base: Sequence[Sequence[Term]]
-                    ) -> list[list[Term]] | None:
-        """A dataset's terms per text stored by ``put_dataset`` under ``digest`` (as changes to ``base``, the
-        terms the dataset's texts had before), or None."""
+    def get_changes(self, digest: bytes) -> str | None:
+        """What ``put_dataset`` stored under ``digest`` (for ``apply_changes``), or None; marks it used."""
         row = self._db.execute("SELECT terms FROM spread_v2 WHERE dataset_sha256 = ?", [digest]).fetchone()
-        if row is None:
-            return None
-        out = apply_changes(row[0], texts, base)
-        if out is not None:
+        if row is not None:
             self._db.execute("UPDATE spread_v2 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
-        return out
+        return None if row is None else row[0]
 
-    def put_dataset(self, digest: bytes, results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> None:
+    def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
         """Keep ``results`` (per text) as their changes to ``base``: most texts have none."""
         stored = encode_changes(results, base)
         self._db.execute("BEGIN IMMEDIATE")

@@ -5,14 +5,13 @@ never recognized again by another."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
 
 from anonymizer.kanon.recognize.cache import (
     _check_text,
-    apply_changes,
     decode_terms,
     encode_changes,
     encode_terms,
@@ -49,17 +48,13 @@ class DatabaseTermCache:
             [CachedTerms(fingerprint=fingerprint, text_sha256=digest, terms=terms) for digest, terms in rows.items()],
             ignore_conflicts=True, batch_size=_QUERY_SLICE)
 
-    def get_dataset(self, digest: bytes, texts: Sequence[str], base: Sequence[Sequence[Term]]
-                    ) -> list[list[Term]] | None:
+    def get_changes(self, digest: bytes) -> str | None:
         stored = CachedSpread.objects.filter(dataset_sha256=digest).values_list("changes", flat=True).first()
-        if stored is None:
-            return None
-        out = apply_changes(stored, texts, base)
-        if out is not None:
+        if stored is not None:
             CachedSpread.objects.filter(dataset_sha256=digest).update(used_at=timezone.now())
-        return out
+        return stored
 
-    def put_dataset(self, digest: bytes, results: Sequence[Sequence[Term]], base: Sequence[Sequence[Term]]) -> None:
+    def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
         changes = encode_changes(results, base)
         with transaction.atomic():
             CachedSpread.objects.update_or_create(dataset_sha256=digest,

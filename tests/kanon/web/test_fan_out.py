@@ -16,7 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from anonymizer.kanon.recognize import Term
-from anonymizer.kanon.recognize.cache import TermCache
+from anonymizer.kanon.recognize.cache import TermCache, apply_changes
 from anonymizer.kanon.web.term_cache import SPREAD_ENTRIES, DatabaseTermCache
 from anonymizer.models import CachedTerms, Job, JobChunk
 from anonymizer.platform.jobs import services as job_services
@@ -95,9 +95,11 @@ def test_the_database_cache_keeps_the_most_recently_used_datasets_spread_terms()
     digests = [bytes([n]) * 32 for n in range(SPREAD_ENTRIES + 2)]
     for digest in digests:
         cache.put_dataset(digest, spread, base)
-    assert cache.get_dataset(digests[-1], texts, base) == spread
-    assert cache.get_dataset(digests[0], texts, base) is None  # dropped, least recently used
-    assert cache.get_dataset(digests[2], texts, base) == spread
+    assert list(apply_changes(cache.get_changes(digests[-1]), texts, base)) == spread
+    assert cache.get_changes(digests[0]) is None  # dropped, least recently used
+    assert list(apply_changes(cache.get_changes(digests[2]), texts, base)) == spread
+    with pytest.raises(ValueError, match="text 1"):  # kept for other texts: refused, not applied wrongly
+        list(apply_changes(cache.get_changes(digests[2]), [*texts[:1], "Kurt"], base))
 
 
 # -- fan-out -----------------------------------------------------------------------------------------------------

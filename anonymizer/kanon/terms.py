@@ -1,0 +1,122 @@
+"""A dataset's sensitive terms kept as arrays: what every row's texts hold, between recognition and writing.
+
+A million blog posts hold about 20 million terms. As Python objects (a ``Term``, its string, the lists and
+tuples around them) that is about 150 bytes a term, 3 GB; here it is 13 bytes a term (start, end, a label
+number, a number of the term's spelling, each spelling stored once) plus the distinct spellings. ``Term``
+objects are made again when a row is asked for, so the pipeline reads rows as it did from lists.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from anonymizer.kanon.recognize import Term
+
+__all__ = ["RowTerms"]
+
+
+class RowTerms(Sequence):
+    """Per row, the terms of each of its ``width`` text columns: ``row_terms[row]`` is a tuple of ``width``
+    term lists, in column order. Texts are appended in row order, columns within a row (``append``)."""
+
+    def __init__(self, width: int) -> None:
+        if width < 0:
+            raise ValueError("width must be >= 0")
+        self.width = width
+        self.labels: list[str] = []  # label number -> label
+        self.spellings: list[str] = []  # spelling number -> the term's text
+        self._label_number: dict[str, int] = {}
+        self._spelling_number: dict[str, int] = {}
+        self._starts = array("i")
+        self._ends = array("i")
+        self._label_of = array("H")
+        self._spelling_of = array("i")
+        self._bounds = array("q", [0])  # text i's terms are [bounds[i], bounds[i + 1])
+        self._rows = 0  # rows of a width-0 store (no text column)
+
+    @classmethod
+    def of(cls, rows: Iterable[Sequence[Sequence[Term]]], width: int) -> RowTerms:
+        """A store holding ``rows`` (each a sequence of ``width`` term lists)."""
+        store = cls(width)
+        for row in rows:
+            if len(row) != width:
+                raise ValueError(f"a row has {len(row)} term lists, expected {width}")
+            for terms in row:
+                store.append(terms)
+            if not width:
+                store._rows += 1
+        return store
+
+    def append(self, terms: Iterable[Term]) -> None:
+        """The terms of the next text."""
+        for term in terms:
+            label = self._label_number.get(term.label)
+            if label is None:
+                label = self._label_number[term.label] = len(self.labels)
+                self.labels.append(term.label)
+            spelling = self._spelling_number.get(term.text)
+            if spelling is None:
+                spelling = self._spelling_number[term.text] = len(self.spellings)
+                self.spellings.append(term.text)
+            self._starts.append(term.start)
+            self._ends.append(term.end)
+            self._label_of.append(label)
+            self._spelling_of.append(spelling)
+        self._bounds.append(len(self._starts))
+
+    @property
+    def texts(self) -> int:
+        return len(self._bounds) - 1
+
+    def text(self, index: int) -> list[Term]:
+        """The terms of text ``index`` (row ``index // width``, column ``index % width``)."""
+        low, high = self._bounds[index], self._bounds[index + 1]
+        labels, spellings = self.labels, self.spellings
+        return [Term(start, end, labels[label], spellings[spelling]) for start, end, label, spelling in zip(
+            self._starts[low:high], self._ends[low:high], self._label_of[low:high], self._spelling_of[low:high],
+            strict=True)]
+
+    def iter_texts(self) -> Iterator[list[Term]]:
+        for index in range(self.texts):
+            yield self.text(index)
+
+    def __len__(self) -> int:
+        return self.texts // self.width if self.width else self._rows
+
+    def __getitem__(self, row):  # type: ignore[override]
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        if row < 0:
+            row += len(self)
+        if not 0 <= row < len(self):
+            raise IndexError("row out of range")
+        return tuple(self.text(row * self.width + column) for column in range(self.width))
+
+    def __iter__(self) -> Iterator[tuple[list[Term], ...]]:
+        for row in range(len(self)):
+            yield self[row]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The store as numpy arrays (views, no copy): ``label`` and ``spelling`` numbers of every term and
+        ``text``, the index of the text each term belongs to."""
+        counts = np.diff(np.frombuffer(self._bounds, dtype=np.int64))
+        return {"label": np.frombuffer(self._label_of, dtype=np.uint16),
+                "spelling": np.frombuffer(self._spelling_of, dtype=np.int32),
+                "text": np.repeat(np.arange(self.texts, dtype=np.int64), counts)}
+
+    def label_counts(self) -> Counter:
+        """How many terms of each label the store holds."""
+        counts = np.bincount(np.frombuffer(self._label_of, dtype=np.uint16), minlength=len(self.labels))
+        return Counter({label: int(count) for label, count in zip(self.labels, counts.tolist(), strict=True)
+                        if count})
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RowTerms | list | tuple):
+            return len(self) == len(other) and all(a == tuple(b) for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]

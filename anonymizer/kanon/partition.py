@@ -24,6 +24,7 @@ Both are deterministic: ties are broken by the configured attribute order and by
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
@@ -102,6 +103,12 @@ def _diverse(view: PersonView, part: np.ndarray, l_diversity) -> bool:
     return False
 
 
+#: Parts smaller than this are cut in plain Python on their rows: numpy's cost per call (a few microseconds for
+#: np.unique, np.median, fancy indexing) outweighs its speed below a few hundred persons, and a million persons
+#: in classes of two make a million such parts. Both ways choose the same cuts (tests/kanon/core).
+SMALL_PART = 256
+
+
 def mondrian(view: PersonView, config) -> Partitioning:
     k, weight = config.k, config.relational_weight
     pool = [c for c in candidates(view, config)
@@ -110,12 +117,27 @@ def mondrian(view: PersonView, config) -> Partitioning:
     everyone = np.arange(view.size)
     scale = {c.name: spans.span(c, everyone) for c in pool}
     pool = [c for c in pool if scale[c.name] > 0]
+    # Every candidate's value per person, side by side, for the small parts (codes are exact as floats).
+    table = np.column_stack([view.numbers[c.name] if c.kind == "number" else view.codes[c.name].astype(float)
+                             for c in pool]) if pool else np.empty((view.size, 0))
+    bonuses = [2 * c.bias + weight if c.relational else 1 - weight for c in pool]
+    scales = [scale[c.name] for c in pool]
+    numeric = [c.kind == "number" for c in pool]
     result = Partitioning([])
     queue = deque([everyone])
     while queue:
         part = queue.popleft()
         if len(part) < 2 * k:
             result.classes.append(part)
+            continue
+        if len(part) < SMALL_PART:
+            cut = _cut_small(part, table[part].tolist(), pool, numeric, scales, bonuses, k, view, config.l_diversity)
+            if cut is None:
+                result.classes.append(part)
+            else:
+                name, left, right = cut
+                result.splits[name] += 1
+                queue.extend((left, right))
             continue
         priority = []
         for order, candidate in enumerate(pool):
@@ -137,6 +159,48 @@ def mondrian(view: PersonView, config) -> Partitioning:
         else:
             result.classes.append(part)
     return result
+
+
+def _cut_small(part: np.ndarray, rows: list[list[float]], pool: list[Candidate], numeric: list[bool],
+               scales: list[float], bonuses: list[float], k: int, view: PersonView, l_diversity
+               ) -> tuple[str, np.ndarray, np.ndarray] | None:
+    """Mondrian's step on a small part, in Python on its rows (``table[part]``): the same priorities and cuts
+    as ``_Spans.span`` and ``_cut``. (attribute, left, right), or None when no cut is allowed."""
+    columns = list(zip(*rows))
+    priority = []
+    for order, column in enumerate(columns):
+        if numeric[order]:
+            present = [v for v in column if v == v]  # NaN: missing
+            span = (max(present) - min(present)) if present else 0.0
+        else:
+            span = float(len(set(column)))
+        span /= scales[order]
+        if span == 0:
+            continue
+        priority.append((-(span + bonuses[order]) / 2, order))
+    for _, order in sorted(priority):
+        column = columns[order]
+        if numeric[order]:
+            values = [v if v == v else math.inf for v in column]  # persons without a value go to the upper side
+            finite = sorted(v for v in values if v != math.inf)
+            if not finite:
+                continue
+            middle = len(finite) // 2
+            median = finite[middle] if len(finite) % 2 else (finite[middle - 1] + finite[middle]) / 2
+            left = [v < median for v in values]
+            if sum(left) < k:  # many persons at the median: keep them on the lower side instead
+                left = [v <= median for v in values]
+        else:
+            distinct = sorted(set(column))
+            if len(distinct) < 2:
+                continue
+            lower = set(distinct[: len(distinct) // 2])
+            left = [v in lower for v in column]
+        inside = np.array(left, dtype=bool)
+        low, high = part[inside], part[~inside]
+        if len(low) >= k and len(high) >= k and _diverse(view, low, l_diversity) and _diverse(view, high, l_diversity):
+            return pool[order].name, low, high
+    return None
 
 
 def gdf(view: PersonView, config) -> Partitioning:

@@ -205,21 +205,16 @@ def _cut_small(part: np.ndarray, rows: list[list[float]], pool: list[Candidate],
 
 def gdf(view: PersonView, config) -> Partitioning:
     k = config.k
-    # One column per (entity type, term): which persons hold it. Counting a partition's holders of every term
-    # is then one sparse sum over the partition's rows.
-    columns = sorted({(label, key) for label, per_person in view.terms.items() for keys in per_person for key in keys})
-    column_of = {pair: i for i, pair in enumerate(columns)}
-    rows, cols = [], []
-    for label, per_person in view.terms.items():
-        for person, keys in enumerate(per_person):
-            for key in keys:
-                rows.append(person)
-                cols.append(column_of[(label, key)])
-    holds = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(view.size, len(columns)))
+    # One column per (entity type, term), types and terms sorted: which persons hold it. Counting a partition's
+    # holders of every term is then one sparse sum over the partition's rows.
     labels = sorted(view.terms)
-    label_index = np.array([labels.index(label) for label, _ in columns], dtype=np.int64)
-    has_type = np.array([[bool(view.terms[label][p]) for label in labels] for p in range(view.size)],
-                        dtype=np.int64).reshape(view.size, len(labels))
+    matrices = [view.terms[label].matrix() for label in labels]
+    columns = [(label, key) for label in labels for key in view.terms[label].keys]
+    holds = sp.hstack(matrices, format="csr", dtype=np.int32) if matrices else sp.csr_matrix((view.size, 0),
+                                                                                             dtype=np.int32)
+    label_index = np.repeat(np.arange(len(labels), dtype=np.int64), [m.shape[1] for m in matrices])
+    has_type = np.column_stack([view.terms[label].counts() > 0 for label in labels]).astype(np.int64) if labels \
+        else np.zeros((view.size, 0), dtype=np.int64)
     result = Partitioning([])
     stack = [(np.arange(view.size), np.zeros(len(columns), dtype=bool))]
     while stack:

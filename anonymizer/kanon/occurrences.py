@@ -83,13 +83,14 @@ def is_ordinary(key: str, is_common_word: Callable[[str], bool]) -> bool:
     return all(len(word) == 1 or is_common_word(_POSSESSIVE_S.sub("", word)) for word in _KEY_WORD.findall(key))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per learned string
 class _Pattern:
     key: str
     label: str
     surfaces: frozenset[str] | None  # exact spellings allowed (common words), None: any case
     everywhere: bool  # may be spread to other persons' texts
-    owners: frozenset | None = None  # when not everywhere: the persons whose texts it is spread to
+    anchors: tuple[str, ...]  # the words it is looked up by: folded, or as written when ``exact``
+    exact: bool
 
 
 class OccurrenceSpreader:
@@ -153,6 +154,7 @@ class OccurrenceSpreader:
         seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
         seen_written = Counter(word for text in sample for word in _TOKEN.findall(text))
         anchors: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
+        owned: dict[object, list[_Pattern]] = {}
         exact: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
         for key, counts in labels.items():
             # Tokenized as the texts are (then folded), not the folded key: NFKC turns "½" into "1⁄2".
@@ -165,33 +167,39 @@ class OccurrenceSpreader:
             everywhere = self.scope == "dataset" and (not ordinary or key in named)
             if ordinary and everywhere:  # "US" is a country, "us" a pronoun: only the capitalised spellings
                 written = frozenset(w for w in written if not w.islower())
-            pattern = _Pattern(key, label, written if ordinary else None, everywhere,
-                               None if everywhere else frozenset(owners[key]))
-            self.patterns_[words] = pattern
+            allowed = written if ordinary else None
             # Looked up by its rarest word ("iraq" in "the war in iraq"), so that a text is searched at its rare
             # words only. A string of common words is matched only as written, so it is indexed by its anchor as
             # written ("The", not "the"): a text is then searched at its capitalised "The"s only, not at every
             # "the". A string spread to its own persons' texts only goes in the second index of each kind (one
             # index for all persons, not one per person: a million persons' dictionaries would take gigabytes).
-            spellings = [tokens for tokens in (_TOKEN.findall(w) for w in pattern.surfaces or ())
-                         if len(tokens) == len(words)] if pattern.surfaces is not None else []
+            spellings = [tokens for tokens in (_TOKEN.findall(w) for w in allowed)
+                         if len(tokens) == len(words)] if allowed is not None else []
 
             def rarity(i: int, words=words, spellings=spellings) -> tuple:
                 seen = sum(seen_written[t[i]] for t in spellings) if spellings else seen_folded[words[i]]
                 return not words[i][0].isalnum(), seen, len(words[i]) == 1, frequency(words[i]), i
 
             offset = min(range(len(words)), key=rarity)
-            spelled = {tokens[offset] for tokens in spellings}
+            spelled = sorted({tokens[offset] for tokens in spellings})
+            pattern = _Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],), bool(spelled))
+            self.patterns_[words] = pattern
             scope = 0 if everywhere else 1
-            if spelled:
-                for anchor in spelled:
-                    exact[scope][anchor].setdefault((offset, len(words)), {})[words] = pattern
-            else:
-                anchors[scope][words[offset]].setdefault((offset, len(words)), {})[words] = pattern
+            for anchor in pattern.anchors:
+                (exact if pattern.exact else anchors)[scope][anchor].setdefault((offset, len(words)), {})[words] = \
+                    pattern
+            if not everywhere:
+                for person in owners[key]:
+                    owned.setdefault(person, []).append(pattern)
         # Per anchor word (folded, or as written): the (offset, length) shapes of its strings, longest first,
         # each a dict by (folded) words; [0] of the strings spread everywhere, [1] of those spread to their owners.
         self.anchors_ = _by_shape(anchors)
         self.exact_anchors_ = _by_shape(exact)
+        # The same anchors as sets, for the quick first look at a text (set intersections run in C).
+        self.anchor_words_ = frozenset(self.anchors_[0])
+        self.exact_anchor_words_ = frozenset(self.exact_anchors_[0])
+        # Per person: the strings spread to their own texts only (each knows its anchors)
+        self.owned_ = {person: tuple(found) for person, found in owned.items()}
         return self
 
     def transform_one(self, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:
@@ -201,6 +209,7 @@ class OccurrenceSpreader:
         if self.scope == "off" or not self.patterns_:
             return list(terms)
         indexes, spelled = self.anchors_, self.exact_anchors_
+        own = self.owned_.get(person)
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
             raw = _TOKEN.findall(text)
@@ -210,10 +219,22 @@ class OccurrenceSpreader:
             tokens = _tokens(text)
             words, offsets = [t for _, _, t in tokens], [(s, e) for s, e, _ in tokens]
             raw = [text[s:e] for s, e in offsets]
-        candidates = [j for j, (word, written) in enumerate(zip(words, raw, strict=True))
-                      if word in indexes[0] or word in indexes[1] or written in spelled[0] or written in spelled[1]]
-        if not candidates:
+        # The anchors the text holds, by set intersection, before looking at any word on its own.
+        folded = self.anchor_words_.intersection(words)
+        written = self.exact_anchor_words_.intersection(raw)
+        if own is not None:
+            folded, written = set(folded), set(written)
+            in_text = (set(words), set(raw))
+            for pattern in own:
+                for anchor in pattern.anchors:
+                    if anchor in in_text[pattern.exact]:
+                        (written if pattern.exact else folded).add(anchor)
+        if not folded and not written:
             return list(terms)
+        candidates = [j for j, (word, as_written) in enumerate(zip(words, raw, strict=True))
+                      if word in folded or as_written in written]
+        lookups = ((indexes[0], False), (spelled[0], True)) if own is None else (
+            (indexes[0], False), (indexes[1], False), (spelled[0], True), (spelled[1], True))
         if offsets is None:
             offsets = [m.span() for m in _TOKEN.finditer(text)]
         n = len(words)
@@ -222,13 +243,13 @@ class OccurrenceSpreader:
         found: list[tuple[int, int, _Pattern]] = []  # every match, not only each anchor's longest: "Hard Rock"
         for j in candidates:                         # may take "Rock" from "Rock Cafe", and "Cafe" is still one
             word = words[j]
-            for index, anchor in ((indexes[0], word), (indexes[1], word), (spelled[0], raw[j]), (spelled[1], raw[j])):
-                for (offset, length), patterns in index.get(anchor, ()):
+            for index, exact in lookups:
+                for (offset, length), patterns in index.get(raw[j] if exact else word, ()):
                     i = j - offset
                     if i < 0 or i + length > n:
                         continue
                     pattern = patterns.get(tuple(words[i:i + length])) if length > 1 else patterns.get((word,))
-                    if pattern is None or (pattern.owners is not None and person not in pattern.owners) or (
+                    if pattern is None or (not pattern.everywhere and pattern not in own) or (
                             not _joined(text, offsets, i, length)):
                         continue
                     start, end = offsets[i][0], offsets[i + length - 1][1]

@@ -166,7 +166,7 @@ def _cut_small(part: np.ndarray, rows: list[list[float]], pool: list[Candidate],
                ) -> tuple[str, np.ndarray, np.ndarray] | None:
     """Mondrian's step on a small part, in Python on its rows (``table[part]``): the same priorities and cuts
     as ``_Spans.span`` and ``_cut``. (attribute, left, right), or None when no cut is allowed."""
-    columns = list(zip(*rows))
+    columns = list(zip(*rows, strict=True))
     priority = []
     for order, column in enumerate(columns):
         if numeric[order]:

@@ -14,6 +14,7 @@ import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from anonymizer.kanon.hierarchies import TermHierarchies
@@ -24,7 +25,7 @@ from anonymizer.kanon.recode import recode_classes, recode_text
 from anonymizer.kanon.recognize.cache import apply_changes
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
-from anonymizer.kanon.verify import surviving_strings
+from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import export
 
@@ -261,21 +262,22 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
         for term in terms:
             labels[term.key()][term.label] += 1
     recognized = {key: counts.most_common(1)[0][0] for key, counts in labels.items()}
-    allowed_of_class: dict[int, list[str]] = {}
+    del labels
+
+    @lru_cache(maxsize=SHOWN_CACHE)  # bounded: half a million classes' lists took gigabytes
+    def allowed_of_class(index: int) -> list[str]:
+        recoding = recodings[index]
+        shown = [g.text for g in recoding.relational.values()]
+        for label, nodes in recoding.shared.items():
+            for node_key in nodes:
+                if node_key[0] == "term":
+                    shown.append(node_key[1])
+                else:
+                    shown.extend(hierarchies.texts_of(label, node_key))
+        return shown
 
     def allowed(row: int) -> list[str]:  # asked for the rows where a recognized name stands only
-        index = int(person_class[view.row_person[row]])
-        if index not in allowed_of_class:
-            recoding = recodings[index]
-            shown = [g.text for g in recoding.relational.values()]
-            for label, nodes in recoding.shared.items():
-                for node_key in nodes:
-                    if node_key[0] == "term":
-                        shown.append(node_key[1])
-                    else:
-                        shown.extend(hierarchies.texts_of(label, node_key))
-            allowed_of_class[index] = shown
-        return allowed_of_class[index]
+        return allowed_of_class(int(person_class[view.row_person[row]]))
 
     return surviving_strings(output, list(config.text_columns), recognized, allowed, is_common_word)
 

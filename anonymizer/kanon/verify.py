@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -37,6 +37,10 @@ def _words(text: str) -> list[str]:
         return _WORD.findall(text.lower())
     words = [_fold(word) for word in _WORD.findall(text)]
     return [word if word != "’s" else "'s" for word in words] if "’" in text else words
+
+
+#: Classes whose shown words are kept while re-reading a file.
+SHOWN_CACHE = 4096
 
 
 def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dict[str, str],
@@ -63,7 +67,10 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
             shapes.setdefault(words[offset], set()).add((offset, len(words)))
     shapes_of = {word: sorted(found, key=lambda shape: -shape[1]) for word, found in shapes.items()}
     found_names, rows_with, examples = Counter(), 0, []
-    seen: dict[int, tuple[set, dict]] = {}
+    # What the last classes may show, split into words: a bounded cache, since a million persons make half a
+    # million classes and rows come in file order, not class by class. Each entry keeps its list, so that an id
+    # is never taken for another list's.
+    seen: OrderedDict[int, tuple[Sequence[str], set, dict]] = OrderedDict()
     with output.open(encoding=encoding, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, [])
@@ -86,9 +93,14 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             continue
                         if texts is None:  # what the class may show, only for rows where a name stands
                             texts = allowed_per_row(row)
-                            if id(texts) not in seen:  # one list per class: its words are split once
-                                seen[id(texts)] = _shown_words(texts)
-                            allowed, allowed_spans = seen[id(texts)]
+                            entry = seen.get(id(texts))
+                            if entry is None or entry[0] is not texts:  # split into words once per list
+                                entry = seen[id(texts)] = (texts, *_shown_words(texts))
+                                if len(seen) > SHOWN_CACHE:
+                                    seen.popitem(last=False)
+                            else:
+                                seen.move_to_end(id(texts))
+                            _, allowed, allowed_spans = entry
                         if gram in allowed:
                             continue
                         if covered is None:

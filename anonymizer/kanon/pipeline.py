@@ -21,8 +21,9 @@ from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
 from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
-from anonymizer.kanon.recode import recode_classes, recode_text
+from anonymizer.kanon.recode import TextRecoder, recode_classes
 from anonymizer.kanon.recognize.cache import apply_changes
+from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
@@ -128,11 +129,8 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     _stage(progress, "partition")(0, 3, "recoding every occurrence of the recognized strings")
     recognized_terms = row_terms
     row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache)
-    spread = Counter()
-    for old, new in zip(recognized_terms.iter_texts(), row_terms.iter_texts(), strict=True):
-        if new != old:  # added occurrences, and terms that took in a shorter one NER tagged
-            spans = {(t.start, t.end) for t in old}
-            spread.update(t.label for t in new if (t.start, t.end) not in spans)
+    # Added occurrences, and terms that took in a shorter one NER tagged.
+    spread = row_terms.added_over(recognized_terms) if row_terms is not recognized_terms else Counter()
     del recognized_terms
     seconds["spread"] = time.perf_counter() - step
     hierarchies = TermHierarchies(enabled=config.generalize_terms)
@@ -258,9 +256,8 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
     if not config.text_columns:
         return {"names": Counter(), "rows_with_names": 0, "examples": []}
     labels: dict[str, Counter] = defaultdict(Counter)
-    for terms in row_terms.iter_texts():
-        for term in terms:
-            labels[term.key()][term.label] += 1
+    for (spelling, label), count in row_terms.spelling_label_counts().items():
+        labels[term_key(spelling)][label] += count
     recognized = {key: counts.most_common(1)[0][0] for key, counts in labels.items()}
     del labels
 
@@ -290,6 +287,7 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
     text_columns = {table.header.index(name): n for n, name in enumerate(config.text_columns)}
     partial = output.with_name(output.name + ".partial")
     levels: Counter = Counter()
+    recoder, width = TextRecoder(config, table, hierarchies, view.spellings), len(text_columns)
     with source.open("rb") as handle, partial.open("w", encoding="utf-8", newline="") as out:
         writer = export.writer(out, delimiter=table.delimiter, neutralize=neutralize_formulas)
         writer.writerow([table.header[i] for i in keep])
@@ -300,8 +298,8 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
                 if i in qi_columns:
                     line.append(recoding.relational[qi_columns[i]].text)
                 elif i in text_columns:
-                    line.append(recode_text(record[i], row_terms[row][text_columns[i]], row, recoding, config,
-                                            table, hierarchies, view.spellings, levels))
+                    line.append(recoder.recode(record[i], row_terms.text(row * width + text_columns[i]), row, recoding,
+                                               levels))
                 else:
                     line.append(record[i])
             writer.writerow(line)

@@ -165,36 +165,42 @@ def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarch
     return out, person_class
 
 
-def recode_text(text: str, terms, row: int, recoding: ClassRecoding, config, table: Table,
-                hierarchies: TermHierarchies | None = None, spellings: dict | None = None,
-                counts: Counter | None = None) -> str:
-    """A post with each sensitive term recoded: with the class's relational value when it states one, else as
-    the most specific node of its hierarchy the class shares (the term itself when shared, its type when
-    nothing is). ``spellings``: the view's first spelling per type and key (so paths match the view's);
-    ``counts`` gets one "kept", "generalized" or "type" per term written."""
-    if hierarchies is None:
-        hierarchies = TermHierarchies(enabled=False)
-    wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
-    qis = [a for a in config.quasi_identifiers if a.type != "text"]
-    pieces, position = [], 0
-    for term in sorted(terms, key=lambda t: t.start):
-        if term.label not in wanted or term.start < position:
-            continue
-        pieces.append(text[position: term.start])
-        redundant = redundant_match(term, row, qis, table)
-        if redundant is not None:
-            attribute, (start, end) = redundant
-            value = recoding.relational[attribute.name].text
-            pieces.append(term.text[:start] + value + term.text[end:])
-        else:
-            key = term.key()
-            spelling = (spellings or {}).get(term.label, {}).get(key, term.text)
-            path = hierarchies.path(term.label, key, spelling)
-            node = recoding.released(term.label, path)
-            kept = node.level == path[0].level and node is not path[-1]
-            pieces.append(term.text if kept else node.text)
-            if counts is not None:
-                counts["kept" if kept else "type" if node is path[-1] else "generalized"] += 1
-        position = term.end
-    pieces.append(text[position:])
-    return "".join(pieces)
+class TextRecoder:
+    """Writes a post with each sensitive term recoded: with the class's relational value when it states one,
+    else as the most specific node of its hierarchy the class shares (the term itself when shared, its type
+    when nothing is). Configured once per file (``spellings``: the view's first spelling per type and key, so
+    that paths match the view's), then called per text."""
+
+    def __init__(self, config, table: Table, hierarchies: TermHierarchies | None = None,
+                 spellings: dict | None = None) -> None:
+        self.table = table
+        self.hierarchies = hierarchies if hierarchies is not None else TermHierarchies(enabled=False)
+        self.spellings = spellings or {}
+        self.wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
+        self.qis = [a for a in config.quasi_identifiers if a.type != "text"]
+        self.mapped = {label for a in self.qis for label in a.entities}  # only these can state a relational value
+
+    def recode(self, text: str, terms, row: int, recoding: ClassRecoding, counts: Counter | None = None) -> str:
+        """``counts`` gets one "kept", "generalized" or "type" per term written."""
+        pieces, position = [], 0
+        for term in sorted(terms, key=lambda t: t.start):
+            if term.label not in self.wanted or term.start < position:
+                continue
+            pieces.append(text[position: term.start])
+            redundant = redundant_match(term, row, self.qis, self.table) if term.label in self.mapped else None
+            if redundant is not None:
+                attribute, (start, end) = redundant
+                value = recoding.relational[attribute.name].text
+                pieces.append(term.text[:start] + value + term.text[end:])
+            else:
+                key = term.key()
+                spelling = self.spellings.get(term.label, {}).get(key, term.text)
+                path = self.hierarchies.path(term.label, key, spelling)
+                node = recoding.released(term.label, path)
+                kept = node.level == path[0].level and node is not path[-1]
+                pieces.append(term.text if kept else node.text)
+                if counts is not None:
+                    counts["kept" if kept else "type" if node is path[-1] else "generalized"] += 1
+            position = term.end
+        pieces.append(text[position:])
+        return "".join(pieces)

@@ -114,6 +114,37 @@ class RowTerms(Sequence):
         return Counter({label: int(count) for label, count in zip(self.labels, counts.tolist(), strict=True)
                         if count})
 
+    def spelling_label_counts(self) -> dict[tuple[str, str], int]:
+        """How many terms of each (spelling, label) the store holds, in order of first appearance."""
+        if not self._starts:
+            return {}
+        pairs = np.frombuffer(self._spelling_of, dtype=np.int32).astype(np.int64) * max(len(self.labels), 1) + \
+            np.frombuffer(self._label_of, dtype=np.uint16)
+        unique, first, counts = np.unique(pairs, return_index=True, return_counts=True)
+        order = np.argsort(first, kind="stable")
+        width = max(len(self.labels), 1)
+        return {(self.spellings[pair // width], self.labels[pair % width]): count
+                for pair, count in zip(unique[order].tolist(), counts[order].tolist(), strict=True)}
+
+    def added_over(self, before: RowTerms) -> Counter:
+        """Per label, the terms of this store whose span its text did not have in ``before`` (the same texts'
+        terms before string-level recoding): the occurrences it added, and terms that took in shorter ones."""
+        if before.texts != self.texts:
+            raise ValueError("the stores hold different numbers of texts")
+        added: Counter = Counter()
+        for index in range(self.texts):
+            low, high = self._bounds[index], self._bounds[index + 1]
+            old_low, old_high = before._bounds[index], before._bounds[index + 1]
+            if (high - low == old_high - old_low and self._starts[low:high] == before._starts[old_low:old_high]
+                    and self._ends[low:high] == before._ends[old_low:old_high]):
+                continue  # the same spans: nothing added (the quick test that holds for most texts)
+            spans = set(zip(before._starts[old_low:old_high], before._ends[old_low:old_high], strict=True))
+            for start, end, label in zip(self._starts[low:high], self._ends[low:high], self._label_of[low:high],
+                                         strict=True):
+                if (start, end) not in spans:
+                    added[self.labels[label]] += 1
+        return added
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RowTerms | list | tuple):
             return len(self) == len(other) and all(a == tuple(b) for a, b in zip(self, other, strict=True))

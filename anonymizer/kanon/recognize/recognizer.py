@@ -67,6 +67,11 @@ class Term:
         return _key(self.text)
 
 
+def term_key(text: str) -> str:
+    """``Term.key`` of a term written ``text``."""
+    return _key(text)
+
+
 @lru_cache(maxsize=1 << 17)  # a dataset's terms repeat: a run asks for about a million keys of 70,000 strings
 def _key(text: str) -> str:
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())

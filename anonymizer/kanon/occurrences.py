@@ -91,6 +91,8 @@ class _Pattern:
     everywhere: bool  # may be spread to other persons' texts
     anchors: tuple[str, ...]  # the words it is looked up by: folded, or as written when ``exact``
     exact: bool
+    words: tuple[str, ...]  # folded
+    offset: int  # of the anchor in words
 
 
 class OccurrenceSpreader:
@@ -153,9 +155,9 @@ class OccurrenceSpreader:
         frequency = self.word_frequency or _word_frequency
         seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
         seen_written = Counter(word for text in sample for word in _TOKEN.findall(text))
-        anchors: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
+        anchors: dict[str, dict] = defaultdict(dict)
+        exact: dict[str, dict] = defaultdict(dict)
         owned: dict[object, list[_Pattern]] = {}
-        exact: tuple[dict[str, dict], dict[str, dict]] = (defaultdict(dict), defaultdict(dict))
         for key, counts in labels.items():
             # Tokenized as the texts are (then folded), not the folded key: NFKC turns "½" into "1⁄2".
             words = tuple(token for _, _, token in _tokens(min(surfaces[key])))
@@ -171,8 +173,8 @@ class OccurrenceSpreader:
             # Looked up by its rarest word ("iraq" in "the war in iraq"), so that a text is searched at its rare
             # words only. A string of common words is matched only as written, so it is indexed by its anchor as
             # written ("The", not "the"): a text is then searched at its capitalised "The"s only, not at every
-            # "the". A string spread to its own persons' texts only goes in the second index of each kind (one
-            # index for all persons, not one per person: a million persons' dictionaries would take gigabytes).
+            # "the". A string spread to its own persons' texts only is not indexed: each of its persons keeps it
+            # (a million persons' own indexes would take gigabytes).
             spellings = [tokens for tokens in (_TOKEN.findall(w) for w in allowed)
                          if len(tokens) == len(words)] if allowed is not None else []
 
@@ -182,23 +184,23 @@ class OccurrenceSpreader:
 
             offset = min(range(len(words)), key=rarity)
             spelled = sorted({tokens[offset] for tokens in spellings})
-            pattern = _Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],), bool(spelled))
+            pattern = _Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],), bool(spelled),
+                               words, offset)
             self.patterns_[words] = pattern
-            scope = 0 if everywhere else 1
-            for anchor in pattern.anchors:
-                (exact if pattern.exact else anchors)[scope][anchor].setdefault((offset, len(words)), {})[words] = \
-                    pattern
-            if not everywhere:
+            if everywhere:
+                for anchor in pattern.anchors:
+                    (exact if pattern.exact else anchors)[anchor].setdefault((offset, len(words)), {})[words] = pattern
+            else:
                 for person in owners[key]:
                     owned.setdefault(person, []).append(pattern)
-        # Per anchor word (folded, or as written): the (offset, length) shapes of its strings, longest first,
-        # each a dict by (folded) words; [0] of the strings spread everywhere, [1] of those spread to their owners.
+        # Per anchor word (folded, or as written) of the strings spread everywhere: the (offset, length) shapes of
+        # its strings, longest first, each a dict by (folded) words.
         self.anchors_ = _by_shape(anchors)
         self.exact_anchors_ = _by_shape(exact)
         # The same anchors as sets, for the quick first look at a text (set intersections run in C).
-        self.anchor_words_ = frozenset(self.anchors_[0])
-        self.exact_anchor_words_ = frozenset(self.exact_anchors_[0])
-        # Per person: the strings spread to their own texts only (each knows its anchors)
+        self.anchor_words_ = frozenset(self.anchors_)
+        self.exact_anchor_words_ = frozenset(self.exact_anchors_)
+        # Per person: the strings spread to their own texts only.
         self.owned_ = {person: tuple(found) for person, found in owned.items()}
         return self
 
@@ -208,7 +210,6 @@ class OccurrenceSpreader:
         occurrences become one term."""
         if self.scope == "off" or not self.patterns_:
             return list(terms)
-        indexes, spelled = self.anchors_, self.exact_anchors_
         own = self.owned_.get(person)
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
@@ -233,32 +234,50 @@ class OccurrenceSpreader:
             return list(terms)
         candidates = [j for j, (word, as_written) in enumerate(zip(words, raw, strict=True))
                       if word in folded or as_written in written]
-        lookups = ((indexes[0], False), (spelled[0], True)) if own is None else (
-            (indexes[0], False), (indexes[1], False), (spelled[0], True), (spelled[1], True))
         if offsets is None:
             offsets = [m.span() for m in _TOKEN.finditer(text)]
         n = len(words)
         spans = sorted((t.start, t.end) for t in terms)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
+        tagged = set(spans)
         found: list[tuple[int, int, _Pattern]] = []  # every match, not only each anchor's longest: "Hard Rock"
-        for j in candidates:                         # may take "Rock" from "Rock Cafe", and "Cafe" is still one
+                                                     # may take "Rock" from "Rock Cafe", and "Cafe" is still one
+
+        def occurs(i: int, length: int, pattern: _Pattern) -> None:
+            """Adds the pattern's match at words i..i + length when it stands there as a string of its own."""
+            start, end = offsets[i][0], offsets[i + length - 1][1]
+            if (start, end) in tagged or not _joined(text, offsets, i, length):
+                return  # exactly a term NER tagged keeps NER's type there (``_crosses`` would say so too)
+            if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
+                return
+            if pattern.surfaces is not None and (text[start:end] not in pattern.surfaces
+                                                 or _starts_sentence(text, start)):
+                return
+            found.append((i, i + length, pattern))
+
+        indexes = (self.anchors_, self.exact_anchors_)
+        for j in candidates:
             word = words[j]
-            for index, exact in lookups:
-                for (offset, length), patterns in index.get(raw[j] if exact else word, ()):
+            for index, anchor in ((indexes[0], word), (indexes[1], raw[j])):
+                for (offset, length), patterns in index.get(anchor, ()):
                     i = j - offset
                     if i < 0 or i + length > n:
                         continue
                     pattern = patterns.get(tuple(words[i:i + length])) if length > 1 else patterns.get((word,))
-                    if pattern is None or (not pattern.everywhere and pattern not in own) or (
-                            not _joined(text, offsets, i, length)):
-                        continue
-                    start, end = offsets[i][0], offsets[i + length - 1][1]
-                    if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
-                        continue
-                    if pattern.surfaces is not None and (text[start:end] not in pattern.surfaces
-                                                         or _starts_sentence(text, start)):
-                        continue
-                    found.append((i, i + length, pattern))
+                    if pattern is not None:
+                        occurs(i, length, pattern)
+        if own is not None:  # the person's own strings, at the places their anchors stand
+            places: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+            for j in candidates:
+                places[0].setdefault(words[j], []).append(j)
+                places[1].setdefault(raw[j], []).append(j)
+            for pattern in own:
+                length = len(pattern.words)
+                for anchor in pattern.anchors:
+                    for j in places[pattern.exact].get(anchor, ()):
+                        i = j - pattern.offset
+                        if 0 <= i and i + length <= n and tuple(words[i:i + length]) == pattern.words:
+                            occurs(i, length, pattern)
         if not found:
             return list(terms)
         chosen: list[list] = []  # [first word, end word, pattern]
@@ -302,9 +321,8 @@ class OccurrenceSpreader:
         return True
 
 
-def _by_shape(anchors: tuple[dict, ...]) -> tuple[dict, ...]:
-    return tuple({word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in index.items()}
-                 for index in anchors)
+def _by_shape(anchors: dict) -> dict:
+    return {word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in anchors.items()}
 
 
 def _is_word_char(char: str) -> bool:

@@ -138,7 +138,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     step = time.perf_counter()
     partitioner = _stage(progress, "partition")
     partitioner(0, 1, "building the person-centric view")
-    view = build_view(table, config, ((t for column in terms for t in column) for terms in row_terms), hierarchies)
+    view = build_view(table, config, row_terms, hierarchies)
     partitioner(1, 3, f"partitioning {view.size:,} persons ({config.strategy}, k = {config.k})")
     partitioning = partition(view, config)
     recodings, person_class = recode_classes(view, partitioning.classes, config, hierarchies)

@@ -80,6 +80,11 @@ class RowTerms(Sequence):
             self._starts[low:high], self._ends[low:high], self._label_of[low:high], self._spelling_of[low:high],
             strict=True)]
 
+    def term(self, index: int) -> Term:
+        """Term number ``index`` of the whole store."""
+        return Term(self._starts[index], self._ends[index], self.labels[self._label_of[index]],
+                    self.spellings[self._spelling_of[index]])
+
     def iter_texts(self) -> Iterator[list[Term]]:
         for index in range(self.texts):
             yield self.text(index)

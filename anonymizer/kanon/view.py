@@ -17,7 +17,9 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
+from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.table import Table, as_number
+from anonymizer.kanon.terms import RowTerms
 
 MISSING_LABEL = "missing"
 
@@ -64,19 +66,11 @@ class PersonTermSets(Sequence):
         self.keys, self.indptr, self.indices = keys, indptr, indices
 
     @classmethod
-    def of(cls, persons: int, held: dict[int, set[str]]) -> PersonTermSets:
-        """From {person: keys} (persons without keys left out)."""
-        keys = sorted({key for found in held.values() for key in found})
-        number = {key: i for i, key in enumerate(keys)}
-        sizes = np.zeros(persons, dtype=np.int64)
-        for person, found in held.items():
-            sizes[person] = len(found)
-        indptr = np.zeros(persons + 1, dtype=np.int64)
-        np.cumsum(sizes, out=indptr[1:])
-        indices = np.empty(int(indptr[-1]), dtype=np.int32)
-        for person, found in held.items():
-            indices[indptr[person]:indptr[person + 1]] = sorted(number[key] for key in found)
-        return cls(keys, indptr, indices)
+    def of_pairs(cls, persons: int, keys: list[str], held: np.ndarray) -> PersonTermSets:
+        """From sorted, distinct (person, key number) pairs (an array of two columns)."""
+        indptr = np.searchsorted(held[:, 0], np.arange(persons + 1)) if len(held) else np.zeros(persons + 1,
+                                                                                                  dtype=np.int64)
+        return cls(keys, indptr.astype(np.int64), held[:, 1].astype(np.int32))
 
     def __len__(self) -> int:
         return len(self.indptr) - 1
@@ -201,34 +195,27 @@ def build_view(table: Table, config, row_terms: Iterable[Iterable], hierarchies=
                                                  dtype=np.int64)
     # Sensitive terms per person and entity type, leaving out redundant ones; only persons with terms are kept.
     wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
-    redundant_labels = {label for a in qis for label in a.entities}
-    term_lists: dict[str, dict[int, list[str]]] = {}
+    found = _terms_of_store(row_terms, row_person, wanted, qis, table) if isinstance(row_terms, RowTerms) else \
+        _terms_of_rows(row_terms, row_person, wanted, qis, table)
+    terms: dict[str, PersonTermSets] = {}
     spellings: dict[str, dict[str, str]] = {}
-    for row, terms in enumerate(row_terms):
-        person = int(row_person[row])
-        for term in terms:
-            if term.label not in wanted or (term.label in redundant_labels and redundant_match(
-                    term, row, qis, table) is not None):
-                continue
-            key = term.key()
-            term_lists.setdefault(term.label, {}).setdefault(person, []).append(key)
-            spellings.setdefault(term.label, {}).setdefault(key, term.text)
-    terms = {label: PersonTermSets.of(n, {p: set(keys) for p, keys in lists.items()})
-             for label, lists in sorted(term_lists.items())}
-    for label, lists in sorted(term_lists.items()):
+    for label, (keys, held, holders, mode, first_spelling) in sorted(found.items()):
+        terms[label] = PersonTermSets.of_pairs(n, keys, held)
+        spellings[label] = dict(zip(keys, first_spelling, strict=True))
         # Mondrian splits a text attribute on each person's most frequent term of the type (as rx-anon); with
         # hierarchies the terms are ordered along them (country, state, city), so that a cut into the first
         # and second half of the sorted terms keeps neighbours in the hierarchy together.
-        modes = {person: _mode(keys) for person, keys in lists.items()}
-        distinct = sorted(set(modes.values()))
+        distinct = [keys[i] for i in np.unique(mode).tolist()]
         if hierarchies is not None and hierarchies.enabled:
             paths = {t: hierarchies.path(label, t, spellings[label][t]) for t in distinct}
             distinct.sort(key=lambda t: tuple(node.key for node in reversed(paths[t])))
-        position = {t: i + 1 for i, t in enumerate(distinct)}
+        position = np.zeros(len(keys), dtype=np.int64)
+        number = {key: i for i, key in enumerate(keys)}
+        for i, key in enumerate(distinct):
+            position[number[key]] = i + 1
         labels[f"text:{label}"] = [None, *distinct]
         code = np.zeros(n, dtype=np.int64)
-        for person, mode in modes.items():
-            code[person] = position[mode]
+        code[holders] = position[mode]
         codes[f"text:{label}"] = code
     sensitive = {}
     for name in config.sensitive_columns:
@@ -237,3 +224,79 @@ def build_view(table: Table, config, row_terms: Iterable[Iterable], hierarchies=
             per_person_set[row_person[row]].add(value)
         sensitive[name] = [frozenset(s) for s in per_person_set]
     return PersonView(list(index), row_person, values, numbers, codes, labels, terms, sensitive, spellings)
+
+
+# Per entity type, what ``build_view`` needs of the terms: the type's keys (sorted), the (person, key number)
+# pairs held (sorted, distinct), the persons with a term of the type (sorted), each one's most frequent key
+# number (ties: the smallest key), and each key's first spelling.
+_TypeTerms = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]
+
+
+def _terms_of_rows(row_terms: Iterable[Iterable], row_person: np.ndarray, wanted: set, qis: list, table: Table
+                   ) -> dict[str, _TypeTerms]:
+    """From Term objects, row by row."""
+    mapped = {label for a in qis for label in a.entities}
+    lists: dict[str, dict[int, list[str]]] = {}
+    first: dict[str, dict[str, str]] = {}
+    for row, terms in enumerate(row_terms):
+        person = int(row_person[row])
+        for term in terms:
+            if term.label not in wanted or (term.label in mapped and redundant_match(term, row, qis, table)
+                                            is not None):
+                continue
+            key = term.key()
+            lists.setdefault(term.label, {}).setdefault(person, []).append(key)
+            first.setdefault(term.label, {}).setdefault(key, term.text)
+    out = {}
+    for label, per_person in lists.items():
+        keys = sorted(first[label])
+        number = {key: i for i, key in enumerate(keys)}
+        holders = np.array(sorted(per_person), dtype=np.int64)
+        held = np.array([(p, number[key]) for p in holders.tolist() for key in sorted(set(per_person[p]))],
+                        dtype=np.int64).reshape(-1, 2)
+        mode = np.array([number[_mode(per_person[p])] for p in holders.tolist()], dtype=np.int64)
+        out[label] = (keys, held, holders, mode, [first[label][key] for key in keys])
+    return out
+
+
+def _terms_of_store(store: RowTerms, row_person: np.ndarray, wanted: set, qis: list, table: Table
+                    ) -> dict[str, _TypeTerms]:
+    """The same from the term arrays, with numpy: a million posts' terms are never made into objects (but for
+    the types mapped to a relational attribute, whose terms are checked for stating its value)."""
+    arrays = store.arrays()
+    label_of, spelling_of = arrays["label"], arrays["spelling"]
+    person_of = row_person[arrays["text"] // max(store.width, 1)] if len(label_of) else np.empty(0, np.int64)
+    keep = np.array([label in wanted for label in store.labels], dtype=bool)[label_of] if store.labels else \
+        np.zeros(0, dtype=bool)
+    mapped = {label for a in qis for label in a.entities}
+    for number in [i for i, label in enumerate(store.labels) if label in mapped]:
+        for index in np.nonzero(keep & (label_of == number))[0].tolist():
+            term = store.term(index)
+            if redundant_match(term, int(arrays["text"][index]) // store.width, qis, table) is not None:
+                keep[index] = False
+    key_number: dict[str, int] = {}
+    key_of_spelling = np.array([key_number.setdefault(term_key(s), len(key_number)) for s in store.spellings],
+                               dtype=np.int64)
+    all_keys = list(key_number)
+    out = {}
+    for number, label in enumerate(store.labels):
+        chosen = np.nonzero(keep & (label_of == number))[0]
+        if not len(chosen):
+            continue
+        key_ids = key_of_spelling[spelling_of[chosen]]
+        present, first_index = np.unique(key_ids, return_index=True)
+        keys_unsorted = [all_keys[i] for i in present.tolist()]
+        by_name = sorted(range(len(keys_unsorted)), key=keys_unsorted.__getitem__)
+        keys = [keys_unsorted[i] for i in by_name]
+        rank_of_present = np.empty(len(present), dtype=np.int64)
+        rank_of_present[by_name] = np.arange(len(present))
+        rank = rank_of_present[np.searchsorted(present, key_ids)]
+        first_spelling = [store.spellings[s] for s in spelling_of[chosen[first_index[by_name]]].tolist()]
+        persons = person_of[chosen]
+        pairs, counts = np.unique(persons * len(keys) + rank, return_counts=True)
+        held = np.column_stack((pairs // len(keys), pairs % len(keys)))
+        # Most frequent key per person, the smallest (by name, = by rank) on ties.
+        order = np.lexsort((held[:, 1], -counts, held[:, 0]))
+        firsts = order[np.r_[True, held[order[1:], 0] != held[order[:-1], 0]]]
+        out[label] = (keys, held, held[firsts, 0], held[firsts, 1], first_spelling)
+    return out

@@ -28,7 +28,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 
+import numpy as np
+
 from anonymizer.kanon.recognize import Term
+from anonymizer.kanon.recognize.recognizer import term_key
+from anonymizer.kanon.terms import RowTerms
 
 __all__ = ["SCOPES", "SPREAD_VERSION", "OccurrenceSpreader", "is_common_word", "is_ordinary"]
 
@@ -151,6 +155,72 @@ class OccurrenceSpreader:
                     named.add(key)
         if i + 1 != size:
             raise ValueError(f"fit was given {i + 1:,} texts, not size = {size:,}")
+        return self._learn(labels, surfaces, owners, ordinary_keys, named, sample)
+
+    def fit_store(self, store: RowTerms, texts: Iterable[str], row_person: Sequence[object] | None = None
+                  ) -> OccurrenceSpreader:
+        """``fit`` on a store of terms (``RowTerms``, its text ``i`` the terms of ``texts[i]``), learning the same
+        strings: what the terms say is counted on the store's arrays, once per distinct spelling, and ``texts``
+        (a stream, read once) is read only for what the texts alone tell (a capital inside a sentence, the
+        sample). A million posts hold about 20 million terms: a Python step per term costs minutes."""
+        common = self.is_common_word or is_common_word
+        size = store.texts
+        arrays = store.arrays()
+        spelling, text_of = arrays["spelling"].astype(np.int64), arrays["text"]
+        width = max(len(store.labels), 1)
+        pairs, first, counts = np.unique(spelling * width + arrays["label"], return_index=True, return_counts=True)
+        labels: dict[str, Counter] = defaultdict(Counter)  # keys in the order of their first term, as ``fit``
+        surfaces: dict[str, set[str]] = defaultdict(set)
+        ordinary_keys: dict[str, bool] = {}
+        key_of: dict[int, str] = {}
+        order = np.argsort(first, kind="stable")
+        for pair, count in zip(pairs[order].tolist(), counts[order].tolist(), strict=True):
+            number, label = divmod(pair, width)
+            written = store.spellings[number]
+            key = key_of.get(number)
+            if key is None:
+                key = key_of[number] = term_key(written)
+            labels[key][store.labels[label]] += count
+            surfaces[key].add(written)
+            if key not in ordinary_keys:
+                ordinary_keys[key] = is_ordinary(key, common)
+        owners: dict[str, set] = defaultdict(set)
+        numbers = np.fromiter(key_of, dtype=np.int64, count=len(key_of))
+        owned = np.zeros(len(store.spellings), dtype=bool)
+        owned[numbers] = [ordinary_keys[key_of[n]] or self.scope != "dataset" for n in numbers.tolist()]
+        mask = owned[spelling]
+        for code in np.unique(spelling[mask] * max(size, 1) + text_of[mask]).tolist():
+            number, text = divmod(code, max(size, 1))
+            owners[key_of[number]].add(text if row_person is None else row_person[text])
+        # Written with a capital (not "I"): does one of them stand inside a sentence? Only the texts tell.
+        capital = np.zeros(len(store.spellings), dtype=bool)
+        capital[numbers] = [store.spellings[n][:1].isupper() and not _ALWAYS_CAPITAL.match(store.spellings[n])
+                            for n in numbers.tolist()]
+        candidates = np.flatnonzero(capital[spelling])
+        at = np.searchsorted(text_of[candidates], np.arange(size + 1)).tolist()
+        candidate_keys = [key_of[n] for n in spelling[candidates].tolist()]
+        candidate_starts = arrays["start"][candidates].tolist()
+        named: set[str] = set()
+        step = max(1, size // 1000)  # the sample ``fit`` takes
+        sample: list[str] = []
+        i = -1
+        for i, text in enumerate(texts):
+            if i >= size:
+                break
+            if i % step == 0:
+                sample.append(text)
+            for c in range(at[i], at[i + 1]):
+                if candidate_keys[c] not in named and not _starts_sentence(text, candidate_starts[c]):
+                    named.add(candidate_keys[c])
+        if i + 1 != size:
+            raise ValueError(f"fit_store was given {i + 1:,} texts for a store of {size:,}")
+        return self._learn(labels, surfaces, owners, ordinary_keys, named, sample)
+
+    def _learn(self, labels: dict[str, Counter], surfaces: dict[str, set[str]], owners: dict[str, set],
+               ordinary_keys: dict[str, bool], named: set[str], sample: list[str]) -> OccurrenceSpreader:
+        """The patterns from what was counted: per key (in the order of first appearance), its labels with their
+        counts, its spellings, its persons (for keys not spread everywhere), whether it is made of common
+        words, whether it was written capitalised inside a sentence; and a sample of the texts."""
         self.patterns_: dict[tuple[str, ...], _Pattern] = {}
         frequency = self.word_frequency or _word_frequency
         seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
@@ -351,6 +421,11 @@ def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
 
 
+_BEFORE_SENTENCE = frozenset(" \t\"'“(")
+
+
 def _starts_sentence(text: str, start: int) -> bool:
-    before = text[:start].rstrip(" \t\"'“(")
-    return not before or before[-1] in _SENTENCE_END
+    """Nothing but spaces, quotes and brackets between ``start`` and the text's start or a sentence's end."""
+    while start and text[start - 1] in _BEFORE_SENTENCE:  # not text[:start].rstrip(): no copy of the text
+        start -= 1
+    return not start or text[start - 1] in _SENTENCE_END

@@ -17,12 +17,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
 from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import TextRecoder, recode_classes
-from anonymizer.kanon.recognize.cache import apply_changes
+from anonymizer.kanon.recognize.cache import apply_change, change_of, dump_changes, load_changes
 from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
@@ -193,7 +195,8 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
     NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``. With a
     ``cache`` (``TermCache``) the result is kept under a digest of all it depends on; returns (terms, whether
     they came from the cache). The texts are streamed from ``source`` (a million posts do not fit in memory
-    as strings), once for the digest and, when the cache has no result, twice more (learning, then adding)."""
+    as strings): once when the cache has the result, else twice (learning, then adding). Texts nothing is
+    added to are copied as arrays, not made into ``Term`` objects."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
         return row_terms, False
@@ -201,31 +204,49 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
     width = len(columns)
     if not isinstance(row_terms, RowTerms):
         row_terms = RowTerms.of(row_terms, width)
-
-    def wanted_terms() -> Iterator[list]:
-        return ([t for t in terms if t.label in wanted] for terms in row_terms.iter_texts())
-
+    base = row_terms.only(wanted)
     owners = _TextOwners(table.persons, width)
     scope = "dataset" if config.recode_everywhere else "person"
-    digest = _spread_digest(_texts(source, columns), wanted_terms(), owners, scope, row_terms.texts) if (
-        cache is not None) else None
+    digest = _spread_digest(source, columns, table.persons, base, scope) if cache is not None else None
     stored = cache.get_changes(digest) if cache is not None else None
     if stored is not None:
-        spread = RowTerms(width)
         try:
-            for terms in apply_changes(stored, _texts(source, columns), wanted_terms()):
-                spread.append(terms)
-            return spread, True
+            return _apply_stored(load_changes(stored), _texts(source, columns), base), True
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
-    spreader = OccurrenceSpreader(scope)
-    spreader.fit(_texts(source, columns), wanted_terms(), owners, size=row_terms.texts)
-    spread = RowTerms(width)
-    for i, (text, terms) in enumerate(zip(_texts(source, columns), wanted_terms(), strict=True)):
-        spread.append(spreader.transform_one(text, terms, owners[i]))
+    spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
+    spread, changes = base.empty_like(), {}
+    for i, text in enumerate(_texts(source, columns)):
+        terms = base.text(i)
+        found = spreader.transform_one(text, terms, owners[i])
+        change = change_of(found, terms)
+        if change is None:
+            spread.copy_text(base, i)
+        else:
+            spread.append(found)
+            changes[str(i)] = change
+    if spread.texts != base.texts:
+        raise ValueError(f"the file holds {spread.texts:,} texts, {base.texts:,} were recognized")
     if cache is not None:
-        cache.put_dataset(digest, spread.iter_texts(), wanted_terms())
+        cache.put_changes(digest, dump_changes(changes))
     return spread, False
+
+
+def _apply_stored(changes: dict[int, list], texts: Iterable[str], base: RowTerms) -> RowTerms:
+    """``base`` with the stored changes of string-level recoding (``recognize.cache.load_changes``); the texts
+    nothing was added to are copied as arrays. ValueError where the changes do not fit the texts."""
+    spread = base.empty_like()
+    for i, text in enumerate(texts):
+        change = changes.pop(i, None)
+        if change is None:
+            spread.copy_text(base, i)
+        else:
+            spread.append(apply_change(change, text, base.text(i), i))
+    if changes:
+        raise ValueError(f"the stored changes name text {min(changes)}, past the dataset's last")
+    if spread.texts != base.texts:
+        raise ValueError(f"the file holds {spread.texts:,} texts, {base.texts:,} were recognized")
+    return spread
 
 
 class _TextOwners(Sequence):
@@ -241,13 +262,20 @@ class _TextOwners(Sequence):
         return self.persons[index // self.width]
 
 
-def _spread_digest(texts: Iterable[str], row_terms: Iterable[list], owners: Sequence, scope: str, size: int
-                   ) -> bytes:
-    """Everything string-level recoding depends on: its version, the scope, every text with its owner and terms."""
-    digest = hashlib.sha256(f"{SPREAD_VERSION}\0{scope}\0{size}".encode())
-    for i, (text, terms) in enumerate(zip(texts, row_terms, strict=True)):
-        digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
-        digest.update(json.dumps([str(owners[i]), [[t.start, t.end, t.label] for t in terms]]).encode())
+def _spread_digest(source: Path, columns: list[int], persons: Sequence[str], base: RowTerms, scope: str) -> bytes:
+    """Everything string-level recoding depends on: its version, the scope, the file's bytes (so its texts),
+    which columns are texts, every row's person and every text's terms. The file is hashed as bytes, not
+    parsed: a million posts' texts would take another pass of the CSV reader."""
+    digest = hashlib.sha256(f"{SPREAD_VERSION}\0{scope}\0{base.texts}\0{columns}\0".encode())
+    with source.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    digest.update(hashlib.sha256(json.dumps(list(persons), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+                  .digest())
+    digest.update(json.dumps(base.labels, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    arrays = base.arrays()
+    for name in ("start", "end", "label", "text"):
+        digest.update(name.encode() + np.ascontiguousarray(arrays[name]).tobytes())
     return digest.digest()
 
 

@@ -68,6 +68,39 @@ class RowTerms(Sequence):
             self._spelling_of.append(spelling)
         self._bounds.append(len(self._starts))
 
+    def empty_like(self) -> RowTerms:
+        """A store of the same width that numbers labels and spellings as this one does (so that ``copy_text``
+        can take this store's texts as they are), holding no text yet."""
+        store = RowTerms(self.width)
+        store.labels, store.spellings = list(self.labels), list(self.spellings)
+        store._label_number, store._spelling_number = dict(self._label_number), dict(self._spelling_number)
+        return store
+
+    def copy_text(self, other: RowTerms, index: int) -> None:
+        """Append text ``index`` of ``other``, a store this one was made from by ``empty_like`` (no ``Term``)."""
+        low, high = other._bounds[index], other._bounds[index + 1]
+        if high > low:
+            self._starts.extend(other._starts[low:high])
+            self._ends.extend(other._ends[low:high])
+            self._label_of.extend(other._label_of[low:high])
+            self._spelling_of.extend(other._spelling_of[low:high])
+        self._bounds.append(len(self._starts))
+
+    def only(self, labels: set[str]) -> RowTerms:
+        """The store with only the terms of ``labels`` (itself when it holds no other)."""
+        keep = np.isin(np.frombuffer(self._label_of, dtype=np.uint16),
+                       [n for n, label in enumerate(self.labels) if label in labels])
+        if keep.all():
+            return self
+        store = self.empty_like()
+        for name, typecode in (("_starts", "i"), ("_ends", "i"), ("_label_of", "H"), ("_spelling_of", "i")):
+            kept = np.frombuffer(getattr(self, name), dtype=np.dtype(typecode))[keep]
+            setattr(store, name, array(typecode, kept.tobytes()))
+        kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])  # kept terms before each term
+        store._bounds = array("q", kept_before[np.frombuffer(self._bounds, dtype=np.int64)].tobytes())
+        store._rows = self._rows
+        return store
+
     @property
     def texts(self) -> int:
         return len(self._bounds) - 1
@@ -106,10 +139,11 @@ class RowTerms(Sequence):
             yield self[row]
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The store as numpy arrays (views, no copy): ``label`` and ``spelling`` numbers of every term and
+        """The store as numpy arrays (views, no copy): ``start``, ``label`` and ``spelling`` numbers of every term and
         ``text``, the index of the text each term belongs to."""
         counts = np.diff(np.frombuffer(self._bounds, dtype=np.int64))
-        return {"label": np.frombuffer(self._label_of, dtype=np.uint16),
+        return {"start": np.frombuffer(self._starts, dtype=np.int32), "end": np.frombuffer(self._ends, dtype=np.int32),
+                "label": np.frombuffer(self._label_of, dtype=np.uint16),
                 "spelling": np.frombuffer(self._spelling_of, dtype=np.int32),
                 "text": np.repeat(np.arange(self.texts, dtype=np.int64), counts)}
 

@@ -44,22 +44,36 @@ def _terms(text: str, triples: object) -> list[Term] | None:
     return terms
 
 
+def change_of(after: Sequence[Term], before: Sequence[Term]) -> list | None:
+    """One text's terms after string-level recoding as their change to ``before``: ``[removed, added]`` (the
+    numbers of the terms of ``before`` that went, ``[start, end, label]`` of those that came), None if none."""
+    after, before = list(after), list(before)
+    if after == before:
+        return None
+    kept = set(after)
+    had = set(before)
+    return [[n for n, term in enumerate(before) if term not in kept],
+            [[t.start, t.end, t.label] for t in after if t not in had]]
+
+
 def encode_changes(results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> str:
     """A dataset's terms after string-level recoding (``results``, per text) as their changes to ``base`` (the
     terms before): most texts have none, so a dataset's entry stays small."""
     changes = {}
     for i, (after, before) in enumerate(zip(results, base, strict=True)):
-        if list(after) != list(before):
-            kept = set(after)
-            removed = [n for n, term in enumerate(before) if term not in kept]
-            had = set(before)
-            changes[str(i)] = [removed, [[t.start, t.end, t.label] for t in after if t not in had]]
+        change = change_of(after, before)
+        if change is not None:
+            changes[str(i)] = change
+    return dump_changes(changes)
+
+
+def dump_changes(changes: dict[str, list]) -> str:
+    """The stored form of ``{text number (str): change_of(...)}``."""
     return json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
 
 
-def apply_changes(stored: str, texts: Iterable[str], base: Iterable[Sequence[Term]]) -> Iterator[list[Term]]:
-    """The per-text terms ``encode_changes`` stored, applied to ``base``, text by text (both may be streams).
-    Raises ValueError, as it comes to it, where the stored changes do not fit the texts."""
+def load_changes(stored: str) -> dict[int, list]:
+    """What ``dump_changes`` stored, by text number; ValueError when it is not such a mapping."""
     try:
         changes = json.loads(stored)
     except ValueError:
@@ -67,19 +81,27 @@ def apply_changes(stored: str, texts: Iterable[str], base: Iterable[Sequence[Ter
     if not isinstance(changes, dict) or not all(
             isinstance(k, str) and k.isdigit() and isinstance(v, list) and len(v) == 2 for k, v in changes.items()):
         raise ValueError("the stored changes are not a mapping of text numbers to changes")
-    pending = {int(index): change for index, change in changes.items()}
+    return {int(index): change for index, change in changes.items()}
+
+
+def apply_change(change: list, text: str, terms: Sequence[Term], index: int) -> list[Term]:
+    """Text number ``index``'s terms after its stored ``change`` to ``terms``; ValueError where it does not fit."""
+    removed, triples = change
+    added = _terms(text, triples)
+    if added is None or not isinstance(removed, list) or not all(
+            isinstance(r, int) and 0 <= r < len(terms) for r in removed):
+        raise ValueError(f"the stored changes of text {index} do not fit it")
+    gone = set(removed)
+    return sorted([t for n, t in enumerate(terms) if n not in gone] + added, key=lambda t: t.start)
+
+
+def apply_changes(stored: str, texts: Iterable[str], base: Iterable[Sequence[Term]]) -> Iterator[list[Term]]:
+    """The per-text terms ``encode_changes`` stored, applied to ``base``, text by text (both may be streams).
+    Raises ValueError, as it comes to it, where the stored changes do not fit the texts."""
+    pending = load_changes(stored)
     for i, (text, terms) in enumerate(zip(texts, base, strict=True)):
         change = pending.pop(i, None)
-        if change is None:
-            yield list(terms)
-            continue
-        removed, triples = change
-        added = _terms(text, triples)
-        if added is None or not isinstance(removed, list) or not all(
-                isinstance(r, int) and 0 <= r < len(terms) for r in removed):
-            raise ValueError(f"the stored changes of text {i} do not fit it")
-        gone = set(removed)
-        yield sorted([t for n, t in enumerate(terms) if n not in gone] + added, key=lambda t: t.start)
+        yield list(terms) if change is None else apply_change(change, text, terms, i)
     if pending:
         raise ValueError(f"the stored changes name text {min(pending)}, past the dataset's last")
 
@@ -154,7 +176,10 @@ class TermCache:
 
     def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
         """Keep ``results`` (per text) as their changes to ``base``: most texts have none."""
-        stored = encode_changes(results, base)
+        self.put_changes(digest, encode_changes(results, base))
+
+    def put_changes(self, digest: bytes, stored: str) -> None:
+        """Keep a dataset's changes as ``encode_changes`` / ``dump_changes`` wrote them."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute("INSERT OR REPLACE INTO spread_v2 VALUES (?, ?, julianday('now'))", [digest, stored])

@@ -55,7 +55,9 @@ class DatabaseTermCache:
         return stored
 
     def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
-        changes = encode_changes(results, base)
+        self.put_changes(digest, encode_changes(results, base))
+
+    def put_changes(self, digest: bytes, changes: str) -> None:
         with transaction.atomic():
             CachedSpread.objects.update_or_create(dataset_sha256=digest,
                                                   defaults={"changes": changes, "used_at": timezone.now()})

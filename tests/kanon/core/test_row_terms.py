@@ -67,3 +67,29 @@ def test_added_over_counts_the_spans_a_text_did_not_have():
     assert before.added_over(before) == Counter()
     with pytest.raises(ValueError, match="different numbers"):
         after.added_over(RowTerms.of([([],)], 1))
+
+
+@pytest.mark.parametrize(("seed", "width"), [(4, 1), (5, 2)])
+def test_only_keeps_the_terms_of_the_labels_asked_for(seed, width):
+    rows = _random_rows(seed, 200, width)
+    rows[-1] = tuple([] for _ in range(width))  # texts without terms at the end too
+    store = RowTerms.of(rows, width)
+    kept = store.only({"PERSON", "GPE"})
+    assert kept == [tuple([t for t in terms if t.label in {"PERSON", "GPE"}] for terms in row) for row in rows]
+    assert store.only(set(LABELS)) is store  # nothing to leave out: no copy
+    assert store.only(set()) == [tuple([] for _ in range(width)) for _ in rows]
+
+
+def test_copy_text_appends_another_stores_text_as_it_is():
+    store = RowTerms.of(_random_rows(6, 50, 1), 1)
+    copy = store.empty_like()
+    for index in range(store.texts):
+        if index % 3:
+            copy.copy_text(store, index)
+        else:
+            copy.append(list(reversed(store.text(index))))  # a Term list, numbered on as usual
+    copy.append([Term(0, 3, "NEW", "new")])
+    assert [copy.text(i) for i in range(store.texts) if i % 3] == [store.text(i) for i in range(store.texts) if i % 3]
+    assert [copy.text(i) for i in range(0, store.texts, 3)] == [list(reversed(store.text(i)))
+                                                                for i in range(0, store.texts, 3)]
+    assert copy.text(store.texts) == [Term(0, 3, "NEW", "new")] and "NEW" not in store.labels

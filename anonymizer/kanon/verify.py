@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from anonymizer.kanon.occurrences import is_ordinary
@@ -70,7 +71,7 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
     # What the last classes may show, split into words: a bounded cache, since a million persons make half a
     # million classes and rows come in file order, not class by class. Each entry keeps its list, so that an id
     # is never taken for another list's.
-    seen: OrderedDict[int, tuple[Sequence[str], set, dict]] = OrderedDict()
+    seen: OrderedDict[int, list] = OrderedDict()  # id -> [the list, its word tuples, by first word or None]
     with output.open(encoding=encoding, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, [])
@@ -95,16 +96,18 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             texts = allowed_per_row(row)
                             entry = seen.get(id(texts))
                             if entry is None or entry[0] is not texts:  # split into words once per list
-                                entry = seen[id(texts)] = (texts, *_shown_words(texts))
+                                entry = seen[id(texts)] = [texts, {_shown_span(text) for text in texts}, None]
                                 if len(seen) > SHOWN_CACHE:
                                     seen.popitem(last=False)
                             else:
                                 seen.move_to_end(id(texts))
-                            _, allowed, allowed_spans = entry
+                            allowed = entry[1]
                         if gram in allowed:
                             continue
                         if covered is None:
-                            covered = _covered(words, allowed_spans)
+                            if entry[2] is None:  # needed for few classes: built when first asked for
+                                entry[2] = _by_first_word(allowed)
+                            covered = _covered(words, entry[2])
                         # A name identifies by its uncommon words: "this Thursday" with "Thursday" shared by
                         # the class (kept there) shows nothing the class does not share.
                         if all(covered[w] for w in range(i, i + length)
@@ -126,14 +129,18 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
     return {"names": found_names, "rows_with_names": rows_with, "examples": examples}
 
 
-def _shown_words(texts: Sequence[str]) -> tuple[set, dict]:
-    """The word tuples of what a class may show, and the same indexed by their first word."""
-    allowed = {tuple(_words(text)) for text in texts}
+@lru_cache(maxsize=1 << 16)  # the same values are shown by many classes ("PERSON", "20-29", "a city in Ohio")
+def _shown_span(text: str) -> tuple[str, ...]:
+    return tuple(_words(text))
+
+
+def _by_first_word(allowed: set[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """The word tuples of what a class may show, indexed by their first word."""
     starting: dict[str, list[tuple[str, ...]]] = {}
     for span in allowed:
         if span:
             starting.setdefault(span[0], []).append(span)
-    return allowed, starting
+    return starting
 
 
 def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: Callable[[str], bool]) -> list:
@@ -142,8 +149,7 @@ def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: C
     mojibake ("Statesâ€") or a shared "Nobel Prize" in "Nobel Prize-winning" (a hyphenated word is one word).
     An occurrence is inside when what of it lies outside the shown values holds no ASCII letter or digit
     ("Statesâ€" is, "Nebraskan" next to "a city in Nebraska" is not)."""
-    shown = [(m.start(), m.end()) for text in {_fold(t) for t in allowed if t}
-             for m in re.finditer(re.escape(text), folded)]
+    shown = [place for text in {_fold(t) for t in allowed if t} for place in _places(text, folded)]
     if not shown:
         return leaks
 
@@ -153,11 +159,21 @@ def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: C
                                         for c, within in zip(folded[start:end], covered, strict=True) if not within)
 
     def stands_outside(word: str) -> bool:  # a word the folded text does not show as such counts as outside
-        places = [(m.start(), m.end()) for m in re.finditer(re.escape(word), folded)]
+        places = _places(word, folded)
         return not places or any(not inside(start, end) for start, end in places)
 
     return [leak for leak in leaks if any(stands_outside(word) for word in leak[3]
                                           if word[0].isalnum() and not is_common_word(word))]
+
+
+def _places(needle: str, text: str) -> list[tuple[int, int]]:
+    """Where ``needle`` (not empty) stands in ``text``, left to right, not overlapping (``re.finditer`` of the
+    escaped string, without compiling a pattern per string)."""
+    places, start = [], text.find(needle)
+    while start >= 0:
+        places.append((start, start + len(needle)))
+        start = text.find(needle, start + len(needle))
+    return places
 
 
 def _covered(words: list[str], by_first: dict[str, list[tuple[str, ...]]]) -> list[bool]:

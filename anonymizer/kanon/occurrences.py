@@ -325,11 +325,13 @@ class OccurrenceSpreader:
                 return
             found.append((i, i + length, pattern))
 
-        indexes = (self.anchors_, self.exact_anchors_)
+        anchors, exact_anchors = self.anchors_, self.exact_anchors_
         for j in candidates:
             word = words[j]
-            for index, anchor in ((indexes[0], word), (indexes[1], raw[j])):
-                for (offset, length), patterns in index.get(anchor, ()):
+            for shapes in (anchors.get(word), exact_anchors.get(raw[j])):
+                if shapes is None:
+                    continue
+                for (offset, length), patterns in shapes:
                     i = j - offset
                     if i < 0 or i + length > n:
                         continue

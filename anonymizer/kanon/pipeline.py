@@ -215,7 +215,8 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
     spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
-    spread, changes = base.empty_like(), {}
+    spread = base.empty_like()
+    changes: list[str] = []  # as JSON text as they come: smaller than lists of lists of ints
     for i, text in enumerate(_texts(source, columns)):
         terms = base.text(i)
         found = spreader.transform_one(text, terms, owners[i])
@@ -224,11 +225,12 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
             spread.copy_text(base, i)
         else:
             spread.append(found)
-            changes[str(i)] = change
+            if cache is not None:
+                changes.append(dump_changes({str(i): change})[1:-1])
     if spread.texts != base.texts:
         raise ValueError(f"the file holds {spread.texts:,} texts, {base.texts:,} were recognized")
     if cache is not None:
-        cache.put_changes(digest, dump_changes(changes))
+        cache.put_changes(digest, "{" + ",".join(changes) + "}")
     return spread, False
 
 

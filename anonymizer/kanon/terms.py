@@ -139,8 +139,8 @@ class RowTerms(Sequence):
             yield self[row]
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The store as numpy arrays (views, no copy): ``start``, ``label`` and ``spelling`` numbers of every term and
-        ``text``, the index of the text each term belongs to."""
+        """The store as numpy arrays (views, no copy): every term's ``start`` and ``end``, its ``label`` and
+        ``spelling`` numbers and ``text``, the index of the text it belongs to."""
         counts = np.diff(np.frombuffer(self._bounds, dtype=np.int64))
         return {"start": np.frombuffer(self._starts, dtype=np.int32), "end": np.frombuffer(self._ends, dtype=np.int32),
                 "label": np.frombuffer(self._label_of, dtype=np.uint16),

@@ -71,7 +71,8 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
     # What the last classes may show, split into words: a bounded cache, since a million persons make half a
     # million classes and rows come in file order, not class by class. Each entry keeps its list, so that an id
     # is never taken for another list's.
-    seen: OrderedDict[int, list] = OrderedDict()  # id -> [the list, its word tuples, by first word or None]
+    # id -> [the list, its word tuples, the words in them, their lengths]
+    seen: OrderedDict[int, list] = OrderedDict()
     with output.open(encoding=encoding, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, [])
@@ -81,7 +82,6 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
             leaked = False
             for column in columns:
                 words = _words(record[column])
-                covered = None
                 leaks = []
                 for j in [j for j, word in enumerate(words) if word in shapes_of]:
                     for offset, length in shapes_of[words[j]]:
@@ -96,7 +96,9 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             texts = allowed_per_row(row)
                             entry = seen.get(id(texts))
                             if entry is None or entry[0] is not texts:  # split into words once per list
-                                entry = seen[id(texts)] = [texts, {_shown_span(text) for text in texts}, None]
+                                shown = {_shown_span(text) for text in texts}
+                                entry = seen[id(texts)] = [texts, shown, set().union(*shown),
+                                                           sorted({len(span) for span in shown if span})]
                                 if len(seen) > SHOWN_CACHE:
                                     seen.popitem(last=False)
                             else:
@@ -104,13 +106,10 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             allowed = entry[1]
                         if gram in allowed:
                             continue
-                        if covered is None:
-                            if entry[2] is None:  # needed for few classes: built when first asked for
-                                entry[2] = _by_first_word(allowed)
-                            covered = _covered(words, entry[2])
                         # A name identifies by its uncommon words: "this Thursday" with "Thursday" shared by
                         # the class (kept there) shows nothing the class does not share.
-                        if all(covered[w] for w in range(i, i + length)
+                        if all(words[w] in entry[2] and _inside_shown(words, w, allowed, entry[3])
+                               for w in range(i, i + length)
                                if words[w][0].isalnum() and not is_common_word(words[w])):
                             continue
                         leaks.append((i, i + length, label, gram))
@@ -132,15 +131,6 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
 @lru_cache(maxsize=1 << 16)  # the same values are shown by many classes ("PERSON", "20-29", "a city in Ohio")
 def _shown_span(text: str) -> tuple[str, ...]:
     return tuple(_words(text))
-
-
-def _by_first_word(allowed: set[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
-    """The word tuples of what a class may show, indexed by their first word."""
-    starting: dict[str, list[tuple[str, ...]]] = {}
-    for span in allowed:
-        if span:
-            starting.setdefault(span[0], []).append(span)
-    return starting
 
 
 def _outside(leaks: list, folded: str, allowed: Sequence[str], is_common_word: Callable[[str], bool]) -> list:
@@ -176,14 +166,12 @@ def _places(needle: str, text: str) -> list[tuple[int, int]]:
     return places
 
 
-def _covered(words: list[str], by_first: dict[str, list[tuple[str, ...]]]) -> list[bool]:
-    """Which words lie inside an occurrence of one of the allowed texts (indexed by their first word)."""
-    covered = [False] * len(words)
-    if not by_first:
-        return covered
-    for i in [i for i, word in enumerate(words) if word in by_first]:
-        for span in by_first[words[i]]:
-            if tuple(words[i:i + len(span)]) == span:
-                for j in range(i, i + len(span)):
-                    covered[j] = True
-    return covered
+def _inside_shown(words: list[str], at: int, shown: set[tuple[str, ...]], lengths: list[int]) -> bool:
+    """Whether word ``at`` lies inside an occurrence of one of the ``shown`` word tuples (``lengths``: theirs).
+    Looked for around that word only: a class that shares every term of a long post shows thousands of values,
+    too many to index for every row that names something."""
+    for length in lengths:
+        for start in range(max(0, at - length + 1), min(at, len(words) - length) + 1):
+            if tuple(words[start:start + length]) in shown:
+                return True
+    return False

@@ -162,7 +162,8 @@ class OccurrenceSpreader:
         """``fit`` on a store of terms (``RowTerms``, its text ``i`` the terms of ``texts[i]``), learning the same
         strings: what the terms say is counted on the store's arrays, once per distinct spelling, and ``texts``
         (a stream, read once) is read only for what the texts alone tell (a capital inside a sentence, the
-        sample). A million posts hold about 20 million terms: a Python step per term costs minutes."""
+        sample). A million posts hold about ten million terms: they are counted with numpy, and Python steps
+        are taken per distinct spelling, per (person-bound string, text) and per capitalised term only."""
         common = self.is_common_word or is_common_word
         size = store.texts
         arrays = store.arrays()

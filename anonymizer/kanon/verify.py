@@ -168,7 +168,7 @@ def _places(needle: str, text: str) -> list[tuple[int, int]]:
 
 def _inside_shown(words: list[str], at: int, shown: set[tuple[str, ...]], lengths: list[int]) -> bool:
     """Whether word ``at`` lies inside an occurrence of one of the ``shown`` word tuples (``lengths``: theirs).
-    Looked for around that word only: a class that shares every term of a long post shows thousands of values,
+    Looked for around that word only: a class that shares every term of a long post shows hundreds of values,
     too many to index for every row that names something."""
     for length in lengths:
         for start in range(max(0, at - length + 1), min(at, len(words) - length) + 1):

@@ -168,18 +168,15 @@ class TermCache:
     SPREAD_ENTRIES = 16
 
     def get_changes(self, digest: bytes) -> str | None:
-        """What ``put_dataset`` stored under ``digest`` (for ``apply_changes``), or None; marks it used."""
+        """What ``put_changes`` stored under ``digest`` (for ``apply_changes``), or None; marks it used."""
         row = self._db.execute("SELECT terms FROM spread_v2 WHERE dataset_sha256 = ?", [digest]).fetchone()
         if row is not None:
             self._db.execute("UPDATE spread_v2 SET used = julianday('now') WHERE dataset_sha256 = ?", [digest])
         return None if row is None else row[0]
 
-    def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
-        """Keep ``results`` (per text) as their changes to ``base``: most texts have none."""
-        self.put_changes(digest, encode_changes(results, base))
-
     def put_changes(self, digest: bytes, stored: str) -> None:
-        """Keep a dataset's changes as ``encode_changes`` / ``dump_changes`` wrote them."""
+        """Keep a dataset's terms after string-level recoding as their changes to the terms before, as
+        ``encode_changes`` / ``dump_changes`` wrote them: most texts have none."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute("INSERT OR REPLACE INTO spread_v2 VALUES (?, ?, julianday('now'))", [digest, stored])

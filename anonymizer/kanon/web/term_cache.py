@@ -5,7 +5,7 @@ never recognized again by another."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,7 +13,6 @@ from django.utils import timezone
 from anonymizer.kanon.recognize.cache import (
     _check_text,
     decode_terms,
-    encode_changes,
     encode_terms,
     text_digest,
 )
@@ -53,9 +52,6 @@ class DatabaseTermCache:
         if stored is not None:
             CachedSpread.objects.filter(dataset_sha256=digest).update(used_at=timezone.now())
         return stored
-
-    def put_dataset(self, digest: bytes, results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> None:
-        self.put_changes(digest, encode_changes(results, base))
 
     def put_changes(self, digest: bytes, changes: str) -> None:
         with transaction.atomic():

@@ -16,7 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from anonymizer.kanon.recognize import Term
-from anonymizer.kanon.recognize.cache import TermCache, apply_changes
+from anonymizer.kanon.recognize.cache import TermCache, apply_changes, encode_changes
 from anonymizer.kanon.web.term_cache import SPREAD_ENTRIES, DatabaseTermCache
 from anonymizer.models import CachedTerms, Job, JobChunk
 from anonymizer.platform.jobs import services as job_services
@@ -94,7 +94,7 @@ def test_the_database_cache_keeps_the_most_recently_used_datasets_spread_terms()
     cache = DatabaseTermCache()
     digests = [bytes([n]) * 32 for n in range(SPREAD_ENTRIES + 2)]
     for digest in digests:
-        cache.put_dataset(digest, spread, base)
+        cache.put_changes(digest, encode_changes(spread, base))
     assert list(apply_changes(cache.get_changes(digests[-1]), texts, base)) == spread
     assert cache.get_changes(digests[0]) is None  # dropped, least recently used
     assert list(apply_changes(cache.get_changes(digests[2]), texts, base)) == spread

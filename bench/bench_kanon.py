@@ -23,6 +23,7 @@ The data sets live in ../shared/data/kanon (research use only, not shipped); the
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import resource
 import shutil
@@ -37,9 +38,19 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from anonymizer.kanon.config import load_config  # noqa: E402
-from anonymizer.kanon.pipeline import anonymize_csv  # noqa: E402
+from anonymizer.kanon.occurrences import OccurrenceSpreader  # noqa: E402
+from anonymizer.kanon.pipeline import (  # noqa: E402
+    anonymize_csv,
+    merge_parts,
+    spread_labels,
+    spread_part,
+    texts_in_span,
+)
 from anonymizer.kanon.recognize import TermCache, TermRecognizer, recognize_with_cache  # noqa: E402
 from anonymizer.kanon.table import iter_rows  # noqa: E402
+from anonymizer.kanon.terms import RowTerms  # noqa: E402
+from anonymizer.tabular.reader import CsvSource  # noqa: E402
+from anonymizer.tabular.spans import record_spans  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "kanon"
 CONFIG = DATA / "rx-anon" / "e_blog_authorship_corpus.yaml"
@@ -259,10 +270,64 @@ def _rss_mb() -> int:
         return int(status.read().split("VmRSS:")[1].split()[0]) // 1024
 
 
-def million_child(source: Path, cache_path: Path, output: Path, spread_cache_path: Path) -> None:
+#: The parts of string-level recoding in the "million" section's runs in parts: the job's default part size
+#: (``JOB_CHUNK_BYTES``), which the k-anonymization job's recognition and string-level recoding both use.
+PART_BYTES = 512 * 1024
+_part: dict = {}  # in each process of the pool: the spreader made from the job's learned strings, the NER cache
+
+
+def _start_part_process(learned: bytes, cache_path: str) -> None:
+    _part["spreader"] = OccurrenceSpreader.from_state(json.loads(learned.decode("utf-8", "surrogatepass")))
+    _part["cache"] = TermCache(Path(cache_path))
+    _part["recognizer"] = TermRecognizer(model=config().nlp_model, entity_types=config().entity_types)
+
+
+def _spread_one_part(source: str, start: int, end: int) -> tuple[bytes, float]:
+    """What a worker does with one part of string-level recoding (``kanon.web.jobs.spread_part_of``), the term
+    cache being the SQLite file instead of the database; and the process's peak memory so far (MB)."""
+    with open(source, "rb") as handle:
+        texts, persons = texts_in_span(handle, start, end, config())
+    terms = RowTerms(1)
+    for found in recognize_with_cache(texts, _part["recognizer"], _part["cache"]):
+        terms.append(found)
+    output = spread_part(_part["spreader"], texts, terms.only(spread_labels(config())), persons)
+    return output, peak_mb(resource.RUSAGE_SELF)
+
+
+def spread_in_pool(source: Path, cache_path: Path, processes: int, times: dict):
+    """``spread_in_parts`` for ``anonymize_csv`` on a pool of ``processes`` fresh processes (forkserver: they do not
+    share the job's memory, as workers on other machines would not), parts of PART_BYTES as a job cuts them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    def spread_in_parts(spreader, progress) -> str:
+        started = time.perf_counter()
+        with source.open("rb") as handle:
+            spans = record_spans(handle, PART_BYTES, CsvSource(handle).delimiter)
+        learned = json.dumps(spreader.state(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        times.update(parts=len(spans), learned_mb=len(learned) / 2**20, state=time.perf_counter() - started)
+        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver"),
+                                 initializer=_start_part_process, initargs=(learned, str(cache_path))) as pool:
+            peaks: list[float] = []
+
+            def outputs():
+                for output, peak in pool.map(_spread_one_part, [str(source)] * len(spans), *zip(*spans, strict=True)):
+                    peaks.append(peak)
+                    yield output
+
+            merged = merge_parts(outputs())
+        times["parts_peak_mb"] = max(peaks)
+        times["parts_seconds"] = time.perf_counter() - started
+        return merged
+
+    return spread_in_parts
+
+
+def million_child(source: Path, cache_path: Path, output: Path, spread_cache_path: Path, processes: int = 0) -> None:
     """Run in a child process: the pipeline with the NER cached (the recognizer is never loaded) and string-level
-    recoding kept in ``spread_cache_path`` (computed when it does not hold this file's); prints a line per stage
-    (time, resident and peak memory) as it goes, then the report's figures."""
+    recoding kept in ``spread_cache_path`` (computed when it does not hold this file's: in one process, or with
+    ``processes`` > 0 its adding pass in parts on a pool of that many); prints a line per stage (time, resident
+    and peak memory) as it goes, then the report's figures."""
     recognizer = TermRecognizer(model=config().nlp_model, entity_types=config().entity_types)
     started, last = time.perf_counter(), [""]
 
@@ -273,13 +338,15 @@ def million_child(source: Path, cache_path: Path, output: Path, spread_cache_pat
             print(f"stage {time.perf_counter() - started:.0f} s, {_rss_mb():,} MB resident, peak "
                   f"{peak_mb(resource.RUSAGE_SELF):,.0f} MB: {stage}", flush=True)
 
+    parts: dict = {}
+    in_parts = spread_in_pool(source, cache_path, processes, parts) if processes else None
     with TermCache(cache_path) as cache, TermCache(spread_cache_path) as spread_cache:
         report = anonymize_csv(source, config(k=2, relational_weight=0.5), output, cache=spread_cache,
-                               progress=progress,
+                               progress=progress, spread_in_parts=in_parts,
                                recognize=lambda texts: recognize_with_cache(texts, recognizer, cache))
     print(json.dumps({"seconds": report["seconds"], "persons": report["persons"], "rows": report["rows"],
                       "k_reached": report["k_reached"], "spread_cached": report["spread_cached"],
-                      "peak_mb": peak_mb(resource.RUSAGE_SELF)}))
+                      "peak_mb": peak_mb(resource.RUSAGE_SELF), "parts": parts}))
 
 
 def _run_watched(command: list[str], max_gb: float) -> tuple[list[str], bool]:
@@ -324,23 +391,36 @@ def bench_million(tmp: Path) -> None:
             pass
     print(f"NER of blogs_100k.csv into {MILLION_CACHE.relative_to(REPO)}: {time.perf_counter() - started:.0f} s "
           "(about 0 when it was filled by an earlier run)")
-    spread_cache = tmp / "spread.sqlite3"  # empty at first: each file's first run computes string-level recoding
     for persons in (100_000, 1_000_000):
         path = resampled(tmp, persons)
         print(f"{persons:,} posts resampled from blogs_100k, one person each ({path.stat().st_size / 2**30:.2f} GB), "
               "k = 2, λ = 0.5, NER cached:", flush=True)
-        # Twice: string-level recoding computed (a dataset's first run), then read from the term cache (every
-        # later run of the dataset, whatever its k or λ: it does not depend on them).
-        for run in ("first run", "run again"):
-            if not _million_run(path, tmp, spread_cache, run):
+        # Three runs, side by side: string-level recoding computed in one process (a dataset's first run, as before
+        # fan-out), its adding pass in parts on 2 processes (the first run of a job on 2 worker processes), then
+        # read from the term cache (every later run of the dataset, whatever its k or λ). The first two start
+        # from an empty cache of string-level recoding each, and must release the same file.
+        spread_caches = [tmp / f"spread{n}.sqlite3" for n in range(2)]
+        for cache in spread_caches:
+            cache.unlink(missing_ok=True)
+        released = {}
+        for run, spread_cache, processes in (("first run, one process", spread_caches[0], 0),
+                                             ("first run, the adding pass in parts on 2 processes", spread_caches[1],
+                                              2),
+                                             ("run again", spread_caches[0], 0)):
+            output = tmp / f"million{len(released)}.csv"
+            if not _million_run(path, output, spread_cache, run, processes):
                 break
+            released[run] = hashlib.sha256(output.read_bytes()).hexdigest()
+            output.unlink()
+        print(f"  the same released file in every run: {len(set(released.values())) == 1} "
+              f"({len(released)} runs)", flush=True)
         path.unlink()
 
 
-def _million_run(path: Path, tmp: Path, spread_cache: Path, run: str) -> bool:
+def _million_run(path: Path, output: Path, spread_cache: Path, run: str, processes: int) -> bool:
     started = time.perf_counter()
     lines, killed = _run_watched([sys.executable, __file__, "--million-child", str(path), str(MILLION_CACHE),
-                                  str(tmp / "million.csv"), str(spread_cache)], MILLION_MAX_GB)
+                                  str(output), str(spread_cache), str(processes)], MILLION_MAX_GB)
     wall = time.perf_counter() - started
     print(f"  {run}:")
     for line in lines:
@@ -359,6 +439,12 @@ def _million_run(path: Path, tmp: Path, spread_cache: Path, run: str) -> bool:
           f"class recoding {s['partition']:.0f} s, write {s['write']:.0f} s, verify {s['verify']:.0f} s; everything "
           f"after NER {after_ner:.0f} s ({wall:.0f} s wall); peak RSS {result['peak_mb'] / 1024:.2f} GB; k reached "
           f"{result['k_reached']}", flush=True)
+    if result["parts"]:
+        parts = result["parts"]
+        print(f"    string-level recoding in parts: {parts['parts']:,} parts, learned strings "
+              f"{parts['learned_mb']:.0f} MB of JSON ({parts['state']:.0f} s to write), the parts "
+              f"{parts['parts_seconds']:.0f} s on {processes} processes (peak RSS of one "
+              f"{parts['parts_peak_mb'] / 1024:.2f} GB)", flush=True)
     goal = s["partition"] + s["write"]
     print(f"    partition + recode + write (view, partition, class recoding, texts recoded and written): {goal:.0f} s; "
           f"with string-level recoding {s['spread'] + goal:.0f} s (goal <= 300 s); peak RSS of the whole run "
@@ -370,8 +456,8 @@ def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--scale-child":
         scale_child(*(Path(a) for a in sys.argv[2:]))
         return
-    if len(sys.argv) == 6 and sys.argv[1] == "--million-child":
-        million_child(*(Path(a) for a in sys.argv[2:]))
+    if len(sys.argv) in (6, 7) and sys.argv[1] == "--million-child":
+        million_child(*(Path(a) for a in sys.argv[2:6]), *(int(a) for a in sys.argv[6:]))
         return
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")

@@ -222,13 +222,11 @@ class OccurrenceSpreader:
         """The patterns from what was counted: per key (in the order of first appearance), its labels with their
         counts, its spellings, its persons (for keys not spread everywhere), whether it is made of common
         words, whether it was written capitalised inside a sentence; and a sample of the texts."""
-        self.patterns_: dict[tuple[str, ...], _Pattern] = {}
         frequency = self.word_frequency or _word_frequency
         seen_folded = Counter(word for text in sample for word in _TOKEN.findall(text.lower()))
         seen_written = Counter(word for text in sample for word in _TOKEN.findall(text))
-        anchors: dict[str, dict] = defaultdict(dict)
-        exact: dict[str, dict] = defaultdict(dict)
-        owned: dict[object, list[_Pattern]] = {}
+        learned: list[_Pattern] = []
+        owned: dict[object, list[int]] = {}  # per person, the numbers of the patterns spread to them only
         for key, counts in labels.items():
             # Tokenized as the texts are (then folded), not the folded key: NFKC turns "½" into "1⁄2".
             words = tuple(token for _, _, token in _tokens(min(surfaces[key])))
@@ -255,15 +253,25 @@ class OccurrenceSpreader:
 
             offset = min(range(len(words)), key=rarity)
             spelled = sorted({tokens[offset] for tokens in spellings})
-            pattern = _Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],), bool(spelled),
-                               words, offset)
-            self.patterns_[words] = pattern
-            if everywhere:
-                for anchor in pattern.anchors:
-                    (exact if pattern.exact else anchors)[anchor].setdefault((offset, len(words)), {})[words] = pattern
-            else:
+            learned.append(_Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],),
+                                    bool(spelled), words, offset))
+            if not everywhere:
                 for person in owners[key]:
-                    owned.setdefault(person, []).append(pattern)
+                    owned.setdefault(person, []).append(len(learned) - 1)
+        return self._index(learned, owned)
+
+    def _index(self, learned: list[_Pattern], owned: dict[object, list[int]]) -> OccurrenceSpreader:
+        """The lookups ``transform`` uses, from the learned patterns (in the order they were learned) and, per
+        person, the numbers of the patterns spread to that person's texts only."""
+        self.learned_ = learned
+        self.patterns_ = {pattern.words: pattern for pattern in learned}
+        anchors: dict[str, dict] = defaultdict(dict)
+        exact: dict[str, dict] = defaultdict(dict)
+        for pattern in learned:
+            if pattern.everywhere:
+                shape = (pattern.offset, len(pattern.words))
+                for anchor in pattern.anchors:
+                    (exact if pattern.exact else anchors)[anchor].setdefault(shape, {})[pattern.words] = pattern
         # Per anchor word (folded, or as written) of the strings spread everywhere: the (offset, length) shapes of
         # its strings, longest first, each a dict by (folded) words.
         self.anchors_ = _by_shape(anchors)
@@ -272,8 +280,28 @@ class OccurrenceSpreader:
         self.anchor_words_ = frozenset(self.anchors_)
         self.exact_anchor_words_ = frozenset(self.exact_anchors_)
         # Per person: the strings spread to their own texts only.
-        self.owned_ = {person: tuple(found) for person, found in owned.items()}
+        self.owned_ = {person: tuple(learned[n] for n in numbers) for person, numbers in owned.items()}
+        self.owned_numbers_ = owned
         return self
+
+    def state(self) -> dict:
+        """What was learned, as JSON-able data (``from_state`` makes the spreader again): so that the texts of one
+        dataset can be transformed in parts, by other processes or machines, with what was learned from all."""
+        return {"version": SPREAD_VERSION, "scope": self.scope,
+                "patterns": [[p.key, p.label, None if p.surfaces is None else sorted(p.surfaces), p.everywhere,
+                              list(p.anchors), p.exact, list(p.words), p.offset] for p in self.learned_],
+                "owned": [[person, numbers] for person, numbers in self.owned_numbers_.items()]}
+
+    @classmethod
+    def from_state(cls, state: dict) -> OccurrenceSpreader:
+        """The fitted spreader ``state()`` described; ValueError when it was written by another version of
+        string-level recoding."""
+        if not isinstance(state, dict) or state.get("version") != SPREAD_VERSION:
+            raise ValueError("the learned strings were written by another version of string-level recoding")
+        learned = [_Pattern(key, label, None if surfaces is None else frozenset(surfaces), everywhere,
+                            tuple(anchors), exact, tuple(words), offset)
+                   for key, label, surfaces, everywhere, anchors, exact, words, offset in state["patterns"]]
+        return cls(state["scope"])._index(learned, {person: numbers for person, numbers in state["owned"]})
 
     def transform_one(self, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:
         """``terms`` plus the occurrences of learned strings in ``text``, by start. An occurrence that crosses a

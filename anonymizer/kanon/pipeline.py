@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -31,12 +32,19 @@ from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.tabular import export
+from anonymizer.tabular.reader import CsvSource
+from anonymizer.tabular.spans import records_in_span
 
 Progress = Callable[[int, int, str], None]
-# Share of the progress bar per stage: reading, recognizing, partitioning, recoding and writing. A job fanned
-# out over the workers recognizes in parts ("fan_out"), then reads every text's terms back ("gather").
-STAGES = {"read": (0, 10), "recognize": (10, 70), "fan_out": (10, 64), "gather": (64, 70), "partition": (70, 80),
-          "write": (80, 100)}
+# Share of the progress bar per stage: reading, recognizing, string-level recoding, partitioning, recoding and
+# writing. A job fanned out over the workers recognizes in parts ("fan_out"), then reads every text's terms back
+# ("gather").
+STAGES = {"read": (0, 10), "recognize": (10, 70), "fan_out": (10, 64), "gather": (64, 70), "spread": (70, 76),
+          "partition": (76, 80), "write": (80, 100)}
+#: ``spread_in_parts(spreader, progress)``: the texts' changes by string-level recoding, as stored
+#: (``dump_changes``), computed in parts with a fitted spreader (``spread_part`` on each, ``merge_parts``), or
+#: None when the dataset is not worth splitting.
+SpreadInParts = Callable[[OccurrenceSpreader, Progress], "str | None"]
 
 
 def _stage(progress: Progress | None, name: str) -> Progress:
@@ -98,14 +106,16 @@ def _chars(count: int) -> str:
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,
                   progress: Progress | None = None, neutralize_formulas: bool = True, cache=None,
-                  fan_out: Callable[[Progress], None] | None = None) -> dict:
+                  fan_out: Callable[[Progress], None] | None = None, spread_in_parts: SpreadInParts | None = None
+                  ) -> dict:
     """Run rx-anon on ``source`` into ``output`` and return the report. ``recognize(texts) -> iterator of term
     lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column.
     ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``).
     ``cache``: a ``TermCache`` that keeps the dataset's terms after string-level recoding, which depend on the
     dataset, not on k or λ, so that the other runs of a grid skip it. ``fan_out(progress)``: called once the
     file was read and before recognition, to have the texts recognized into the cache elsewhere (by parts, on
-    many workers); ``recognize`` then reads them back and recognizes only what it finds missing."""
+    many workers); ``recognize`` then reads them back and recognizes only what it finds missing.
+    ``spread_in_parts``: string-level recoding's adding pass run in parts elsewhere (see ``spread_terms``)."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with source.open("rb") as handle:
@@ -128,9 +138,10 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["recognize"] = time.perf_counter() - step
 
     step = time.perf_counter()
-    _stage(progress, "partition")(0, 3, "recoding every occurrence of the recognized strings")
+    _stage(progress, "spread")(0, 1, "recoding every occurrence of the recognized strings")
     recognized_terms = row_terms
-    row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache)
+    row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache, spread_in_parts,
+                                            _stage(progress, "spread"))
     # Added occurrences, and terms that took in a shorter one NER tagged.
     spread = row_terms.added_over(recognized_terms) if row_terms is not recognized_terms else Counter()
     del recognized_terms
@@ -190,21 +201,26 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     }
 
 
-def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, cache=None) -> tuple[RowTerms, bool]:
+def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, cache=None,
+                 spread_in_parts: SpreadInParts | None = None, progress: Progress | None = None
+                 ) -> tuple[RowTerms, bool]:
     """String-level recoding (``occurrences``): each column's terms plus the occurrences of recognized strings
     NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``. With a
     ``cache`` (``TermCache``) the result is kept under a digest of all it depends on; returns (terms, whether
     they came from the cache). The texts are streamed from ``source`` (a million posts do not fit in memory
     as strings): once when the cache has the result, else twice (learning, then adding). Texts nothing is
-    added to are copied as arrays, not made into ``Term`` objects."""
+    added to are copied as arrays, not made into ``Term`` objects.
+
+    ``spread_in_parts(spreader, progress)``: the adding pass, the longer one, run in parts (byte ranges of the
+    file, on many workers) with what was learned here from all texts; its changes are then applied here as a
+    cached result is, and kept in the cache the same way."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
         return row_terms, False
-    wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
     width = len(columns)
     if not isinstance(row_terms, RowTerms):
         row_terms = RowTerms.of(row_terms, width)
-    base = row_terms.only(wanted)
+    base = row_terms.only(spread_labels(config))
     owners = _TextOwners(table.persons, width)
     scope = "dataset" if config.recode_everywhere else "person"
     digest = _spread_digest(source, columns, table.persons, base, scope) if cache is not None else None
@@ -215,6 +231,12 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
     spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
+    stored = spread_in_parts(spreader, progress or (lambda done, total, message: None)) if spread_in_parts else None
+    if stored is not None:
+        spread = _apply_stored(load_changes(stored), _texts(source, columns), base)
+        if cache is not None:
+            cache.put_changes(digest, stored)
+        return spread, False
     spread = base.empty_like()
     changes: list[str] = []  # as JSON text as they come: smaller than lists of lists of ints
     for i, text in enumerate(_texts(source, columns)):
@@ -232,6 +254,58 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
     if cache is not None:
         cache.put_changes(digest, "{" + ",".join(changes) + "}")
     return spread, False
+
+
+def texts_in_span(fileobj: BinaryIO, start: int, end: int, config) -> tuple[list[str], list[str]]:
+    """The texts of the records in bytes ``[start, end)`` of a dataset's file (a part ``record_spans`` cut), row
+    by row and column by column as ``_texts`` gives them, and the person of each as ``read_table`` reads it (the
+    direct identifier, stripped)."""
+    source = CsvSource(fileobj)
+    columns = [source.header.index(name) for name in config.text_columns]
+    person_at = source.header.index(config.direct_identifier)
+    texts, persons = [], []
+    for record in records_in_span(fileobj, start, end, delimiter=source.delimiter, width=len(source.header)):
+        person = record[person_at].strip()
+        for column in columns:
+            texts.append(record[column])
+            persons.append(person)
+    return texts, persons
+
+
+def spread_labels(config) -> set[str]:
+    """The types of the terms string-level recoding learns from and adds to: those the configuration asks for."""
+    return set(config.entity_types) | {c.label for c in config.custom_entities}
+
+
+def spread_part(spreader: OccurrenceSpreader, texts: Sequence[str], terms: RowTerms, owners: Sequence[object]
+                ) -> bytes:
+    """String-level recoding's adding pass on one part of a dataset (``texts``, their recognized terms of the
+    configured types, the person of each), with a ``spreader`` fitted on the whole dataset: the part's output,
+    its number of texts and their changes, numbered in the part (``merge_parts`` joins them)."""
+    if terms.texts != len(texts):
+        raise ValueError(f"the part holds {len(texts):,} texts and the terms of {terms.texts:,}")
+    changes = {}
+    for i, text in enumerate(texts):
+        before = terms.text(i)
+        change = change_of(spreader.transform_one(text, before, owners[i]), before)
+        if change is not None:
+            changes[str(i)] = change
+    return json.dumps({"texts": len(texts), "changes": changes}, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
+def merge_parts(outputs: Iterable[bytes]) -> str:
+    """The outputs of ``spread_part`` on consecutive parts of a dataset, in order, as one dataset's stored
+    changes (``dump_changes``): each part's text numbers moved by the texts of the parts before it."""
+    pieces: list[str] = []
+    offset = 0
+    for output in outputs:
+        part = json.loads(output)
+        changes = {str(offset + int(index)): change for index, change in part["changes"].items()}
+        if changes:
+            pieces.append(dump_changes(changes)[1:-1])
+        offset += part["texts"]
+    return "{" + ",".join(pieces) + "}"
 
 
 def _apply_stored(changes: dict[int, list], texts: Iterable[str], base: RowTerms) -> RowTerms:

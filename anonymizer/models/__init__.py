@@ -2,7 +2,7 @@
 each capability's own tables. Import them from here."""
 
 from anonymizer.models.crowd import Assignment, Campaign, CampaignPost, Judgment, Participant
-from anonymizer.models.jobs import Job, JobChunk, JobResult, Upload
+from anonymizer.models.jobs import FanOutInput, Job, JobChunk, JobResult, Upload
 from anonymizer.models.kanon import CachedSpread, CachedTerms
 from anonymizer.models.location import HumanInferabilityModel, TrainedLocationModel
 from anonymizer.models.preferences import PreferenceContribution, PreferenceModel, PreferenceReport
@@ -13,6 +13,7 @@ __all__ = [
     "CachedTerms",
     "Campaign",
     "CampaignPost",
+    "FanOutInput",
     "HumanInferabilityModel",
     "Job",
     "JobChunk",

@@ -188,11 +188,32 @@ class JobChunk(models.Model):
     error = models.TextField(blank=True)
     # What the part produced for the job's own task to gather (None when its work lands elsewhere, e.g. a cache).
     output = models.BinaryField(null=True, blank=True)
+    # Which of its job's passes the part belongs to, for a kind that fans out more than one (kanon: recognition,
+    # then string-level recoding); "" for a kind with one.
+    step = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["job", "index"]
-        constraints = [models.UniqueConstraint(fields=["job", "index"], name="unique_chunk_index_per_job")]
+        constraints = [models.UniqueConstraint(fields=["job", "step", "index"], name="unique_chunk_index_per_step")]
         indexes = [models.Index(fields=["job", "status"])]
 
     def __str__(self) -> str:
         return f"chunk {self.index} of job {self.job_id} ({self.status})"
+
+
+class FanOutInput(models.Model):
+    """What every part of one fanned-out pass of a job reads, stored once rather than once per part (kanon: the
+    strings string-level recoding learned from the whole dataset). It lives while the pass runs: deleted when
+    its parts are done or the job ended, and with its job."""
+
+    # A new id each time a pass is run: a process keeps what it made of the input by this id.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="fan_out_inputs")
+    step = models.CharField(max_length=40, blank=True, default="")
+    content = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "step"], name="unique_fan_out_input_per_step")]
+
+    def __str__(self) -> str:
+        return f"input of step {self.step!r} of job {self.job_id}"

@@ -22,9 +22,11 @@ from anonymizer.kanon.config import (
     load_config,
     validate,
 )
+from anonymizer.kanon.occurrences import OccurrenceSpreader
 from anonymizer.kanon.partition import TooFewPersons
-from anonymizer.kanon.pipeline import anonymize_csv
+from anonymizer.kanon.pipeline import anonymize_csv, merge_parts, spread_labels, spread_part, texts_in_span
 from anonymizer.kanon.table import MISSING
+from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.web.term_cache import DatabaseTermCache
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
@@ -35,7 +37,7 @@ from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.profile import PROFILE_JOB
 from anonymizer.tabular.reader import CsvSource
-from anonymizer.tabular.spans import record_spans, records_in_span
+from anonymizer.tabular.spans import record_spans
 
 KIND = "kanon"
 MAX_RUNS = 30  # runs one configure form may start (k values x lambda values)
@@ -199,6 +201,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
 
     counts: dict[str, int] = {}
     parts: dict[str, int] = {"parts": 0}
+    spans: list[tuple[int, int]] = []
 
     def recognize(texts, on_characters=None):
         return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters, counts=counts)
@@ -206,21 +209,36 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     def fan_out(progress) -> None:
         """The texts recognized in parts by every free worker, into the shared cache."""
         with source.open("rb") as handle:
-            spans = record_spans(handle, settings.JOB_CHUNK_BYTES, CsvSource(handle).delimiter)
+            spans[:] = record_spans(handle, settings.JOB_CHUNK_BYTES, CsvSource(handle).delimiter)
         if len(spans) > 1:
             run.fan_out(spans, progress=lambda done, total, message: progress(
-                done, total, f"recognizing sensitive terms: {message}"))
-            parts.update(parts=len(spans), workers=job.chunks.values("worker").distinct().count())
+                done, total, f"recognizing sensitive terms: {message}"), step=RECOGNIZE)
+            parts.update(parts=len(spans), workers=job.chunks.filter(step=RECOGNIZE).values("worker").distinct()
+                         .count())
+
+    def spread_in_parts(spreader: OccurrenceSpreader, progress) -> str | None:
+        """String-level recoding's adding pass by the same parts, with the strings learned from all texts."""
+        if len(spans) <= 1:
+            return None
+        learned = json.dumps(spreader.state(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        outputs = run.fan_out(spans, progress=lambda done, total, message: progress(
+            done, total, f"recoding every occurrence of the recognized strings: {message}"), step=SPREAD,
+                              shared=learned)
+        changes = merge_parts(outputs)
+        parts.update(spread_workers=job.chunks.filter(step=SPREAD).values("worker").distinct().count())
+        return changes
 
     try:
         report = anonymize_csv(source, config, output, recognize=recognize, progress=run.progress,
-                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache, fan_out=fan_out)
+                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache, fan_out=fan_out,
+                               spread_in_parts=spread_in_parts)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:
         raise UserFacingError(str(exc)) from exc
     # How recognition went: texts read from the shared cache, texts recognized by this run's own process after
-    # the parts (none when the parts covered the file), and the parts and the worker processes that ran them.
+    # the parts (none when the parts covered the file), and the parts and the worker processes that ran them
+    # (those of string-level recoding's parts as ``spread_workers``, when it was not read from the cache).
     report = {"input": upload.original_name, **report, "recognition": {**parts, **counts},
               "config": config.to_dict()}
     run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
@@ -229,24 +247,56 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     return report
 
 
-def recognize_part(job: Job, work: ChunkWork) -> None:
-    """One part of a job's texts (a byte range of its upload) recognized into the shared term cache, on any
-    worker. Idempotent: what is cached already is only looked up."""
-    from anonymizer.kanon.recognize import recognize_with_cache
+#: The passes of a k-anonymization job fanned out over the workers (``ChunkWork.step``).
+RECOGNIZE, SPREAD = "recognize", "spread"
 
+
+def run_part(job: Job, work: ChunkWork) -> bytes | None:
+    """One part (a byte range of the upload) of one of a job's fanned-out passes, on any worker."""
+    return spread_part_of(job, work) if work.step == SPREAD else recognize_part(job, work)
+
+
+def _part_texts(job: Job, work: ChunkWork) -> tuple[KanonConfig, list[str], list[str]]:
+    """The job's configuration, and the texts of the part with each one's person (``pipeline.texts_in_span``)."""
     upload = job.inputs.get()
     config = config_for(upload, job.params)
     with upload.file.open("rb") as handle:
-        source = CsvSource(handle)
-        columns = [source.header.index(name) for name in config.text_columns]
-        texts = [record[column] for record in records_in_span(handle, work.start, work.end,
-                                                               delimiter=source.delimiter, width=len(source.header))
-                 for column in columns]
-    checks = recognize_with_cache(texts, recognizer_for(config), DatabaseTermCache(), chunk=50,
-                                  progress=lambda done, message: work.check(),
-                                  on_characters=lambda characters: work.check())
-    for _ in checks:
+        texts, persons = texts_in_span(handle, work.start, work.end, config)
+    return config, texts, persons
+
+
+def recognize_part(job: Job, work: ChunkWork) -> None:
+    """One part of a job's texts recognized into the shared term cache. Idempotent: what is cached already is
+    only looked up."""
+    config, texts, _ = _part_texts(job, work)
+    for _ in _recognized(config, texts, work):
         pass
+
+
+def _recognized(config: KanonConfig, texts: list[str], work: ChunkWork):
+    from anonymizer.kanon.recognize import recognize_with_cache
+
+    return recognize_with_cache(texts, recognizer_for(config), DatabaseTermCache(), chunk=50,
+                                progress=lambda done, message: work.check(),
+                                on_characters=lambda characters: work.check())
+
+
+def spread_part_of(job: Job, work: ChunkWork) -> bytes:
+    """String-level recoding's adding pass on one part of a job's texts, with the strings the job learned from
+    all of them (the pass's shared input): the part's changes (``pipeline.spread_part``). The texts' terms are
+    read from the shared term cache, which the recognition pass filled. Idempotent: it only reads."""
+    spreader = work.shared_input(_spreader)
+    config, texts, persons = _part_texts(job, work)
+    terms = RowTerms(1)
+    for found in _recognized(config, texts, work):
+        terms.append(found)
+    terms = terms.only(spread_labels(config))
+    work.check()
+    return spread_part(spreader, texts, terms, persons)
+
+
+def _spreader(learned: bytes) -> OccurrenceSpreader:
+    return OccurrenceSpreader.from_state(json.loads(learned.decode("utf-8", "surrogatepass")))
 
 
 def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
@@ -260,4 +310,4 @@ def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
 
 register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kanon, params_serializer=KanonParams,
                  inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare, title="k-anonymize",
-                 run_chunk=recognize_part))
+                 run_chunk=run_part))

@@ -25,14 +25,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
-from anonymizer.models import Job, JobChunk
+from anonymizer.models import FanOutInput, Job, JobChunk
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs.registry import get_job_kind
@@ -44,6 +45,9 @@ ChunkStatus = JobChunk.Status
 #: running it out of memory) must not go round the workers for ever.
 MAX_CHUNK_ATTEMPTS = 3
 Progress = Callable[[int, int, str], None]
+T = TypeVar("T")
+#: What this process made of the last shared input of a pass it read, by (input id, load): one entry at most.
+_loaded_inputs: dict[tuple, object] = {}
 
 
 class ChunkAborted(Exception):
@@ -52,18 +56,34 @@ class ChunkAborted(Exception):
 
 @dataclass
 class ChunkWork:
-    """What a job kind's ``run_chunk`` receives: its part's byte range and ``check()``, which it calls often."""
+    """What a job kind's ``run_chunk`` receives: its part's byte range, the pass it belongs to (``step``), and
+    ``check()``, which it calls often."""
 
     job: Job
     index: int
     start: int
     end: int
+    step: str = ""
     stopped: threading.Event = field(default_factory=threading.Event)
 
     def check(self) -> None:
         """Raise ChunkAborted when the part is no longer this worker's to run (its heartbeat found out)."""
         if self.stopped.is_set():
             raise ChunkAborted
+
+    def shared_input(self, load: Callable[[bytes], T]) -> T:
+        """``load`` of what every part of this pass reads (``fan_out(shared=...)``). Made once per process and
+        pass: the next part of the same pass on this process gets the same object without reading it again.
+        ChunkAborted once it is gone: the pass ended."""
+        found = FanOutInput.objects.filter(job_id=self.job.id, step=self.step).values_list("id", flat=True).first()
+        key = (found, load)
+        if key not in _loaded_inputs:
+            content = FanOutInput.objects.filter(id=found).values_list("content", flat=True).first()
+            if content is None:
+                raise ChunkAborted
+            _loaded_inputs.clear()  # one pass's input at a time: it may be large
+            _loaded_inputs[key] = load(bytes(content))
+        return _loaded_inputs[key]
 
 
 class _ChunkHeartbeat(threading.Thread):
@@ -104,7 +124,7 @@ def work_on(chunk: JobChunk) -> None:
     """Run a claimed part through its job kind's ``run_chunk`` and record how it ended."""
     worker = chunk.worker
     mine = JobChunk.objects.filter(id=chunk.id, status=ChunkStatus.RUNNING, worker=worker)
-    work = ChunkWork(chunk.job, chunk.index, chunk.start, chunk.end)
+    work = ChunkWork(chunk.job, chunk.index, chunk.start, chunk.end, chunk.step)
     heartbeat = _ChunkHeartbeat(chunk.id, worker, work.stopped, settings.JOB_HEARTBEAT_SECONDS)
     heartbeat.start()
     try:
@@ -124,6 +144,8 @@ def work_on(chunk: JobChunk) -> None:
     finally:
         heartbeat.ended.set()
         heartbeat.join()
+        if not JobChunk.objects.filter(job_id=chunk.job_id, step=chunk.step, status=ChunkStatus.PENDING).exists():
+            _loaded_inputs.clear()  # the pass has no part left to start: its input is not kept in an idle worker
 
 
 def run_chunk(chunk_id) -> None:
@@ -197,26 +219,46 @@ def abandoned_chunk_ids(chunk_ids: list[str], now: datetime | None = None) -> se
 
 
 def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = None,
-            poll_seconds: float = 0.2) -> Iterator[bytes | None]:
+            poll_seconds: float = 0.2, *, step: str = "", shared: bytes | None = None) -> Iterator[bytes | None]:
     """Run ``run.job``'s kind's ``run_chunk`` on every byte range in ``spans`` across the workers, this one
     included, and return the parts' outputs in order (read one by one as they are iterated).
     ``progress(parts_done, parts, message)`` (by default ``run.progress``, which it must end in) is called as
-    parts finish. Raises JobAborted when the job is cancelled, UserFacingError when a part failed (with its
-    reason) or was lost too often."""
+    parts finish. ``step`` names the pass (``ChunkWork.step``) for a kind that fans out more than one, one after
+    the other; ``shared`` is what all its parts read (``ChunkWork.shared_input``), stored once while the pass
+    runs. Raises JobAborted when the job is cancelled, UserFacingError when a part failed (with its reason) or
+    was lost too often."""
     job = run.job
     with transaction.atomic():
-        JobChunk.objects.filter(job_id=job.id).delete()  # a job run again starts its parts again
+        # A job run again starts its parts again. A job's passes run one after the other: the parts of an earlier
+        # pass that are not done are left from an earlier run of the job, and go too.
+        JobChunk.objects.filter(job_id=job.id).filter(Q(step=step) | ~Q(status=ChunkStatus.DONE)).delete()
+        FanOutInput.objects.filter(job_id=job.id).delete()
+        if shared is not None:
+            FanOutInput.objects.create(job_id=job.id, step=step, content=shared)
         chunks = JobChunk.objects.bulk_create(
-            [JobChunk(job_id=job.id, index=index, start=start, end=end) for index, (start, end) in enumerate(spans)])
+            [JobChunk(job_id=job.id, index=index, start=start, end=end, step=step)
+             for index, (start, end) in enumerate(spans)])
         # The first parts go out first: this worker starts from the last ones, the others meet it half way.
         ids = [str(chunk.id) for chunk in chunks[:-1]]
         transaction.on_commit(lambda: publish_chunks(ids))
+    try:
+        _run_parts(run, job, chunks, step, progress, poll_seconds)
+    finally:  # a large input is not kept past its pass; a part still running finds it gone and stops
+        if shared is not None:
+            FanOutInput.objects.filter(job_id=job.id, step=step).delete()
+    return _outputs(job.id, step, len(chunks))
+
+
+def _run_parts(run, job: Job, chunks: list[JobChunk], step: str, progress: Progress | None, poll_seconds: float
+               ) -> None:
+    """Work on the parts nobody else took and wait for the others, until all are done (see ``fan_out``)."""
     total = len(chunks)
     by_index = {chunk.index: chunk.id for chunk in chunks}
+    parts = JobChunk.objects.filter(job_id=job.id, step=step)
     while True:
-        states = dict(JobChunk.objects.filter(job_id=job.id).values_list("index", "status"))
+        states = dict(parts.values_list("index", "status"))
         if ChunkStatus.FAILED in states.values():
-            failed = JobChunk.objects.filter(job_id=job.id, status=ChunkStatus.FAILED).order_by("index").first()
+            failed = parts.filter(status=ChunkStatus.FAILED).order_by("index").first()
             raise UserFacingError(f"Part {failed.index + 1} of {total} (bytes {failed.start:,}–{failed.end:,} of the "
                                   f"file) failed: {failed.error}")
         done = sum(status == ChunkStatus.DONE for status in states.values())
@@ -233,11 +275,10 @@ def fan_out(run, spans: Sequence[tuple[int, int]], progress: Progress | None = N
             continue
         release_stale_chunks(job.id)
         time.sleep(poll_seconds)
-    return _outputs(job.id, total)
 
 
-def _outputs(job_id, total: int) -> Iterator[bytes | None]:
+def _outputs(job_id, step: str, total: int) -> Iterator[bytes | None]:
     """The parts' outputs in order, read one at a time (all of them may not fit in memory at once)."""
     for index in range(total):
-        output = JobChunk.objects.filter(job_id=job_id, index=index).values_list("output", flat=True).get()
+        output = JobChunk.objects.filter(job_id=job_id, step=step, index=index).values_list("output", flat=True).get()
         yield None if output is None else bytes(output)

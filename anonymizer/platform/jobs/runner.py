@@ -26,7 +26,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from anonymizer.models import Job, JobChunk, JobResult
+from anonymizer.models import FanOutInput, Job, JobChunk, JobResult
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import get_job_kind
 from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job, stop_chunks
@@ -78,11 +78,12 @@ class JobRun:
         """Queue a large result the job wrote to ``path`` (from ``scratch_path``), streamed into storage."""
         self.results.append(PendingResult(name, None, content_type, path))
 
-    def fan_out(self, spans: list[tuple[int, int]], progress=None) -> Iterator[bytes | None]:
+    def fan_out(self, spans: list[tuple[int, int]], progress=None, *, step: str = "",
+                shared: bytes | None = None) -> Iterator[bytes | None]:
         """Split the job over the workers by byte ranges of its input (``anonymizer.platform.jobs.chunks``)."""
         from anonymizer.platform.jobs.chunks import fan_out
 
-        return fan_out(self, spans, progress)
+        return fan_out(self, spans, progress, step=step, shared=shared)
 
     def scratch_path(self, name: str) -> Path:
         """A private temporary file for this job; removed when the job ends, whatever the outcome."""
@@ -152,6 +153,7 @@ def run_job(job_id) -> None:
         heartbeat.join()
         shutil.rmtree(_scratch_directory(job.id), ignore_errors=True)
         JobChunk.objects.filter(job_id=job.id, output__isnull=False).update(output=None)  # gathered or void
+        FanOutInput.objects.filter(job_id=job.id).delete()  # what parts of a pass read is not kept past the job
 
 
 def _finish(job: Job, run: JobRun, summary: dict | None) -> None:

@@ -4,12 +4,16 @@ copies untouched texts as arrays and equals the term-list way."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 
 import pytest
 
 from anonymizer.kanon.occurrences import OccurrenceSpreader
+from anonymizer.kanon.pipeline import merge_parts, spread_part
 from anonymizer.kanon.recognize import Term
+from anonymizer.kanon.recognize.cache import encode_changes
 from anonymizer.kanon.terms import RowTerms
 
 # Names, strings of common words (matched as written only), a lower-case slip, a possessive, a number.
@@ -88,3 +92,39 @@ def test_fit_store_wants_one_text_per_stored_text():
         OccurrenceSpreader().fit_store(store, iter(["Kurt"]))
     with pytest.raises(ValueError, match="3 texts for a store of 2"):
         OccurrenceSpreader().fit_store(store, iter(["Kurt", "", "more"]))
+
+
+@pytest.mark.parametrize("scope", ["dataset", "person"])
+@pytest.mark.parametrize("persons_of", [lambda n: f"p{n % 37}", None])
+def test_a_spreader_made_again_from_its_state_learned_and_adds_the_same(scope, persons_of):
+    # What the parts of a fanned-out job transform with: the state goes through JSON to other processes.
+    texts, terms = _texts_and_terms(4, 400)
+    persons = None if persons_of is None else [persons_of(n) for n in range(len(texts))]
+    fitted = OccurrenceSpreader(scope).fit(texts, terms, persons)
+    again = OccurrenceSpreader.from_state(json.loads(json.dumps(fitted.state())))
+    assert again.scope == scope and fitted.owned_  # strings spread to their own persons only: persons kept
+    assert _learned(again) == _learned(fitted)
+    owner = (lambda n: n) if persons is None else persons.__getitem__
+    added = [fitted.transform_one(t, ts, owner(n)) for n, (t, ts) in enumerate(zip(texts, terms, strict=True))]
+    assert added != terms
+    assert [again.transform_one(t, ts, owner(n)) for n, (t, ts) in enumerate(zip(texts, terms, strict=True))] == added
+
+
+def test_a_state_of_another_version_is_refused():
+    state = OccurrenceSpreader().fit(["I met Kurt."], [[Term(6, 10, "PERSON", "Kurt")]]).state()
+    with pytest.raises(ValueError, match="another version"):
+        OccurrenceSpreader.from_state({**state, "version": "0"})
+
+
+def test_parts_of_a_dataset_spread_with_its_spreader_merge_into_the_changes_of_the_whole():
+    texts, terms = _texts_and_terms(5, 300)
+    persons = [f"p{n % 23}" for n in range(len(texts))]
+    spreader = OccurrenceSpreader("person").fit(texts, terms, persons)
+    whole = encode_changes(spreader.transform(texts, terms, persons), terms)
+    assert len(json.loads(whole)) > 50  # texts that string-level recoding changes, in every part
+    cuts = [0, 1, 120, 120, 299, 300]  # a part of one text, an empty one, the last text alone
+    outputs = [spread_part(spreader, texts[a:b], RowTerms.of([(t,) for t in terms[a:b]], 1), persons[a:b])
+               for a, b in itertools.pairwise(cuts)]
+    assert merge_parts(outputs) == whole
+    with pytest.raises(ValueError, match="2 texts and the terms of 1"):
+        spread_part(spreader, texts[:2], RowTerms.of([(terms[0],)], 1), persons[:2])

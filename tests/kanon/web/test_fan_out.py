@@ -1,6 +1,7 @@
 """A k-anonymization job fanned out over real Celery workers (issue 21): its texts recognized in parts (byte
-ranges of the upload) by every worker, into the term cache in the shared database; the released file is byte
-for byte the one an unsplit run writes, also when a worker is killed in the middle; cancel stops every part.
+ranges of the upload) by every worker, into the term cache in the shared database, then string-level recoding's
+adding pass by the same parts with the strings learned from all texts; the released file is byte for byte the
+one an unsplit run writes, also when a worker is killed in the middle; cancel stops every part.
 
 The blog sample comes from ../shared/data (skipped when absent); the workers use the session's broker and the
 test database (PostgreSQL + Redis in CI's second pass)."""
@@ -18,7 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from anonymizer.kanon.recognize import Term
 from anonymizer.kanon.recognize.cache import TermCache, apply_changes, encode_changes
 from anonymizer.kanon.web.term_cache import SPREAD_ENTRIES, DatabaseTermCache
-from anonymizer.models import CachedTerms, Job, JobChunk
+from anonymizer.models import CachedSpread, CachedTerms, FanOutInput, Job, JobChunk
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import kanon_file, run_in_process, wait_for
@@ -63,7 +64,10 @@ def unsplit_output(user, sample_upload, settings) -> bytes:
     assert job.status == Job.Status.SUCCEEDED, job.error
     content, report = released(job)
     assert report["recognition"]["parts"] == 0 and report["recognition"]["recognized"] > 0
-    CachedTerms.objects.all().delete()  # the runs under test start cold again
+    assert report["spread_terms"] and not report["spread_cached"]  # string-level recoding added terms
+    # The runs under test start cold again: recognition and string-level recoding are computed, not read.
+    CachedTerms.objects.all().delete()
+    CachedSpread.objects.all().delete()
     return content
 
 
@@ -111,11 +115,18 @@ def test_without_other_workers_the_job_runs_every_part_itself_with_the_same_outp
     assert job.status == Job.Status.SUCCEEDED, job.error
     content, report = released(job)
     assert content == unsplit_output
-    parts = list(job.chunks.all())
+    parts = list(job.chunks.filter(step="recognize"))
     assert len(parts) == report["recognition"]["parts"] >= 10
     assert {part.status for part in parts} == {JobChunk.Status.DONE}
     assert report["recognition"]["workers"] == 1
     assert report["recognition"]["recognized"] == 0  # the gather pass found every text in the cache
+    # String-level recoding's adding pass ran by the same parts, and its learned strings were not kept.
+    assert not report["spread_cached"]
+    spread_parts = list(job.chunks.filter(step="spread"))
+    assert [(p.start, p.end) for p in spread_parts] == [(p.start, p.end) for p in parts]
+    assert {part.status for part in spread_parts} == {JobChunk.Status.DONE}
+    assert report["recognition"]["spread_workers"] == 1
+    assert not FanOutInput.objects.exists()
 
 
 def worker_pids(worker) -> set[int]:
@@ -137,10 +148,13 @@ def test_two_workers_share_the_parts_and_release_the_same_file(user, sample_uplo
     assert job.status == Job.Status.SUCCEEDED, job.error
     content, report = released(job)
     assert content == unsplit_output
-    ran_on = {pid_of(part.worker) for part in job.chunks.all()}
+    ran_on = {pid_of(part.worker) for part in job.chunks.filter(step="recognize")}
     assert all(ran_on & worker_pids(worker) for worker in workers), "each worker ran parts"
-    assert report["recognition"] == {"parts": job.chunks.count(), "workers": 2, "cached": report["rows"],
-                                     "recognized": 0}
+    spread_on = {pid_of(part.worker) for part in job.chunks.filter(step="spread", status=JobChunk.Status.DONE)}
+    assert spread_on <= worker_pids(workers[0]) | worker_pids(workers[1])
+    assert report["recognition"] == {"parts": job.chunks.filter(step="recognize").count(), "workers": 2,
+                                     "cached": report["rows"], "recognized": 0, "spread_workers": len(spread_on)}
+    assert job.chunks.filter(step="spread").count() == report["recognition"]["parts"]
 
 
 @pytest.mark.worker

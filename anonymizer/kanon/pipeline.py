@@ -141,7 +141,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     _stage(progress, "spread")(0, 1, "recoding every occurrence of the recognized strings")
     recognized_terms = row_terms
     row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache, spread_in_parts,
-                                            _stage(progress, "spread"))
+                                            _stage(progress, "spread"), seconds)
     # Added occurrences, and terms that took in a shorter one NER tagged.
     spread = row_terms.added_over(recognized_terms) if row_terms is not recognized_terms else Counter()
     del recognized_terms
@@ -202,8 +202,8 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
 
 
 def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, cache=None,
-                 spread_in_parts: SpreadInParts | None = None, progress: Progress | None = None
-                 ) -> tuple[RowTerms, bool]:
+                 spread_in_parts: SpreadInParts | None = None, progress: Progress | None = None,
+                 seconds: dict[str, float] | None = None) -> tuple[RowTerms, bool]:
     """String-level recoding (``occurrences``): each column's terms plus the occurrences of recognized strings
     NER missed, in the texts of the same person, or of every person with ``config.recode_everywhere``. With a
     ``cache`` (``TermCache``) the result is kept under a digest of all it depends on; returns (terms, whether
@@ -213,7 +213,9 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
 
     ``spread_in_parts(spreader, progress)``: the adding pass, the longer one, run in parts (byte ranges of the
     file, on many workers) with what was learned here from all texts; its changes are then applied here as a
-    cached result is, and kept in the cache the same way."""
+    cached result is, and kept in the cache the same way. ``seconds`` receives the time of its steps when they
+    ran: learning (``spread_learn``), the adding pass in parts (``spread_parts``), applying their changes
+    (``spread_apply``)."""
     columns = [table.header.index(name) for name in config.text_columns]
     if not columns:
         return row_terms, False
@@ -230,12 +232,19 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
             return _apply_stored(load_changes(stored), _texts(source, columns), base), True
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
+    seconds = {} if seconds is None else seconds
+    step = time.perf_counter()
     spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
+    seconds["spread_learn"] = time.perf_counter() - step
     stored = spread_in_parts(spreader, progress or (lambda done, total, message: None)) if spread_in_parts else None
     if stored is not None:
+        del spreader  # not needed to apply the parts' changes: its strings go before they are parsed
+        seconds["spread_parts"] = time.perf_counter() - step - seconds["spread_learn"]
+        step = time.perf_counter()
         spread = _apply_stored(load_changes(stored), _texts(source, columns), base)
         if cache is not None:
             cache.put_changes(digest, stored)
+        seconds["spread_apply"] = time.perf_counter() - step
         return spread, False
     spread = base.empty_like()
     changes: list[str] = []  # as JSON text as they come: smaller than lists of lists of ints

@@ -12,9 +12,13 @@ Every step is a conditional UPDATE, as for jobs: a part is claimed only while it
 running, so a message delivered twice, or a part taken by both the parent and a task, runs once. A part whose
 worker was lost (killed, out of memory: its heartbeat goes silent, or its worker's main process saw the pool
 process die) is pending again and taken by whoever comes next, at most ``MAX_CHUNK_ATTEMPTS`` times. A part's
-work must be idempotent (kanon's parts fill the shared term cache). Cancelling the job revokes the queued
-messages, and a part being worked on stops at its next check (``ChunkWork.check``) or has its process killed
-by the worker's sweeper.
+work must be idempotent (kanon's recognition parts fill the shared term cache; its string-level recoding parts
+only read). Cancelling the job revokes the queued messages, and a part being worked on stops at its next check
+(``ChunkWork.check``) or has its process killed by the worker's sweeper.
+
+A job may fan out several passes one after the other, each with its own ``step`` name (kanon: recognition, then
+string-level recoding's adding pass), and give the parts of a pass one input they all read (``shared``: what
+the job learned from the whole file), stored once in the database while the pass runs (``FanOutInput``).
 """
 
 from __future__ import annotations

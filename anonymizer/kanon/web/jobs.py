@@ -217,11 +217,12 @@ def run_kanon(job: Job, run: JobRun) -> dict:
                          .count())
 
     def spread_in_parts(spreader: OccurrenceSpreader, progress) -> str | None:
-        """String-level recoding's adding pass by the same parts, with the strings learned from all texts."""
-        if len(spans) <= 1:
+        """String-level recoding's adding pass in parts, with the strings learned from all texts."""
+        joined = spread_spans(spans)
+        if len(joined) <= 1:
             return None
         learned = json.dumps(spreader.state(), ensure_ascii=False).encode("utf-8", "surrogatepass")
-        outputs = run.fan_out(spans, progress=lambda done, total, message: progress(
+        outputs = run.fan_out(joined, progress=lambda done, total, message: progress(
             done, total, f"recoding every occurrence of the recognized strings: {message}"), step=SPREAD,
                               shared=learned)
         changes = merge_parts(outputs)
@@ -249,6 +250,16 @@ def run_kanon(job: Job, run: JobRun) -> dict:
 
 #: The passes of a k-anonymization job fanned out over the workers (``ChunkWork.step``).
 RECOGNIZE, SPREAD = "recognize", "spread"
+#: A part of string-level recoding is this many parts of recognition put together: it spends about a
+#: millisecond on a post where NER spends a hundred, so what every part costs (its claim, reading the upload's
+#: header and the job's configuration, its queries) would otherwise be a good share of its work.
+SPREAD_SPANS_PER_PART = 8
+
+
+def spread_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The byte ranges of string-level recoding's parts: recognition's (``spans``), consecutive ones joined."""
+    return [(spans[i][0], spans[min(i + SPREAD_SPANS_PER_PART, len(spans)) - 1][1])
+            for i in range(0, len(spans), SPREAD_SPANS_PER_PART)]
 
 
 def run_part(job: Job, work: ChunkWork) -> bytes | None:

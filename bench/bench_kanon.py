@@ -270,9 +270,9 @@ def _rss_mb() -> int:
         return int(status.read().split("VmRSS:")[1].split()[0]) // 1024
 
 
-#: The parts of string-level recoding in the "million" section's runs in parts: the job's default part size
-#: (``JOB_CHUNK_BYTES``), which the k-anonymization job's recognition and string-level recoding both use.
-PART_BYTES = 512 * 1024
+#: The parts of string-level recoding in the "million" section's runs in parts, as a job cuts them: eight of
+#: recognition's parts (``SPREAD_SPANS_PER_PART``) of the default ``JOB_CHUNK_BYTES``, 512 KB.
+PART_BYTES = 8 * 512 * 1024
 _part: dict = {}  # in each process of the pool: the spreader made from the job's learned strings, the NER cache
 
 

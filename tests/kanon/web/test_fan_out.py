@@ -22,6 +22,7 @@ from anonymizer.kanon.web.jobs import SPREAD_SPANS_PER_PART
 from anonymizer.kanon.web.term_cache import SPREAD_ENTRIES, DatabaseTermCache
 from anonymizer.models import CachedSpread, CachedTerms, FanOutInput, Job, JobChunk
 from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.chunks import ChunkAborted, ChunkWork
 from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import kanon_file, run_in_process, wait_for
 from webapp.celery import app as celery_app
@@ -131,6 +132,27 @@ def test_without_other_workers_the_job_runs_every_part_itself_with_the_same_outp
     assert {part.status for part in spread_parts} == {JobChunk.Status.DONE}
     assert report["recognition"]["spread_workers"] == 1
     assert not FanOutInput.objects.exists()
+
+
+def test_a_part_reads_its_passs_input_once_per_process_and_stops_once_the_pass_has_ended(user):
+    job = Job.objects.create(owner=user, kind="kanon", params=CONFIG)
+    loads: list[bytes] = []
+
+    def load(content: bytes) -> str:
+        loads.append(content)
+        return content.decode()
+
+    FanOutInput.objects.create(job=job, step="spread", content=b"learned")
+    assert ChunkWork(job, 0, 0, 10, "spread").shared_input(load) == "learned"
+    assert ChunkWork(job, 1, 10, 20, "spread").shared_input(load) == "learned"
+    assert loads == [b"learned"]  # once for every part of the pass this process runs
+    FanOutInput.objects.filter(job=job).delete()  # the pass ended (its parts done, or the job ended)
+    with pytest.raises(ChunkAborted):
+        ChunkWork(job, 2, 20, 30, "spread").shared_input(load)
+    FanOutInput.objects.create(job=job, step="spread", content=b"learned again")  # the job run again
+    assert ChunkWork(job, 0, 0, 10, "spread").shared_input(load) == "learned again"
+    with pytest.raises(ChunkAborted):  # another pass of the job has no input
+        ChunkWork(job, 0, 0, 10, "recognize").shared_input(load)
 
 
 def worker_pids(worker) -> set[int]:

@@ -110,8 +110,9 @@ def _set_up(tmp: Path):
     return redis
 
 
-def _run_job(workers: Workers, processes, owner, config: dict, upload):
-    """Start the workers, run one job on them to its end, stop them; the job."""
+def _run_job(workers: Workers, label: str, processes, owner, config: dict, upload):
+    """Start the workers, run one job on them to its end, stop them; the job and its released file, or None
+    (printed as the set-up's row) when it failed."""
     from anonymizer.models import Job
     from anonymizer.platform.jobs.services import create_job
 
@@ -123,13 +124,12 @@ def _run_job(workers: Workers, processes, owner, config: dict, upload):
         time.sleep(1)
     job.refresh_from_db()
     workers.stop()
-    return job
-
-
-def _released(job) -> bytes:
+    if job.status != Job.Status.SUCCEEDED:
+        print(f"| {label} | failed: {job.error} |")
+        return None
     released = next(r for r in job.results.all() if r.name.endswith(".anonymized.csv"))
     with released.file.open("rb") as handle:
-        return handle.read()
+        return job, handle.read()
 
 
 def run_spread(tmp: Path, dataset: Path, terms: Path) -> None:
@@ -149,7 +149,7 @@ def _spread_setups(dataset: Path, terms: Path) -> None:
     from django.contrib.auth import get_user_model
     from django.core.files import File
 
-    from anonymizer.models import CachedSpread, CachedTerms, Job
+    from anonymizer.models import CachedSpread, CachedTerms
     from anonymizer.platform.uploads import create_csv_upload
 
     owner, _ = get_user_model().objects.get_or_create(username=f"bench-{uuid.uuid4().hex[:6]}")
@@ -174,11 +174,10 @@ def _spread_setups(dataset: Path, terms: Path) -> None:
     try:
         for label, processes in setups:
             CachedSpread.objects.all().delete()
-            job = _run_job(workers, processes, owner, config, upload)
-            if job.status != Job.Status.SUCCEEDED:
-                print(f"| {label} | failed: {job.error} |")
+            ran = _run_job(workers, label, processes, owner, config, upload)
+            if ran is None:
                 continue
-            content = _released(job)
+            job, content = ran
             reference = content if reference is None else reference
             seconds = job.result["seconds"]
             whole = (job.finished_at - job.started_at).total_seconds()
@@ -203,7 +202,7 @@ def run(tmp: Path, rows: int | None) -> None:
     from django.contrib.auth import get_user_model
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from anonymizer.models import CachedSpread, CachedTerms, Job
+    from anonymizer.models import CachedSpread, CachedTerms
     from anonymizer.platform.uploads import create_csv_upload
 
     owner, _ = get_user_model().objects.get_or_create(username=f"bench-{uuid.uuid4().hex[:6]}")
@@ -229,11 +228,10 @@ def run(tmp: Path, rows: int | None) -> None:
         for label, processes in setups:
             CachedTerms.objects.all().delete()
             CachedSpread.objects.all().delete()
-            job = _run_job(workers, processes, owner, config, upload)
-            if job.status != Job.Status.SUCCEEDED:
-                print(f"| {label} | failed: {job.error} |")
+            ran = _run_job(workers, label, processes, owner, config, upload)
+            if ran is None:
                 continue
-            content = _released(job)
+            job, content = ran
             seconds = job.result["seconds"]
             recognition = seconds["recognize"]  # the whole stage, its parts included
             reference = content if reference is None else reference

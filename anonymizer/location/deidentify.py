@@ -192,15 +192,17 @@ class _Post:
         self._unigram = unigram
         self._right = np.append(adjacent, none)  # slot (i, i+1); none after the last token
         self._left = np.concatenate([[none], adjacent])  # slot (i-1, i); none before the first token
-        # [i, j] for the gap (i, j); column n is the right edge and row n, reached as index -1, the left edge.
-        self._gap = np.full((n + 1, n + 1), none, dtype=np.int64)
+        # The gap (i, j) at [i, j - i]: a band, since a gap spans at most max_run + 1 positions (a full n x n
+        # table would cost O(n^2) memory and time for a 2,000-token post). Edges (i = -1, j = n) have no gap.
+        self._none = none
+        self._gap_band = np.full((n + 1, max(max_run, 0) + 2), none, dtype=np.int64)
         if gaps:
             pairs = np.array(gaps)
-            self._gap[pairs[:, 0], pairs[:, 1]] = gap_ids
+            self._gap_band[pairs[:, 0], pairs[:, 1] - pairs[:, 0]] = gap_ids
         positions = np.arange(n)
         after = np.minimum(positions + 1, n)
         # Adding j as a run of its own: its unigram and both bigrams go, the gap bigram (j-1, j+1) comes.
-        self._single_gap = np.concatenate([[none], self._gap[positions[1:] - 1, after[1:]]])
+        self._single_gap = np.concatenate([[none], self._gap(positions[1:] - 1, after[1:])])
         unit = update[self._unigram].copy()
         if len(part_ids):
             np.add.at(unit, owner, update[part_ids])
@@ -227,7 +229,15 @@ class _Post:
         before = starts - 1  # -1 for a run at the start of the post: the edge row, no gap bigram
         after = np.minimum(js + 1, self.n)
         extend_j, update = (self._extend_j64, self._update64) if precise else (self._extend_j, self._update)
-        return extend_j[js] + update[self._gap[before, after]] - update[self._gap[before, js]]
+        return extend_j[js] + update[self._gap(before, after)] - update[self._gap(before, js)]
+
+    def _gap(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Feature ids of the gap bigrams (i[k], j[k]): ``none`` where no gap can open (an edge, a run too long)."""
+        span = j - i
+        inside = (i >= 0) & (span >= 0) & (span < self._gap_band.shape[1])
+        out = np.full(len(i), self._none, dtype=np.int64)
+        out[inside] = self._gap_band[i[inside], span[inside]]
+        return out
 
     def direct_level(self, m: int) -> _Level:
         """Every way to delete m allowed tokens, scored from the empty deletion in m steps."""

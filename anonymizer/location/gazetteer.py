@@ -215,6 +215,22 @@ class Gazetteer:
         hits = sorted({i for form in forms for i in self._by_key.get(form, ())})  # record order: most populous first
         return self._places_at(hits)
 
+    @cached_property
+    def _longest_by_first(self) -> dict[str, int]:
+        longest: dict[str, int] = {}
+        for key in self._by_key:
+            if longest.get(key[0], 0) < len(key):
+                longest[key[0]] = len(key)
+        return longest
+
+    def longest_name_at(self, text: str, start: int) -> int:
+        """How many characters of ``text`` from ``start`` on can still be one name ``resolve`` knows: the longest
+        key beginning with that character, plus the 駅 and suffix ``resolve`` may strip; 0 when no key begins
+        with it. A caller trying ever longer pieces of a string stops there, so reading a string costs time
+        proportional to its length, not to its square (a 2,000-character run of place names is one unit)."""
+        first = name_key(text[start]) if start < len(text) else ""
+        return self._longest_by_first.get(first[:1], -2) + 2
+
     def abbreviations_of(self, place_id: str) -> list[str]:
         """A state's postal codes ("us:IA" -> ["IA"]); [] for a place without any."""
         i = self._by_id.get(place_id)

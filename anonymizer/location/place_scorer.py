@@ -111,7 +111,7 @@ class PlaceResolver:
             rest = False
             if not places:
                 # 新宿四丁目, 大久保通り, 錦糸町駅前: the longest known start, and a spot inside it that follows.
-                for end in range(len(part) - 1, 1, -1):
+                for end in range(min(len(part) - 1, self.gazetteer.longest_name_at(part, 0)), 1, -1):
                     places = tuple(self.gazetteer.resolve(part[:end]))
                     if places:
                         rest = part[end:] not in _GENERIC_PARTS
@@ -139,7 +139,7 @@ class PlaceResolver:
         parts: list[str] = []
         start = 0
         while start < len(name):
-            for end in range(len(name), start + 1, -1):
+            for end in range(min(len(name), start + self.gazetteer.longest_name_at(name, start)), start + 1, -1):
                 if self.gazetteer.resolve(name[start:end]):
                     break
             else:
@@ -149,8 +149,12 @@ class PlaceResolver:
         return parts
 
     def _known_inside(self, name: str) -> tuple[Place, ...]:
-        for length in range(len(name) - 1, 1, -1):
+        """The places of the longest name inside ``name`` (leftmost among equals) that is not only areas."""
+        longest = [min(len(name) - start, self.gazetteer.longest_name_at(name, start)) for start in range(len(name))]
+        for length in range(min(len(name) - 1, max(longest, default=0)), 1, -1):
             for start in range(len(name) - length + 1):
+                if longest[start] < length:
+                    continue
                 places = tuple(self.gazetteer.resolve(name[start:start + length]))
                 if places and not all(p.is_area for p in places):
                     return places

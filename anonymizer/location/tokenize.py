@@ -200,8 +200,10 @@ class Tokenizer:
         else:
             import spacy
 
+            from anonymizer.platform.spacy_tokenizer import BoundedTokenizer
+
             # Only the tokenizer is used; a blank pipeline has the same tokenizer rules as en_core_web_sm.
-            self._spacy_tokenizer = spacy.blank("en").tokenizer
+            self._spacy_tokenizer = BoundedTokenizer(spacy.blank("en").tokenizer)
         self._lower = settings.lowercase and settings.language == "en"
         self._places = None
         if settings.units:

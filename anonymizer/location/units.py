@@ -33,6 +33,7 @@ JA_NUMBER_COUNTERS = frozenset("丁目 番地 番 号".split())
 COMMON_WORD_FREQUENCY = 3000
 # A run-together handle is read as naming a place it starts with only for a city this big, or a state.
 RUN_TOGETHER_POPULATION = 100_000
+_MEMO_SIZE = 200_000  # names remembered as known or not, per process, before the memo starts over
 _CONTRACTION_RE = re.compile(r"^(?:n['\u2019]t|['\u2019](?:s|re|ll|ve|m|d|t))$", re.IGNORECASE)
 _HASHTAG_WORDS_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
 _URL_HOST_RE = re.compile(r"^(?:https?://)?(?:www\.)?([^/?#\s]+)", re.IGNORECASE)
@@ -130,12 +131,24 @@ class EnglishPlaces:
         self._known: dict[str, bool] = {}
         self._stations: dict[str, bool] = {}
 
+    def _too_long(self, name: str) -> bool:
+        # Longer than any name the gazetteer knows: not looked up, and not remembered (the memos stay small
+        # whatever posts are sent).
+        return len(name) > self.gazetteer.longest_name_at(name, 0)
+
+    def _remember(self, memo: dict[str, bool], name: str, found: bool) -> bool:
+        if len(memo) > _MEMO_SIZE:
+            memo.clear()
+        memo[name] = found
+        return found
+
     def known(self, word: str) -> bool:
         found = self._known.get(word)
         if found is None:
-            found = self._known[word] = bool(self.gazetteer.resolve(word)) and not _is_common_word(word)
-            if len(self._known) > 200_000:
-                self._known.clear()
+            if self._too_long(word):
+                return False
+            found = self._remember(self._known, word,
+                                   bool(self.gazetteer.resolve(word)) and not _is_common_word(word))
         return found
 
     def run_together(self, word: str) -> str | None:
@@ -156,7 +169,9 @@ class EnglishPlaces:
         """Whether a Japanese proper noun (two characters or more) is a place the gazetteer knows."""
         found = self._known.get(name)
         if found is None:
-            found = self._known[name] = len(name) >= 2 and bool(self.gazetteer.resolve(name))
+            if self._too_long(name):
+                return False
+            found = self._remember(self._known, name, len(name) >= 2 and bool(self.gazetteer.resolve(name)))
         return found
 
     def known_station(self, name: str) -> bool:
@@ -165,12 +180,11 @@ class EnglishPlaces:
         are ordinary words first (公園, 日の出, 王子): those count only as 〜駅."""
         found = self._stations.get(name)
         if found is None:
-            found = len(name) >= 2 and any(p.kind in ("station", "line")
-                                           or (p.kind == "neighbourhood" and len(name) >= 3)
-                                           for p in self.gazetteer.resolve(name))
-            self._stations[name] = found
-            if len(self._stations) > 200_000:
-                self._stations.clear()
+            if self._too_long(name):
+                return False
+            found = self._remember(self._stations, name, len(name) >= 2 and any(
+                p.kind in ("station", "line") or (p.kind == "neighbourhood" and len(name) >= 3)
+                for p in self.gazetteer.resolve(name)))
         return found
 
     def mark(self, tokens: list[Token], text: str) -> list[Token]:

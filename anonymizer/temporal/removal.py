@@ -43,7 +43,10 @@ def shared_anonymizer(use_ner: bool) -> TemporalAnonymizer:
     alone (faster, less recall)."""
     import spacy
 
+    from anonymizer.platform.spacy_tokenizer import BoundedTokenizer
+
     nlp = spacy.load(MODEL, exclude=["lemmatizer"] if use_ner else ["lemmatizer", "ner"])
+    nlp.tokenizer = BoundedTokenizer(nlp.tokenizer)  # a long run of punctuation costs linear time, not quadratic
     return TemporalAnonymizer(nlp, tagger=TimeTagger(use_entities=use_ner))
 
 

@@ -261,6 +261,16 @@ INSPECT_MAX_BATCH = env_int("INSPECT_MAX_BATCH", 100, minimum=1)
 INSPECT_MAX_M = env_int("INSPECT_MAX_M", 8, minimum=1)
 INSPECT_RATE_ANON = env_str("INSPECT_RATE_ANON", "60/minute")
 INSPECT_RATE_USER = env_str("INSPECT_RATE_USER", "600/minute")
+# A request's inspection (every post of a batch, the report, time removal) stops at this deadline with a 503 that
+# names it: well under gunicorn's WEB_TIMEOUT_SECONDS, which would kill the web process. Each web process runs
+# COMPUTE_SLOTS inspections at a time (they are CPU-bound: more only share one interpreter); the others wait
+# within their deadline, and its threads stay free for /healthz and the pages.
+WEB_TIMEOUT_SECONDS = env_int("WEB_TIMEOUT_SECONDS", 30, minimum=5)
+INSPECT_DEADLINE_SECONDS = env_float("INSPECT_DEADLINE_SECONDS", 10.0, minimum=0.01)
+COMPUTE_SLOTS = env_int("COMPUTE_SLOTS", 1, minimum=1)
+if INSPECT_DEADLINE_SECONDS > WEB_TIMEOUT_SECONDS / 2:
+    raise ImproperlyConfigured(f"INSPECT_DEADLINE_SECONDS={INSPECT_DEADLINE_SECONDS:g} must be at most half of "
+                               f"WEB_TIMEOUT_SECONDS={WEB_TIMEOUT_SECONDS} (the answer still has to be written).")
 # Calibrating a location model's threshold from a strike-words campaign needs at least this many posts, each
 # hand de-identified by at least this many participants who were not flagged (issue 20: ≥ 30 × ≥ 3).
 CROWD_CALIBRATION_MIN_POSTS = env_int("CROWD_CALIBRATION_MIN_POSTS", 30, minimum=1)

@@ -35,11 +35,18 @@ from itertools import chain, combinations, pairwise
 import numpy as np
 
 from anonymizer.location.classifier import bigram, unit_parts
+from anonymizer.platform.deadline import Deadline, check
 
 TIE_TOLERANCE = 1e-9
 _CHUNK = 8192  # children scored at a time
 # float32 ranking error is about 1e-6 relative; candidates this close to the best are scored exactly.
 _SHORTLIST_MARGIN = 1e-4
+# The work budget of one search: how many search-state numbers (candidates x the post's state width) its
+# exhaustive levels may compute; past it the search goes on as a beam or ranking (bounded, labelled not
+# exhaustive). A deterministic bound, so the same post gets the same answer on any machine and under any load;
+# 25 M is about 0.4 s on one core of the 2-core reference machine (docs/abuse.md), the largest exhaustive level
+# a post of 75 deletable units needs for m = 3 (67,525 candidates x ~360).
+DEFAULT_MAX_WORK = 25_000_000
 _MAX_STORED_STATES = 120_000  # a level kept in memory to build the next one (rows of scores + counts)
 # A level whose previous level was not built (fixed m skips the small ones) is scored in one shot from its
 # combinations when it has up to this many candidates; otherwise it is built from the previous level, one
@@ -430,13 +437,15 @@ class Deidentifier:
     here, applied per post by ``deidentify``)."""
 
     def __init__(self, scorers: Sequence[LinearScorer], *, max_candidates: int = 2_000_000,
-                 beam_width: int = 64, beam_above: int = 40, rank_above: int = 120) -> None:
+                 max_work: int = DEFAULT_MAX_WORK, beam_width: int = 64, beam_above: int = 40,
+                 rank_above: int = 120) -> None:
         if not scorers:
             raise ValueError("at least one scorer is needed")
         if len({s.name for s in scorers}) != len(scorers):
             raise ValueError("scorer names must be unique")
         self.scorers = list(scorers)
         self.max_candidates, self.beam_width, self.beam_above = max_candidates, beam_width, beam_above
+        self.max_work = max_work  # search-state numbers computed by the exhaustive levels of one search, in all
         self.rank_above = rank_above  # so many deletable units: the bounded ranking from the start
 
     def scores(self, norms: Sequence[str]) -> dict[str, float]:
@@ -445,10 +454,11 @@ class Deidentifier:
         return {s.name: float(scores[0, k]) for k, s in enumerate(self.scorers)}
 
     def deidentify(self, norms: Sequence[str], deletable: Sequence[bool] | None = None, *, m: int | None = None,
-                   keep: Sequence[int] = ()) -> Deidentification:
+                   keep: Sequence[int] = (), deadline: Deadline | None = None) -> Deidentification:
         """Automatic mode (``m=None``): the fewest deletions under the thresholds. Fixed mode: the best
         deletion of exactly ``m`` tokens. ``deletable`` marks tokens that may be deleted (default all);
-        ``keep`` lists token indices the user forbids deleting."""
+        ``keep`` lists token indices the user forbids deleting. Past ``deadline`` the search stops between two
+        of its steps with DeadlineExceeded (the work budget bounds it first; this is the backstop)."""
         n = len(norms)
         deletable = [True] * n if deletable is None else list(deletable)
         forbidden = set(keep)
@@ -473,7 +483,7 @@ class Deidentifier:
                                     f"{names}.", searched)
         best: Deletion | None = None
         total = 0
-        for deletion in self._search(post, last, evaluate_all=m is None):
+        for deletion in self._search(post, last, evaluate_all=m is None, deadline=deadline):
             total += deletion.candidates
             searched.append({"m": len(deletion.positions), "ratio": deletion.ratio,
                              "exhaustive": deletion.exhaustive, "candidates": deletion.candidates})
@@ -514,7 +524,7 @@ class Deidentifier:
     def _named(self, scores: np.ndarray) -> dict[str, float]:
         return {s.name: float(scores[k]) for k, s in enumerate(self.scorers)}
 
-    def _search(self, post: _Post, last_m: int, *, evaluate_all: bool):
+    def _search(self, post: _Post, last_m: int, *, evaluate_all: bool, deadline: Deadline | None = None):
         """Yield the best Deletion of each size up to last_m (only the last one unless evaluate_all)."""
         a = len(post.allowed)
         # The level before m = 1: one empty deletion; last = -2 so that no position "extends" its run.
@@ -522,17 +532,21 @@ class Deidentifier:
         if a > self.rank_above and (evaluate_all or math.comb(a, last_m) > self.max_candidates):
             yield from self._ranked(post, 1, last_m, evaluate_all)
             return
+        work_left = self.max_work
         for m in range(1, last_m + 1):
+            check(deadline)
             count = math.comb(a, m)
             evaluate = evaluate_all or m == last_m
             keep = m < last_m
-            if count > self.max_candidates or (keep and count > _MAX_STORED_STATES):
+            if (count > self.max_candidates or count * post.dim > work_left
+                    or (keep and count > _MAX_STORED_STATES)):
                 if m > 1 and parents.positions.shape[1] != m - 1:  # the previous level was skipped
                     parents = post.direct_level(m - 1)
-                yield from self._beam(post, m, last_m, parents if m > 1 else None, evaluate_all)
+                yield from self._beam(post, m, last_m, parents if m > 1 else None, evaluate_all, deadline)
                 return
             if not evaluate and math.comb(a, m + 1) <= _DIRECT_LIMIT:
                 continue  # the next level is small enough to score directly: this one is not needed
+            work_left -= count * post.dim
             if count <= _DIRECT_LIMIT and parents.positions.shape[1] != m - 1:
                 parents = post.direct_level(m)
                 best = _Best()
@@ -588,7 +602,17 @@ class Deidentifier:
         groups: dict[str, list[int]] = {}
         for position in post.allowed.tolist():
             groups.setdefault(post.norms[position], []).append(position)
-        ranked = sorted(groups.values(), key=lambda group: (post.exact(group)[0], group[0]))
+        # Each group's ratio when it alone is deleted, from float64 search states, groups of one size at a time:
+        # one exact scoring per group would re-read the whole post per group (quadratic in its length).
+        # Rounded so that groups with the same effect tie, and the tie goes to the earlier one.
+        alone: dict[int, float] = {}
+        by_size: dict[int, list[list[int]]] = {}
+        for group in groups.values():
+            by_size.setdefault(len(group), []).append(group)
+        for same_size in by_size.values():
+            ratios = np.round(post.refined_ratios(np.array(same_size, dtype=np.int64)), 9)
+            alone.update(zip((group[0] for group in same_size), ratios.tolist(), strict=True))
+        ranked = sorted(groups.values(), key=lambda group: (alone[group[0]], group[0]))
         order = [position for group in ranked for position in group]
 
         def deletion(k: int) -> Deletion:
@@ -614,7 +638,8 @@ class Deidentifier:
                 low = middle
         yield found
 
-    def _beam(self, post: _Post, first_m: int, last_m: int, parents, evaluate_all: bool):
+    def _beam(self, post: _Post, first_m: int, last_m: int, parents, evaluate_all: bool,
+              deadline: Deadline | None = None):
         """Beam search from level first_m on: keep the beam_width best sets, extend each by one position."""
         if len(post.allowed) > self.beam_above:
             yield from self._ranked(post, first_m, last_m, evaluate_all)
@@ -627,6 +652,7 @@ class Deidentifier:
             beam = [()]
             first_m = 1
         for m in range(first_m, last_m + 1):
+            check(deadline)
             candidates = sorted({tuple(sorted((*kept, j))) for kept in beam for j in post.allowed.tolist()
                                  if j not in kept})
             if not candidates:

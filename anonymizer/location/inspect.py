@@ -13,6 +13,7 @@ from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.grid import Grid
 from anonymizer.location.model import LocationModel
 from anonymizer.location.verdict import STILL_INFERABLE, model_strength, overall, release_checks
+from anonymizer.platform.deadline import Deadline
 
 TOP_CELLS = 5
 MASS = 0.9
@@ -60,7 +61,7 @@ class TextEdit(Protocol):
 
 def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                  extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None,
-                 replacement: str = "delete", places: str = "all") -> dict:
+                 replacement: str = "delete", places: str = "all", deadline: Deadline | None = None) -> dict:
     """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states.
 
     With ``edit``, the location is de-identified in the edited post (location and time removed in one pass):
@@ -69,7 +70,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     source = text if edit is None else edit.text
     result = model.deidentify(source, m=m, keep_words=keep_words, extra_scorers=extra_scorers,
                               keep_spans=edit.inserted_spans if edit is not None else (), replacement=replacement,
-                              places=places)
+                              places=places, deadline=deadline)
     decision, threshold = result.decision, model.threshold.value
     probabilities_before, scores_before = result.probabilities_before, decision.scores_before
     if edit is not None:  # "before" is the post as written, not the edited one

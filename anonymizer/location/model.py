@@ -24,6 +24,7 @@ from anonymizer.location.evaluate import evaluate_predictions, split_train_test
 from anonymizer.location.grid import Grid
 from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smoothed_prior
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
+from anonymizer.platform.deadline import Deadline, check
 
 REPLACEMENTS = ("delete", "mask", "generalize")
 # Which place names go: "all" that the gazetteer resolves inside the grid (a reader reads "東京" or "Iowa" even
@@ -228,7 +229,8 @@ class LocationModel:
 
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                    keep_spans: Sequence[tuple[int, int]] = (), extra_scorers: Sequence[LinearScorer] = (),
-                   replacement: str = "delete", places: str = "all") -> DeidentifiedPost:
+                   replacement: str = "delete", places: str = "all",
+                   deadline: Deadline | None = None) -> DeidentifiedPost:
         """Delete the fewest units (or exactly m) that bring every scorer under its threshold, then check the
         text actually released: re-tokenized and re-scored, and searched again (automatic mode) while it is not
         under every threshold. Units matching ``keep_words`` (case-insensitive), and units that overlap a
@@ -236,7 +238,8 @@ class LocationModel:
         place reads "[place]") or "generalize" (a deleted place becomes its state or prefecture where that keeps
         every scorer under its threshold, else it is deleted). ``places`` (automatic mode): "all" deletes every
         place name the gazetteer resolves inside the grid, then the fewest other units; "needed" only what the
-        thresholds need. Fixed m is the paper's experiment and ignores it."""
+        thresholds need. Fixed m is the paper's experiment and ignores it. Past ``deadline`` it stops between two
+        steps with DeadlineExceeded."""
         if replacement not in REPLACEMENTS:
             raise ValueError(f"replacement must be one of {REPLACEMENTS}, not {replacement!r}")
         if places not in PLACE_POLICIES:
@@ -252,7 +255,7 @@ class LocationModel:
         deidentifier = Deidentifier(scorers)
         allowed = {i for i, t in enumerate(tokens) if t.deletable and i not in set(keep)}
         named = self._places_in_grid(tokens, allowed) if m is None and places == "all" else []
-        decision = _search_without(deidentifier, norms, [t.deletable for t in tokens], keep, named, m)
+        decision = _search_without(deidentifier, norms, [t.deletable for t in tokens], keep, named, m, deadline)
         deleted = set(decision.deleted)
 
         def masks() -> dict[int, str]:
@@ -267,7 +270,7 @@ class LocationModel:
             protected = [k for k, t in enumerate(released_tokens)
                          if not _from_allowed(release, t, tokens, allowed)]
             more = deidentifier.deidentify([t.norm for t in released_tokens],
-                                           [t.deletable for t in released_tokens], keep=protected)
+                                           [t.deletable for t in released_tokens], keep=protected, deadline=deadline)
             new = set()
             for k in more.deleted:
                 new |= _original_tokens(release, released_tokens[k], tokens) & allowed
@@ -280,14 +283,20 @@ class LocationModel:
             released_tokens, scores = self.scores(release.text, extra_scorers)
         replacements = masks()
         if replacement == "generalize" and _under(scores, thresholds):
+            # One trial per coarser place, not per deleted unit: the units it would replace go in together (a
+            # bag of words sees one "Iowa" however often it is written), so a post with hundreds of deleted
+            # places costs a few re-scorings, not hundreds (each re-tokenizes the whole post).
+            groups: dict[str, list[int]] = {}
             for i in sorted(deleted):
                 coarser = self.generalization(tokens[i])
-                if coarser is None:
-                    continue
-                trial = build_release(text, tokens, deleted, {**replacements, i: coarser})
+                if coarser is not None:
+                    groups.setdefault(coarser, []).append(i)
+            for coarser, units in groups.items():
+                check(deadline)
+                trial = build_release(text, tokens, deleted, {**replacements, **dict.fromkeys(units, coarser)})
                 trial_tokens, trial_scores = self.scores(trial.text, extra_scorers)
                 if _under(trial_scores, thresholds):
-                    replacements[i] = coarser
+                    replacements.update(dict.fromkeys(units, coarser))
                     release, released_tokens, scores = trial, trial_tokens, trial_scores
         under = _under(scores, thresholds)
         reason = "" if under else self._why_not_under(scores, thresholds, tokens, deleted, keep, m)
@@ -412,17 +421,18 @@ def match_keep_words(text: str, tokens: Sequence[Token], keep_words: Sequence[st
 
 
 def _search_without(deidentifier: Deidentifier, norms: Sequence[str], deletable: Sequence[bool],
-                    keep: Sequence[int], gone: Sequence[int], m: int | None) -> Deidentification:
+                    keep: Sequence[int], gone: Sequence[int], m: int | None,
+                    deadline: Deadline | None = None) -> Deidentification:
     """The search on the post with the units ``gone`` deleted first (every place name, say): the fewest further
     deletions, as the search over the whole post with those fixed (gap bigrams form as they would). The
     decision's indices and "before" scores are the whole post's."""
     if not gone:
-        return deidentifier.deidentify(norms, deletable, m=m, keep=keep)
+        return deidentifier.deidentify(norms, deletable, m=m, keep=keep, deadline=deadline)
     gone_set = set(gone)
     rest = [i for i in range(len(norms)) if i not in gone_set]
     position = {i: k for k, i in enumerate(rest)}
     decision = deidentifier.deidentify([norms[i] for i in rest], [deletable[i] for i in rest], m=m,
-                                       keep=[position[i] for i in keep if i in position])
+                                       keep=[position[i] for i in keep if i in position], deadline=deadline)
     deleted = tuple(sorted(gone_set | {rest[k] for k in decision.deleted}))
     return replace(decision, deleted=deleted, scores_before=deidentifier.scores(norms))
 

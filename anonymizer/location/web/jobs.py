@@ -21,6 +21,7 @@ from anonymizer.location.web.serializers import InspectOptionsSerializer
 from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
+from anonymizer.platform.compute import ComputeLimit
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.csv_parts import batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
@@ -236,9 +237,13 @@ def deidentify_rewrite(job: Job):
                 if not positions:
                     continue
                 try:
-                    inspection = services.inspect_posts(job.owner, [batch[i][column] for i in positions], options)
+                    inspection = services.inspect_posts(job.owner, [batch[i][column] for i in positions], options,
+                                                        in_job=True)
                 except serializers.ValidationError as exc:  # the model or patterns job went away since queueing
                     raise UserFacingError(f"The job's options no longer hold: {exc.detail}") from exc
+                except ComputeLimit as exc:  # one post past the deadline every inspection has: name its row
+                    row = first + positions[exc.post] if exc.post is not None else "?"
+                    raise UserFacingError(f"Row {row}, column {names[n]!r}: {exc.detail}") from exc
                 for i, result in zip(positions, inspection.results, strict=True):
                     status = result["verdict"]["status"]
                     counted["posts"] += 1

@@ -8,6 +8,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +31,8 @@ from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.location.topojson import cached_shapes
 from anonymizer.location.web import selectors
 from anonymizer.models import HumanInferabilityModel, Job, TrainedLocationModel
-from anonymizer.platform import artifacts
+from anonymizer.platform import artifacts, compute
+from anonymizer.platform.deadline import Deadline, DeadlineExceeded
 from anonymizer.platform.selectors import succeeded_job
 from anonymizer.temporal import removal as time_removal
 
@@ -148,30 +150,49 @@ def geography_urls(layers: Sequence[Mapping]) -> list[dict]:
     return [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])} for layer in layers]
 
 
-def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: Mapping) -> Inspection:
+def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: Mapping, *,
+                  in_job: bool = False) -> Inspection:
     """Infer and de-identify posts with the model the options name (the human-inferability scorer beside it
     too), removing their time expressions first when asked (location and time in one pass; every span stays one
     of the post as written). A request the options make impossible raises ValidationError on the field at
-    fault (model, remove_time, time_patterns)."""
+    fault (model, remove_time, time_patterns).
+
+    A request's posts share one deadline (INSPECT_DEADLINE_SECONDS) and one of the web process's compute slots;
+    a job's (``in_job``) each get the deadline, and the worker's concurrency stands for the slots. Past it:
+    ComputeLimit (503), naming the limit and the post it stopped at, and no result."""
     try:
         record = selectors.resolve_location_model(user, options.get("model"), texts[0])
     except LookupError as exc:
         raise serializers.ValidationError({"model": [str(exc)]}) from exc
     model, extra = selectors.load_location_model(record), selectors.human_scorers(record)
-    edits = _time_removal(user, record, texts, options) if options.get("remove_time") else [None] * len(texts)
-    results: list[dict | TooFewDeletable] = []
-    for text, edit in zip(texts, edits, strict=True):
-        try:
-            result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
-                                  extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"),
-                                  places=options.get("places", "all"))
-        except TooFewDeletable as exc:
-            results.append(exc)
-            continue
-        if edit is not None:
-            result["time"] = time_removal.describe_time_removal(edit)
-        results.append(result)
+    anonymizer = _time_removal(user, record, texts, options) if options.get("remove_time") else None
+    what = "De-identifying this post" if len(texts) == 1 else f"De-identifying these {len(texts)} posts"
+    deadline = compute.request_deadline()
+    with nullcontext() if in_job else compute.compute_slot(deadline, what):
+        results: list[dict | TooFewDeletable] = []
+        for index, text in enumerate(texts):
+            if in_job:
+                deadline = compute.request_deadline()
+            try:
+                results.append(_inspect_one(model, extra, anonymizer, text, options, deadline))
+            except DeadlineExceeded as exc:
+                raise compute.too_slow(exc, what, post=index) from exc
     return Inspection(record, model, results)
+
+
+def _inspect_one(model: LocationModel, extra: Sequence, anonymizer, text: str, options: Mapping,
+                 deadline: Deadline) -> dict | TooFewDeletable:
+    deadline.check()
+    edit = anonymizer.transform([text])[0] if anonymizer is not None else None
+    try:
+        result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
+                              extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"),
+                              places=options.get("places", "all"), deadline=deadline)
+    except TooFewDeletable as exc:
+        return exc
+    if edit is not None:
+        result["time"] = time_removal.describe_time_removal(edit)
+    return result
 
 
 @dataclass(frozen=True)
@@ -211,7 +232,8 @@ def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str)
 
 
 def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],
-                  options: Mapping) -> list:
+                  options: Mapping):
+    """The time anonymizer the options ask for, once the posts and options are checked for it."""
     if record.language != time_removal.LANGUAGE:
         raise serializers.ValidationError({"remove_time": [
             f"Time expressions are found in English posts only; the model {record.name!r} is for "
@@ -231,8 +253,7 @@ def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, t
         except LookupError as exc:
             raise serializers.ValidationError({"time_patterns": [str(exc)]}) from exc
         known = time_removal.top_patterns(job.result, options.get("time_patterns_top", time_removal.DEFAULT_TOP))
-    anonymizer = time_removal.time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
-    return anonymizer.transform(list(texts))
+    return time_removal.time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
 
 
 # -- choosing which saved version is used ---------------------------------------------------------------------

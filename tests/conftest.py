@@ -94,6 +94,14 @@ def media_root(settings, tmp_path) -> Path:
     return settings.MEDIA_ROOT
 
 
+@pytest.fixture(autouse=True)
+def scratch_dir(settings, tmp_path) -> Path:
+    """Each test's jobs keep their scratch files in a directory of its own (workers started by the test share
+    it): a worker's sweep removes the scratch of jobs its database does not know, such as another session's."""
+    settings.JOB_SCRATCH_DIR = tmp_path / "scratch"
+    return settings.JOB_SCRATCH_DIR
+
+
 def database_url() -> str:
     """The URL of the database the tests use right now (the test database), for worker processes."""
     db = connection.settings_dict
@@ -115,6 +123,7 @@ class WorkerProcess:
             "REDIS_URL": settings.CELERY_BROKER_URL,
             "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
             "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+            "JOB_SCRATCH_DIR": str(settings.JOB_SCRATCH_DIR),
             "JOB_HEARTBEAT_SECONDS": str(heartbeat),
             "JOB_STALE_AFTER_SECONDS": str(stale_after),
             # The main process's sweep and the grace before it kills a pool process still on an ended job.

@@ -250,10 +250,14 @@ HEALTH_WORKER_TIMEOUT_SECONDS = env_float("HEALTH_WORKER_TIMEOUT_SECONDS", 1.5, 
 # The database and broker checks of /healthz each answer within this long (a hung server reports as down).
 HEALTH_CHECK_SECONDS = env_float("HEALTH_CHECK_SECONDS", 1.5, minimum=0.1)
 # Each worker's main process sweeps this often: it kills a pool process still working on a job that was
-# cancelled or failed more than JOB_KILL_GRACE_SECONDS ago, fails jobs whose worker went silent, and publishes
-# again a job that has been queued JOB_REPUBLISH_AFTER_SECONDS with no message for it in the broker.
+# cancelled or failed more than JOB_KILL_GRACE_SECONDS ago, fails jobs whose worker went silent, publishes
+# again a job that has been queued JOB_REPUBLISH_AFTER_SECONDS with no message for it in the broker, and
+# removes the scratch files of jobs that no longer run.
 JOB_SWEEP_SECONDS = env_float("JOB_SWEEP_SECONDS", 5.0, minimum=0.1)
 JOB_REPUBLISH_AFTER_SECONDS = env_float("JOB_REPUBLISH_AFTER_SECONDS", 120.0, minimum=1.0)
+# A running job's temporary files, on its worker's own disk: removed when the job ends, when it is deleted, and
+# by the sweep once the job no longer runs (a worker killed mid-job leaves them).
+JOB_SCRATCH_DIR = Path(env_str("JOB_SCRATCH_DIR", str(VAR_DIR / "scratch"))).resolve()
 
 # The inspect page and API: input limits and per-client rate limits ("N/second|minute|hour|day").
 INSPECT_MAX_CHARS = env_int("INSPECT_MAX_CHARS", 2000, minimum=1)
@@ -275,8 +279,9 @@ if INSPECT_DEADLINE_SECONDS > WEB_TIMEOUT_SECONDS / 2:
 # hand de-identified by at least this many participants who were not flagged (issue 20: ≥ 30 × ≥ 3).
 CROWD_CALIBRATION_MIN_POSTS = env_int("CROWD_CALIBRATION_MIN_POSTS", 30, minimum=1)
 CROWD_CALIBRATION_MIN_PARTICIPANTS = env_int("CROWD_CALIBRATION_MIN_PARTICIPANTS", 3, minimum=1)
-# Sign-in, API-token, sign-up and admin-login attempts per client address (every outcome counts), and the
-# lockout of one username from one address after LOGIN_FAILURE_LIMIT wrong passwords (django-axes).
+# Sign-in, API-token, sign-up, admin-login, password-change and account-deletion attempts per client address
+# (every outcome counts), and the lockout of one username from one address after LOGIN_FAILURE_LIMIT wrong
+# passwords, at any of them (django-axes).
 AUTH_RATE = env_str("AUTH_RATE", "30/hour")
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)

@@ -63,8 +63,13 @@ def upload_path(instance: Upload, filename: str) -> str:
     return f"{upload_directory(instance)}/{stored_file_name(filename, 'upload.csv')}"
 
 
+def result_directory(job: Job) -> str:
+    """The directory of one job's result files: nothing else is ever stored in it."""
+    return f"results/{job.owner_id}/{job.id}"
+
+
 def result_path(instance: JobResult, filename: str) -> str:
-    return f"results/{instance.job.owner_id}/{instance.job_id}/{stored_file_name(filename, 'result')}"
+    return f"{result_directory(instance.job)}/{stored_file_name(filename, 'result')}"
 
 
 class Upload(models.Model):

@@ -20,6 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import models, transaction
 from django.db.models import F, Q, QuerySet
 
+from anonymizer.platform import disk
+
 Record = TypeVar("Record", bound=models.Model)
 Artifact = TypeVar("Artifact")
 
@@ -38,9 +40,12 @@ def save_version(model_class: type[Record], write: Callable[[Path], None], *, ow
     relative = f"{prefix}{owner_part}/{name}/{version}"
     directory = Path(settings.MODEL_DIR) / relative
     partial = directory.with_name(directory.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    write(partial)
-    partial.rename(directory)
+    try:
+        write(partial)
+        partial.rename(directory)
+    except BaseException:  # a half-written version, and the directories made for it, go
+        disk.remove(partial, root=settings.MODEL_DIR)
+        raise
     columns = {field.name for field in model_class._meta.fields}
     fields.update({key: value for key, value in (("name", name), ("version", version)) if key in columns})
     if active_among is None:
@@ -51,7 +56,7 @@ def save_version(model_class: type[Record], write: Callable[[Path], None], *, ow
             if activate:
                 model_class.objects.filter(active=True, **active_among).exclude(pk=record.pk).update(active=False)
     except Exception:
-        shutil.rmtree(directory, ignore_errors=True)
+        disk.remove(directory, root=settings.MODEL_DIR)
         raise
     return record
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,6 +13,7 @@ from django.db import transaction
 
 from anonymizer.models import Job, Upload
 from anonymizer.models.jobs import MAX_ORIGINAL_NAME_CHARS, bounded_name, upload_directory
+from anonymizer.platform import disk
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.tabular import check_csv
 
@@ -62,22 +62,14 @@ def create_csv_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile) -> Upl
 
 
 def _discard_files(upload: Upload) -> None:
-    """Remove what storing ``upload`` left: its file, and its own directory (uploads/<owner>/<id>/)."""
+    """Remove what storing ``upload`` left: its own directory (uploads/<owner>/<id>/) with its file, and the
+    owner's directory when that leaves it empty."""
     try:
         if upload.file:
-            upload.file.delete(save=False)
+            disk.remove_stored(upload.file.storage, upload.file.name)
+        disk.remove_stored(upload.file.storage, upload_directory(upload))
     except Exception:  # the original error matters more; this one is logged
-        logger.exception("Could not delete the file of the refused upload %s", upload.id)
-    try:
-        directory = upload.file.storage.path(upload_directory(upload))
-    except NotImplementedError:  # remote storage: no directories
-        return
-    try:
-        os.rmdir(directory)  # only if empty: nothing but this upload's file was ever in it
-    except FileNotFoundError:
-        pass
-    except OSError:
-        logger.warning("Could not remove the directory %s of the refused upload %s", directory, upload.id)
+        logger.exception("Could not delete the files of the refused upload %s", upload.id)
 
 
 def delete_upload(upload: Upload) -> int:

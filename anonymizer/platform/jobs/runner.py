@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from anonymizer.models import FanOutInput, Job, JobChunk, JobResult
+from anonymizer.platform import disk
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import get_job_kind
 from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job, stop_chunks
@@ -87,14 +88,51 @@ class JobRun:
 
     def scratch_path(self, name: str) -> Path:
         """A private temporary file for this job; removed when the job ends, whatever the outcome."""
-        directory = _scratch_directory(self.job.id)
+        directory = scratch_directory(self.job.id)
         directory.mkdir(parents=True, exist_ok=True)
         return directory / name
 
 
-def _scratch_directory(job_id) -> Path:
-    """Where a running job keeps its temporary files, on the worker's own disk."""
-    return Path(settings.VAR_DIR) / "scratch" / str(job_id)
+def scratch_directory(job_id) -> Path:
+    """Where a running job keeps its temporary files, on the worker's own disk (JOB_SCRATCH_DIR)."""
+    return Path(settings.JOB_SCRATCH_DIR) / str(job_id)
+
+
+def remove_scratch(job_id) -> None:
+    """Remove a job's temporary files, if this machine has any; logged, never raised: whoever calls it (a job
+    that ended, a deletion that committed, the sweep) must not fail because of it, and the sweep tries again."""
+    try:
+        disk.remove(scratch_directory(job_id), root=settings.JOB_SCRATCH_DIR)
+    except OSError:
+        logger.exception("Could not remove the scratch files of job %s", job_id)
+
+
+def sweep_scratch() -> int:
+    """Remove the scratch directories of the jobs that are neither queued nor running, or no longer exist
+    (a worker killed mid-job never ran its job's ``finally``); return how many. A queued job's are kept: it may
+    be claimed while this sweep runs, and its run clears what an earlier attempt left before it starts."""
+    root = Path(settings.JOB_SCRATCH_DIR)
+    try:
+        names = {entry.name: uuid.UUID(entry.name) for entry in root.iterdir() if _is_job_id(entry.name)}
+    except FileNotFoundError:
+        return 0
+    if not names:
+        return 0
+    active = {str(job_id) for job_id in Job.objects.filter(id__in=list(names.values()),
+                                                           status__in=Job.ACTIVE_STATUSES).values_list("id", flat=True)}
+    left = [name for name, job_id in names.items() if str(job_id) not in active]
+    for name in left:
+        remove_scratch(name)
+    if left:
+        logger.info("Removed the scratch files of %d job(s) that no longer run", len(left))
+    return len(left)
+
+
+def _is_job_id(name: str) -> bool:
+    try:
+        return str(uuid.UUID(name)) == name  # only directories named as scratch_directory names them
+    except ValueError:
+        return False
 
 
 def _worker_name() -> str:
@@ -132,6 +170,7 @@ def run_job(job_id) -> None:
         logger.info("Job %s not run: its status is %s", job_id, current or "deleted")
         return
     job = Job.objects.get(id=job_id)
+    remove_scratch(job.id)  # what an earlier attempt left, if its worker was killed before its ``finally``
     heartbeat = _Heartbeat(job.id, settings.JOB_HEARTBEAT_SECONDS)
     heartbeat.start()
     run = JobRun(job)
@@ -151,7 +190,7 @@ def run_job(job_id) -> None:
     finally:
         heartbeat.stopped.set()
         heartbeat.join()
-        shutil.rmtree(_scratch_directory(job.id), ignore_errors=True)
+        remove_scratch(job.id)
         JobChunk.objects.filter(job_id=job.id, output__isnull=False).update(output=None)  # gathered or void
         FanOutInput.objects.filter(job_id=job.id).delete()  # what parts of a pass read is not kept past the job
 
@@ -286,6 +325,7 @@ def sweep() -> None:
     close_old_connections()
     fail_stale_jobs()
     republish_lost_jobs()
+    sweep_scratch()  # after fail_stale_jobs: a lost job's files go in the same round
 
 
 def on_worker_ready() -> None:

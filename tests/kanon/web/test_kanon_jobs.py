@@ -86,7 +86,7 @@ def test_rx_anon_yaml_job_through_the_api_gives_a_k_anonymous_csv_and_a_report(a
     assert set(report["ncp_relational"]) == set(QIS)
     assert report["warnings"] and "en_core_web_trf" in report["warnings"][0]  # rx-anon's model is not shipped
     assert paper_upload.file.storage.exists(paper_upload.file.name)  # the original is kept
-    assert not (Path(settings.VAR_DIR) / "scratch" / job["id"]).exists()  # the job's temporary files are gone
+    assert not (Path(settings.JOB_SCRATCH_DIR) / job["id"]).exists()  # the job's temporary files are gone
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
+from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -49,14 +50,40 @@ class ClientRateThrottle(SimpleRateThrottle):
     def rate_for(self, request) -> str:
         raise NotImplementedError
 
+    def cost(self, request) -> int:
+        """How many of the rate's requests this request counts as (a batch: one per item)."""
+        return 1
+
     def allow_request(self, request, view) -> bool:
         self.rate = self.rate_for(request)
         self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.units = self.cost(request)
+        if self.units > self.num_requests:  # would never fit: say so instead of "retry later"
+            raise Throttled(detail=self.too_large(request))
         try:
-            return super().allow_request(request, view)
+            self.key = self.get_cache_key(request, view)
+            self.history = self.cache.get(self.key, [])
+            self.now = self.timer()
+            while self.history and self.history[-1] <= self.now - self.duration:
+                self.history.pop()
+            if len(self.history) + self.units > self.num_requests:
+                return False
+            self.history[:0] = [self.now] * self.units
+            self.cache.set(self.key, self.history, self.duration)
+            return True
         except Exception as exc:  # the cache (Redis) is down or hung
             logger.warning("Rate limit %s not checked, the cache is unavailable: %s", self.scope, exc)
             return True
+
+    def wait(self) -> float | None:
+        """Seconds until enough of the history has aged out for this request's cost."""
+        over = len(self.history) + self.units - self.num_requests
+        if over <= 0 or not self.history:
+            return None
+        return max(0.0, self.duration - (self.now - self.history[-min(over, len(self.history))]))
+
+    def too_large(self, request) -> str:
+        return f"This request counts {self.units} against a limit of {self.rate}."
 
     def get_ident(self, request) -> str:
         return client_address(getattr(request, "_request", request))
@@ -68,12 +95,25 @@ class ClientRateThrottle(SimpleRateThrottle):
 
 
 class InspectThrottle(ClientRateThrottle):
-    """INSPECT_RATE_USER per signed-in user, INSPECT_RATE_ANON per address for everyone else."""
+    """INSPECT_RATE_USER per signed-in user, INSPECT_RATE_ANON per address for everyone else; each post of a
+    batch counts (a batch of 100 is 100 posts' work, not one request's)."""
 
     scope = "inspect"
 
     def rate_for(self, request) -> str:
         return settings.INSPECT_RATE_USER if request.user.is_authenticated else settings.INSPECT_RATE_ANON
+
+    def cost(self, request) -> int:
+        data = request.data
+        texts = data.get("texts") if hasattr(data, "get") else None
+        # Capped: a longer batch is refused by its serializer, and counts as the longest accepted.
+        return min(len(texts), settings.INSPECT_MAX_BATCH) if isinstance(texts, list) and texts else 1
+
+    def too_large(self, request) -> str:
+        name = "INSPECT_RATE_USER" if request.user.is_authenticated else "INSPECT_RATE_ANON"
+        advice = "" if request.user.is_authenticated else f", or sign in ({settings.INSPECT_RATE_USER})"
+        return (f"Each post of a batch counts against the inspect limit: {self.units} posts is more than the "
+                f"{self.rate} allowed ({name}); send at most {self.num_requests} per request{advice}.")
 
 
 class AddressRateThrottle(ClientRateThrottle):

@@ -331,6 +331,8 @@
       if (!response.ok) clearResult();
       if (response.status === 429) {
         showError(`Too many requests; try again in ${response.headers.get("Retry-After") || "a few"} seconds.`);
+      } else if (!response.ok && typeof payload.detail === "string") {
+        showError(payload.detail);  // one message, e.g. the 503 naming the time limit
       } else if (!response.ok) {
         showError(Object.entries(payload).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`)
           .join(" ") || `The server answered ${response.status}.`);
@@ -376,8 +378,9 @@
         body: JSON.stringify({...lastBody, format}),
       });
       if (!response.ok) {
+        const payload = await response.json().catch(() => ({}));
         status.textContent = response.status === 429 ? "Too many requests; try again shortly." :
-          `The server answered ${response.status}.`;
+          (typeof payload.detail === "string" ? payload.detail : `The server answered ${response.status}.`);
         return;
       }
       const match = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);

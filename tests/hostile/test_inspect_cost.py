@@ -6,9 +6,16 @@ deadline with a 503 that names it, a process runs a bounded number at once, and 
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
+import subprocess
+import sys
+import threading
+import time
 
+import psutil
 import pytest
+import requests
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -17,6 +24,9 @@ from anonymizer.location.model import LocationModel
 from anonymizer.location.web import services
 from anonymizer.platform import compute
 from anonymizer.platform.compute import ComputeLimit
+from tests.conftest import database_url
+from tests.helpers import ROOT, wait_for
+from webapp.embedded_redis import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +169,58 @@ def test_each_post_of_a_batch_counts_against_the_rate_limit(location_models, set
     assert huge.status_code == 429
     assert "6 posts is more than the 5/minute allowed (INSPECT_RATE_ANON)" in huge.json()["detail"]
     assert "sign in" in huge.json()["detail"]
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_healthz_is_answered_while_worst_case_batches_run_and_no_web_process_is_killed(location_models, settings,
+                                                                                       start_worker, tmp_path):
+    """Two concurrent batches of 2,000-character posts killed both gunicorn workers (30 s timeout) and left
+    /healthz unanswered. gunicorn as the Procfiles start it (2 processes, gunicorn.conf.py), four worst-case
+    batches at once: /healthz answers 200 while they are still running, each batch gets an answer (200, or the
+    503 naming the deadline), and the same web processes are there afterwards."""
+    start_worker().wait_ready()
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.CELERY_BROKER_URL,
+           "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE, "MODEL_DIR": str(settings.MODEL_DIR),
+           "MEDIA_ROOT": str(settings.MEDIA_ROOT), "INSPECT_RATE_ANON": "100000/minute",
+           "INSPECT_DEADLINE_SECONDS": "4"}
+    log = (tmp_path / "gunicorn.log").open("w")
+    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "webapp.wsgi", "--bind", f"127.0.0.1:{port}",
+                            "--workers", "2"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: _status(f"{base}/healthz") == 200, 90, 0.5)
+        master = psutil.Process(web.pid)
+        workers = {child.pid for child in master.children()}
+        assert len(workers) == 2
+        ja = ("渋谷駅でabc123😀、新宿。" * 120)[:2000]
+        batch = {"texts": [ja] * 100, "model": "tokyo-ja", "replacement": "generalize"}
+        answers: list[int] = []
+        threads = [threading.Thread(target=lambda: answers.append(
+            requests.post(f"{base}/api/v1/inspect/batch", json=batch, timeout=60).status_code)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)  # the batches are in
+        health, in_flight = [], []
+        while any(thread.is_alive() for thread in threads):
+            health.append(_status(f"{base}/healthz", timeout=20))
+            in_flight.append(any(thread.is_alive() for thread in threads))
+        for thread in threads:
+            thread.join()
+        assert set(health) == {200}, health
+        assert any(in_flight), "no /healthz answer arrived before every batch was over"
+        assert sorted(answers) and set(answers) <= {200, 503}, answers
+        assert {child.pid for child in master.children()} == workers  # none killed and restarted
+    finally:
+        web.terminate()
+        web.wait(30)
+        log.close()
+    assert "WORKER TIMEOUT" not in (tmp_path / "gunicorn.log").read_text()
+
+
+def _status(url: str, timeout: float = 5) -> int | None:
+    try:
+        return requests.get(url, timeout=timeout).status_code
+    except requests.RequestException:
+        return None

@@ -124,8 +124,9 @@ class AddressRateThrottle(ClientRateThrottle):
 
 
 class AuthThrottle(AddressRateThrottle):
-    """AUTH_RATE attempts per client address at the sign-in, token, sign-up and admin-login forms, whoever
-    is signed in: guessing passwords across many usernames, or probing which usernames exist, is slow."""
+    """AUTH_RATE attempts per client address at the sign-in, token, sign-up, admin-login, password-change and
+    account-deletion forms, whoever is signed in: guessing passwords across many usernames, or probing which
+    usernames exist, is slow."""
 
     scope = "auth"
 
@@ -134,11 +135,12 @@ class AuthThrottle(AddressRateThrottle):
 
 
 # The URL names whose POSTs are credential checks or account creation.
-_AUTH_URL_NAMES = ("login", "api-obtain-token", "signup", "admin:login")
+_AUTH_URL_NAMES = ("login", "api-obtain-token", "signup", "admin:login", "password_change", "account-delete")
 
 
 class AuthRateLimitMiddleware:
-    """Answers 429 to a POST at a sign-in, token or sign-up endpoint once the address used up AUTH_RATE."""
+    """Answers 429 to a POST at a sign-in, token, sign-up or password-checking endpoint once the address used up
+    AUTH_RATE."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -171,8 +173,8 @@ class AuthRateLimitMiddleware:
 def lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """What django-axes answers a sign-in to a locked username from this address (AXES_LOCKOUT_CALLABLE)."""
     minutes = settings.LOGIN_LOCKOUT_MINUTES
-    message = (f"Too many wrong passwords for this account from your address: signing in to it from here is locked "
-               f"for {minutes} minutes.")
+    message = (f"Too many wrong passwords for this account from your address: signing in to it, or confirming its "
+               f"password, from here is locked for {minutes} minutes.")
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message}, status=429)
     else:

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
-from anonymizer.platform import selectors
+from anonymizer.platform import accounts, selectors
 from anonymizer.platform import uploads as upload_services
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, listing, plural
 from anonymizer.platform.downloads import file_download
@@ -50,7 +50,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
                 lines=["A new token is made and the old one stops working at once: every script or tool that "
                        "uses it gets 401 until you give it the new token."],
                 undo="This cannot be undone: the old token cannot be restored."))
-        Token.objects.filter(user=request.user).delete()
+        accounts.replace_api_token(request.user)
         messages.success(request, "A new API token was made; the old one no longer works.")
         return redirect("api-token")
     token, _ = Token.objects.get_or_create(user=request.user)

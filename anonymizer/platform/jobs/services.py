@@ -153,7 +153,7 @@ def retry_job(job: Job) -> bool:
 
 
 def delete_job(job: Job) -> None:
-    """Delete an ended job and its result files (an active job must be cancelled first)."""
+    """Delete an ended job, its result files and its scratch files (an active job must be cancelled first)."""
     if job.status in Job.ACTIVE_STATUSES:
         raise UserFacingError("This job is still queued or running; cancel it before deleting it.")
-    job.delete()  # result files go with their rows (anonymizer.signals)
+    job.delete()  # its files go once this commits (anonymizer.platform.signals)

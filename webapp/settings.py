@@ -279,6 +279,15 @@ if INSPECT_DEADLINE_SECONDS > WEB_TIMEOUT_SECONDS / 2:
 # hand de-identified by at least this many participants who were not flagged (issue 20: ≥ 30 × ≥ 3).
 CROWD_CALIBRATION_MIN_POSTS = env_int("CROWD_CALIBRATION_MIN_POSTS", 30, minimum=1)
 CROWD_CALIBRATION_MIN_PARTICIPANTS = env_int("CROWD_CALIBRATION_MIN_PARTICIPANTS", 3, minimum=1)
+# A campaign link flooded from one address must leave the others served (issue 42): joins per client address,
+# and the open reservations one address may hold in a campaign, at most this many and this share of the
+# answers it still needs.
+CROWD_JOIN_RATE = env_str("CROWD_JOIN_RATE", "120/hour")
+CROWD_ADDRESS_RESERVATIONS = env_int("CROWD_ADDRESS_RESERVATIONS", 20, minimum=1)
+CROWD_ADDRESS_SHARE = env_float("CROWD_ADDRESS_SHARE", 0.2, minimum=0.001)
+if CROWD_ADDRESS_SHARE > 1:
+    raise ImproperlyConfigured(f"Environment variable CROWD_ADDRESS_SHARE={CROWD_ADDRESS_SHARE:g} is invalid: "
+                               "expected a share from 0.001 to 1.")
 # Sign-in, API-token, sign-up, admin-login, password-change and account-deletion attempts per client address
 # (every outcome counts), and the lockout of one username from one address after LOGIN_FAILURE_LIMIT wrong
 # passwords, at any of them (django-axes).
@@ -300,7 +309,7 @@ if PREFERENCE_MAX_EPSILON > PREFERENCE_LEDGER_EPSILON:
     raise ImproperlyConfigured(f"PREFERENCE_MAX_EPSILON={PREFERENCE_MAX_EPSILON:g} is more than a person's whole "
                                f"budget PREFERENCE_LEDGER_EPSILON={PREFERENCE_LEDGER_EPSILON:g}.")
 for _name, _rate in (("INSPECT_RATE_ANON", INSPECT_RATE_ANON), ("INSPECT_RATE_USER", INSPECT_RATE_USER),
-                     ("AUTH_RATE", AUTH_RATE),
+                     ("AUTH_RATE", AUTH_RATE), ("CROWD_JOIN_RATE", CROWD_JOIN_RATE),
                      ("PREFERENCE_REPORT_RATE", PREFERENCE_REPORT_RATE)):
     _count, _, _period = _rate.partition("/")
     if not _count.isdigit() or _period[:1] not in {"s", "m", "h", "d"}:

@@ -110,7 +110,14 @@ class CampaignPost(models.Model):
 
 
 class Participant(models.Model):
-    """A pseudonymous participant of one campaign (no account); the secret key lives in their session."""
+    """A pseudonymous participant of one campaign (no account); the secret key lives in their session.
+
+    The client address and the browser they joined from are kept only as keyed hashes, per campaign: enough to
+    cap what one address holds and to see a flagged browser join afresh, never the address itself."""
+
+    class Rejoined(models.TextChoices):
+        BROWSER = "browser", "from the same browser as a flagged session"
+        ADDRESS = "address", "from the same address as a flagged session"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="participants")
@@ -118,13 +125,21 @@ class Participant(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     completion_code = models.CharField(max_length=32, blank=True)
+    # The code is shown once, to this participant's session; when is on record for the staff checking codes.
+    code_shown_at = models.DateTimeField(null=True, blank=True)
     # Seed of this participant's own random order of posts.
     seed = models.BigIntegerField()
     flagged_reason = models.CharField(max_length=300, blank=True)
+    # Blank for participants who joined before these were kept (and for those made outside a request).
+    address_hash = models.CharField(max_length=32, blank=True)
+    browser_hash = models.CharField(max_length=32, blank=True)
+    rejoined_after_flag = models.CharField(max_length=8, choices=Rejoined.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at"]
+        indexes = [models.Index(fields=["campaign", "address_hash"]),
+                   models.Index(fields=["campaign", "browser_hash"])]
 
     def __str__(self) -> str:
         return str(self.id)

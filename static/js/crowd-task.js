@@ -96,12 +96,14 @@
         body: body ? JSON.stringify(body) : undefined,
       });
       const payload = await response.json();
-      // "wait": every post left is reserved by others for now (after a stored answer too): ask again later.
-      if (payload.wait && (response.ok || response.status === 409)) {
+      // "wait": every post left is reserved by others for now (409, or 200 after a stored answer), or people on
+      // this network hold their share of the campaign (429): ask again once, after the wait the server gave,
+      // plus up to a second at random so that many pages waiting together do not ask at the same moment.
+      if (payload.wait && (response.ok || response.status === 409 || response.status === 429)) {
         if (payload.progress) $("crowd-count").textContent = payload.progress.answered;
         current = null;
         showError(payload.error);
-        window.setTimeout(() => call("next"), payload.wait * 1000);
+        window.setTimeout(() => call("next"), Math.max(1, payload.wait) * 1000 + Math.random() * 1000);
       } else if (!response.ok) {
         showError(payload.error || `The server answered ${response.status}.`);
       } else {

@@ -3,8 +3,10 @@
 The participant's queue is a plain Django view, not DRF: participants have no account, only the secret in their
 session, and Django's CSRF middleware protects every POST of theirs (DRF checks CSRF for signed-in users only).
 Its errors are JSON {"error": ...} with 400, 403 (not joined) or 405; GET next answers 409 with "wait" when every
-post left is reserved by others. POST answer answers 200 once the answer is stored, with "stored" (what was
-stored) and the next post, or "wait" when none is free yet: never an error for a stored answer."""
+post left is reserved by others, and 429 with "wait" (and Retry-After) when the participant's address holds its
+share of the campaign's open reservations. POST answer answers 200 once the answer is stored, with "stored" (what
+was stored) and the next post, or "wait" when none is free yet: never an error for a stored answer. A completion
+code is in the first answer that says "done" and in none after it."""
 
 from __future__ import annotations
 
@@ -42,8 +44,9 @@ def _payload(participant: Participant, assignment: Assignment | None, error: str
     out = {"progress": _progress(participant), "error": error}
     if assignment is None:
         participant.refresh_from_db(fields=["completed_at", "completion_code", "flagged_reason"])
-        return {**out, "done": True, "completion_code": participant.completion_code,
-                "message": crowd.done_message(participant)}
+        code = crowd.reveal_code(participant)  # once: every later "done" tells when it was shown instead
+        message = "" if code else crowd.done_message(participant)
+        return {**out, "done": True, "completion_code": code, "message": message}
     post = {"id": assignment.post_id, "text": assignment.post.text}
     if campaign.task == Campaign.Task.DEIDENTIFY:
         model = artifacts.load(campaign.location_model, LocationModel.load)
@@ -75,7 +78,10 @@ def participant_api(request: HttpRequest, token: str, action: str) -> JsonRespon
         if action == "undo" and request.method == "POST":
             return JsonResponse(_payload(participant, crowd.undo(participant)))
     except crowd.QueueWait as wait:
-        return JsonResponse({"wait": wait.seconds, "error": str(wait), "done": False}, status=409)
+        response = JsonResponse({"wait": wait.seconds, "error": str(wait), "done": False},
+                                status=429 if isinstance(wait, crowd.AddressWait) else 409)
+        response["Retry-After"] = str(wait.seconds)
+        return response
     except UserFacingError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse({"error": f"Unknown action {action!r} for {request.method}."}, status=405)
@@ -180,7 +186,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/x-ndjson"): OpenApiTypes.STR,
                               403: _NOT_STAFF, 404: _NO_SUCH_CAMPAIGN})
-    @action(detail=True, methods=["get"], url_path=r"export/(?P<what>judgments|aggregates)\.(?P<fmt>csv|jsonl)",
+    @action(detail=True, methods=["get"],
+            url_path=r"export/(?P<what>judgments|aggregates|participants)\.(?P<fmt>csv|jsonl)",
             url_name="export")
     def export(self, request: Request, pk=None, what: str = "", fmt: str = "") -> HttpResponse:
         return export_response(self.get_object(), what, fmt)

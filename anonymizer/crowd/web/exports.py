@@ -1,4 +1,5 @@
-"""Campaign exports as CSV or JSON Lines: the raw (pseudonymous) answers or the per-post aggregates."""
+"""Campaign exports as CSV or JSON Lines: the raw (pseudonymous) answers, the per-post aggregates, or the
+participants (with their completion codes and flags)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from anonymizer.crowd.web import selectors
 from anonymizer.models import Campaign
 from anonymizer.tabular import export
 
-EXPORTS = {"judgments": selectors.judgment_rows, "aggregates": selectors.aggregate_rows}
+EXPORTS = {"judgments": selectors.judgment_rows, "aggregates": selectors.aggregate_rows,
+           "participants": selectors.participant_rows}
 FORMATS = {"csv": "text/csv", "jsonl": "application/x-ndjson"}
 
 
@@ -31,7 +33,7 @@ def export_rows(rows: list[dict], fmt: str) -> str:
 
 def export_response(campaign: Campaign, what: str, fmt: str) -> HttpResponse:
     if what not in EXPORTS or fmt not in FORMATS:
-        raise Http404("Exports are judgments or aggregates, as csv or jsonl.")
+        raise Http404("Exports are judgments, aggregates or participants, as csv or jsonl.")
     response = HttpResponse(export_rows(EXPORTS[what](campaign), fmt), content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.id}-{what}.{fmt}"'
     return response

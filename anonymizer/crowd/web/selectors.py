@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from anonymizer.crowd.stats import (
     JudgmentRecord,
@@ -56,6 +56,13 @@ def still_asked(campaign: Campaign) -> QuerySet[CampaignPost]:
     return posts
 
 
+def answers_needed(campaign: Campaign) -> int:
+    """Valid answers the campaign still wants: each post still asked up to the wanted number (reservations not
+    counted; with sequential stopping a post may stop sooner)."""
+    totals = still_asked(campaign).aggregate(posts=Count("id"), answered=Sum("answered"))
+    return totals["posts"] * campaign.judgments_per_post - (totals["answered"] or 0)
+
+
 def open_campaign(join_token: str) -> Campaign | None:
     return Campaign.objects.filter(join_token=join_token).select_related("location_model").first()
 
@@ -82,6 +89,14 @@ def judgment_records(campaign: Campaign) -> list[JudgmentRecord]:
             for participant, post, given, flag in rows]
 
 
+def participant_gold(campaign: Campaign) -> dict[str, tuple[int, int]]:
+    """Each participant's gold posts answered correctly and answered, by participant id."""
+    gold_rows = Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.GOLD).values_list(
+        "participant_id", "post_id", "post__gold_answer", "answer")
+    return gold_accuracy([JudgmentRecord(str(p), str(post), bool(given)) for p, post, _, given in gold_rows],
+                         {str(post): bool(expected) for _, post, expected, _ in gold_rows})
+
+
 def campaign_report(campaign: Campaign) -> dict:
     """Progress, agreement, per-post aggregates and participants of a campaign."""
     regular = list(campaign.posts.filter(kind=CampaignPost.Kind.REGULAR).values("id", "external_id", "answered",
@@ -95,11 +110,9 @@ def campaign_report(campaign: Campaign) -> dict:
     records = judgment_records(campaign)
     participants = list(
         campaign.participants.annotate(answers=Count("judgments")).values(
-            "id", "answers", "flagged_reason", "consented_at", "completed_at"))
-    gold_rows = Judgment.objects.filter(post__campaign=campaign, post__kind=CampaignPost.Kind.GOLD).values_list(
-        "participant_id", "post_id", "post__gold_answer", "answer")
-    gold = gold_accuracy([JudgmentRecord(str(p), str(post), bool(given)) for p, post, _, given in gold_rows],
-                         {str(post): bool(expected) for _, post, expected, _ in gold_rows})
+            "id", "answers", "flagged_reason", "consented_at", "completed_at", "code_shown_at",
+            "rejoined_after_flag"))
+    gold = participant_gold(campaign)
     for participant in participants:
         participant["gold_correct"], participant["gold_answered"] = gold.get(str(participant["id"]), (0, 0))
     aggregates = aggregate(records, [str(post["id"]) for post in regular], cutoff=campaign.cutoff)
@@ -121,6 +134,7 @@ def campaign_report(campaign: Campaign) -> dict:
                                                              Label.NO_ANSWERS)},
         "participants": participants,
         "flagged": sum(1 for p in participants if p["flagged_reason"]),
+        "rejoined_after_flag": sum(1 for p in participants if p["rejoined_after_flag"]),
         "alpha": krippendorff_alpha(records),
         # How accurately people place posts on the map: distance from their click to the true point.
         "map_answers": len(clicks),
@@ -157,6 +171,28 @@ def judgment_rows(campaign: Campaign) -> list[dict]:
             "participant_id", "post_id", "post__external_id", "post__text", "post__kind", "answer", "clicked_latitude",
             "clicked_longitude", "deleted_tokens", "text_after", "seconds", "participant__flagged_reason",
             "created_at")
+    ]
+
+
+def participant_rows(campaign: Campaign) -> list[dict]:
+    """Every participant of a campaign, pseudonymous, for export: their progress, flag, completion code (to check
+    the codes people hand in) and whether they joined afresh after a flagged session. ``address`` and ``browser``
+    are the first characters of the keyed hashes, to see which participants share one (never the address)."""
+    regular = Count("judgments", filter=Q(judgments__post__kind=CampaignPost.Kind.REGULAR))
+    rows = campaign.participants.annotate(answers=Count("judgments"), regular_answers=regular).order_by(
+        "created_at", "id")
+    gold = participant_gold(campaign)
+    return [
+        {"participant": str(p.id), "joined_at": p.created_at.isoformat(),
+         "consented_at": p.consented_at.isoformat() if p.consented_at else None, "answers": p.answers,
+         "regular_answers": p.regular_answers, "gold_correct": gold.get(str(p.id), (0, 0))[0],
+         "gold_answered": gold.get(str(p.id), (0, 0))[1], "flagged_reason": p.flagged_reason,
+         "rejoined_after_flag": p.rejoined_after_flag,
+         "completed_at": p.completed_at.isoformat() if p.completed_at else None,
+         "completion_code": p.completion_code,
+         "code_shown_at": p.code_shown_at.isoformat() if p.code_shown_at else None,
+         "address": p.address_hash[:8], "browser": p.browser_hash[:8]}
+        for p in rows
     ]
 
 

@@ -8,11 +8,19 @@ post is never served twice to one participant (a database constraint on Assignme
 gets more than the wanted number of valid answers: the post row is locked while its load is re-counted. With
 sequential stopping a post leaves the queue once its Wilson interval clears the cut-off (after at least
 ``min_judgments_per_post`` answers). A flagged participant's answers stop counting and their posts go back to
-the queue; a completion code needs ``min_answers_for_code`` answered regular posts.
+the queue; a completion code needs ``min_answers_for_code`` answered regular posts, and is shown once, to its
+participant's session.
+
+A campaign link is public, so one client address may hold only a bounded share of the campaign's open
+reservations (``AddressLimits``; the join page also limits joins per address), and a browser that starts a fresh
+session gives back what its earlier one reserved; a fresh session from a flagged participant's browser (or
+address) is marked for the staff.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -20,14 +28,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, F, IntegerField, Min, Q, Value, When
+from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from anonymizer.crowd.limits import AddressLimits
 from anonymizer.crowd.stats import JudgmentRecord, decide, flag_participants, gold_accuracy
-from anonymizer.crowd.web.selectors import DECIDED, decided_enough, still_asked
+from anonymizer.crowd.web.selectors import DECIDED, answers_needed, decided_enough, still_asked
 from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant, TrainedLocationModel
+from anonymizer.platform import locks
 from anonymizer.platform.errors import UserFacingError
 
 logger = logging.getLogger(__name__)
@@ -45,6 +56,34 @@ class QueueWait(UserFacingError):
     def __init__(self, seconds: int) -> None:
         super().__init__(f"The remaining posts are being answered by others; try again in {seconds} seconds.")
         self.seconds = seconds
+
+
+class AddressWait(QueueWait):
+    """The participant's client address already holds its share of the campaign's open reservations (others
+    from the same network are answering, or one address floods the link); ask again shortly."""
+
+    #: Longest wait asked for: the address's reservations usually end in an answer well before they expire.
+    MOST_SECONDS = 15
+
+    def __init__(self, seconds: int) -> None:
+        seconds = min(seconds, self.MOST_SECONDS)
+        UserFacingError.__init__(self, f"Many people on your network are answering this campaign right now; "
+                                       f"try again in {seconds} seconds.")
+        self.seconds = seconds
+
+
+def address_limits() -> AddressLimits:
+    return AddressLimits(settings.CROWD_ADDRESS_RESERVATIONS, settings.CROWD_ADDRESS_SHARE)
+
+
+def _digest(campaign: Campaign, what: str, value: str) -> str:
+    """A keyed hash of a participant's address or browser token, per campaign: equal values match within one
+    campaign, but the value cannot be found from it (an IPv4 address has only 2^32 values, so a plain hash could
+    be reversed) nor matched across campaigns. Blank for an unknown value."""
+    if not value:
+        return ""
+    message = f"{what}\0{campaign.id}\0{value}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -117,14 +156,44 @@ def reopen_campaign(campaign: Campaign) -> bool:
 
 
 # -- participants ---------------------------------------------------------------------------------------------
-def join(campaign: Campaign) -> Participant:
-    """A new pseudonymous participant; the caller keeps ``participant.secret`` in the browser session."""
+def join(campaign: Campaign, *, address: str = "", browser: str = "", now: datetime | None = None) -> Participant:
+    """A new pseudonymous participant; the caller keeps ``participant.secret`` in the browser session.
+
+    ``address`` is the client address and ``browser`` the long-lived token of the browser joining (both kept
+    only as keyed hashes): what an earlier session of the same browser reserved goes back to the queue (that
+    session was left: its cookie is gone), and a fresh session after a flagged one from the same browser, or
+    else the same address, is marked ``rejoined_after_flag`` for the staff."""
     if campaign.status != Campaign.Status.OPEN:
         raise UserFacingError("This campaign is closed.")
     if not still_asked(campaign).exists():
         raise UserFacingError(FULL_CAMPAIGN)
-    return Participant.objects.create(campaign=campaign, secret=secrets.token_urlsafe(24),
-                                      seed=secrets.randbits(62))
+    now = now or timezone.now()
+    address_hash, browser_hash = _digest(campaign, "address", address), _digest(campaign, "browser", browser)
+    earlier = Participant.objects.filter(campaign=campaign)
+    same_browser = earlier.filter(browser_hash=browser_hash) if browser_hash else earlier.none()
+    same_address = earlier.filter(address_hash=address_hash) if address_hash else earlier.none()
+    rejoined = ""
+    if same_browser.exclude(flagged_reason="").exists():
+        rejoined = Participant.Rejoined.BROWSER
+    elif same_address.exclude(flagged_reason="").exists():
+        rejoined = Participant.Rejoined.ADDRESS
+    with transaction.atomic():
+        _release(Assignment.objects.filter(participant__in=same_browser), now)
+        return Participant.objects.create(campaign=campaign, secret=secrets.token_urlsafe(24),
+                                          seed=secrets.randbits(62), address_hash=address_hash,
+                                          browser_hash=browser_hash, rejoined_after_flag=rejoined)
+
+
+def rejoin(participant: Participant, now: datetime | None = None) -> None:
+    """The participant's session joined again (Start pressed once more): what it reserved goes back to the
+    queue, and its next post is drawn afresh."""
+    _release(participant.assignments.all(), now or timezone.now())
+
+
+def _release(assignments: QuerySet[Assignment], now: datetime) -> None:
+    """End the open reservations among ``assignments``: their posts are free for others (answering one late is
+    refused once someone else took its slot)."""
+    assignments.filter(answered_at__isnull=True, expires_at__gt=now).update(expires_at=now)
 
 
 def consent(participant: Participant) -> None:
@@ -150,10 +219,24 @@ def _complete(participant: Participant) -> None:
     participant.refresh_from_db(fields=["completed_at", "completion_code"])
 
 
-def done_message(participant: Participant) -> str:
-    """Why a participant with nothing more to judge has no completion code ("" when they have one)."""
-    if participant.completion_code:
+def reveal_code(participant: Participant, now: datetime | None = None) -> str:
+    """The participant's completion code the first time it is shown (when is recorded); "" every time after,
+    and without a code: a session cannot hand its code out again (a reload, a copied session cookie)."""
+    if not participant.completion_code:
         return ""
+    first = Participant.objects.filter(id=participant.id, code_shown_at__isnull=True).update(
+        code_shown_at=now or timezone.now())
+    participant.refresh_from_db(fields=["code_shown_at"])
+    return participant.completion_code if first else ""
+
+
+def done_message(participant: Participant) -> str:
+    """What a participant with nothing more to judge is told when no code is shown: why they have none, or
+    that theirs was shown already."""
+    if participant.completion_code:
+        shown = f" on {timezone.localtime(participant.code_shown_at):%Y-%m-%d at %H:%M}" \
+            if participant.code_shown_at else ""
+        return f"You have finished. Your completion code was shown{shown} and is shown only once."
     if participant.flagged_reason:
         return ("Your session has ended: some of the check items were not answered as they asked, so this session "
                 "gives no completion code.")
@@ -197,6 +280,8 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     answered = participant.judgments.count()
     if participant.completed_at is not None or answered >= campaign.per_participant_cap:
         return None
+    if participant.address_hash:
+        _check_address_share(participant, campaign, now)
     # The participant's own random order: reproducible from their seed and how far they are.
     rng = random.Random(participant.seed * 1_000_003 + answered)
     seen = participant.assignments.values("post_id")
@@ -237,6 +322,19 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     if held is not None:  # slots held by others' reservations may come free
         raise QueueWait(max(1, int((held - now).total_seconds()) + 1))
     return None
+
+
+def _check_address_share(participant: Participant, campaign: Campaign, now: datetime) -> None:
+    """Raise AddressWait when the participant's client address already holds its share of the campaign's open
+    reservations. Counted under a lock per campaign and address, so concurrent requests from one address (in
+    any web process) cannot all pass the same count."""
+    locks.hold_until_commit(f"crowd-address:{campaign.id}:{participant.address_hash}")
+    held = Assignment.objects.filter(participant__campaign=campaign,
+                                     participant__address_hash=participant.address_hash,
+                                     answered_at__isnull=True, expires_at__gt=now)
+    if held.count() >= address_limits().cap(answers_needed(campaign)):
+        soonest = held.aggregate(soonest=Min("expires_at"))["soonest"]
+        raise AddressWait(max(1, int((soonest - now).total_seconds()) + 1))
 
 
 def _checks_due(participant: Participant, campaign: Campaign, answered: int) -> list[str]:
@@ -284,7 +382,7 @@ def _requeue(participant: Participant, now: datetime) -> None:
     transaction, holding no other lock, after the answer that changed the flag."""
     with transaction.atomic():
         if participant.flagged_reason:
-            Assignment.objects.filter(participant=participant, answered_at__isnull=True).update(expires_at=now)
+            _release(participant.assignments.all(), now)
         posts = participant.judgments.filter(post__kind=Kind.REGULAR).values_list("post_id", flat=True)
         _recount(list(posts), participant.campaign)
 

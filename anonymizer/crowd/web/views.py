@@ -2,11 +2,16 @@
 
 A participant is known only by the secret kept in their session; every page answers about that participant
 alone, so nobody ever sees another participant's answers. The participant's queue (next, answer, undo) is
-``api.participant_api``.
+``api.participant_api``. Joining is limited per client address (CROWD_JOIN_RATE), and a long-lived browser
+cookie tells a fresh session of a browser that joined before from a new browser.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -30,7 +35,22 @@ from anonymizer.platform.confirm import Confirmation, confirmation_page, confirm
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.selectors import jobs_of
+from anonymizer.platform.throttles import AddressRateThrottle, client_address
 from anonymizer.tabular import CsvFormatError
+
+#: The cookie that outlives a browser's sessions: a random token, stored only as a keyed hash per campaign.
+BROWSER_COOKIE = "kakurega_browser"
+BROWSER_COOKIE_DAYS = 365
+_BROWSER_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+
+
+class JoinThrottle(AddressRateThrottle):
+    """CROWD_JOIN_RATE joins per client address, across campaigns: a script cannot mint participants."""
+
+    scope = "crowd-join"
+
+    def rate_for(self, request) -> str:
+        return settings.CROWD_JOIN_RATE
 
 
 def _session_key(campaign: Campaign) -> str:
@@ -49,29 +69,57 @@ def participant_of(request: HttpRequest, campaign: Campaign) -> Participant | No
 
 
 # -- participant pages ------------------------------------------------------------------------------------------
+def _browser_token(request: HttpRequest) -> str:
+    """The browser's long-lived token from its cookie, or a new one (then ``_keep_browser_token`` sets it)."""
+    token = request.COOKIES.get(BROWSER_COOKIE, "")
+    return token if _BROWSER_TOKEN.fullmatch(token) else secrets.token_urlsafe(24)
+
+
+def _keep_browser_token(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
+    if request.COOKIES.get(BROWSER_COOKIE) != token:
+        response.set_cookie(BROWSER_COOKIE, token, max_age=BROWSER_COOKIE_DAYS * 86_400, path="/p/",
+                            secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
+    return response
+
+
+def _too_many_joins(request: HttpRequest, wait: float | None) -> HttpResponse:
+    minutes = max(1, round((wait or 60) / 60))
+    response = render(request, "crowd/too_many_joins.html", {"wait_minutes": minutes}, status=429)
+    response["Retry-After"] = str(int(wait or 60) + 1)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """The campaign's instructions and consent; agreeing makes a pseudonymous participant."""
+    """The campaign's instructions and consent; agreeing makes a pseudonymous participant, or, for a session that
+    joined already, gives back what it reserved and starts its next post afresh."""
     campaign = campaign_or_404(token)
     participant = participant_of(request, campaign)
+    browser = _browser_token(request)
     if request.method == "POST":
+        throttle = JoinThrottle()
+        if not throttle.allow_request(request, None):
+            return _too_many_joins(request, throttle.wait())
         if request.POST.get("consent") != "yes":
             messages.error(request, "Please tick the consent box to take part.")
         else:
             try:
-                participant = participant or crowd.join(campaign)
+                if participant is None:
+                    participant = crowd.join(campaign, address=client_address(request), browser=browser)
+                else:
+                    crowd.rejoin(participant)
             except UserFacingError as exc:
                 messages.error(request, str(exc))
             else:
                 crowd.consent(participant)
                 request.session[_session_key(campaign)] = participant.secret
-                return redirect("crowd-task", token=token)
+                return _keep_browser_token(request, redirect("crowd-task", token=token), browser)
     elif participant is not None and participant.consented_at is not None:
         return redirect("crowd-task", token=token)
     # A newcomer to a campaign with every answer it needs is told so, not signed up for a code-less session.
     full = participant is None and not selectors.still_asked(campaign).exists()
-    return render(request, "crowd/join.html", {"campaign": campaign, "full": full,
-                                               "full_message": crowd.FULL_CAMPAIGN})
+    return _keep_browser_token(request, render(request, "crowd/join.html", {
+        "campaign": campaign, "full": full, "full_message": crowd.FULL_CAMPAIGN}), browser)
 
 
 @require_GET

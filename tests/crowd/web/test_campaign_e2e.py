@@ -13,6 +13,7 @@ import pytest
 import requests
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from requests.adapters import HTTPAdapter
 
 from anonymizer.crowd.web import selectors
 from anonymizer.crowd.web import services as crowd
@@ -32,11 +33,24 @@ def make_campaign(staff, *, regular: int, wanted: int, gold: list[bool] = (), ca
                                  reservation_seconds=reservation, gold_share=gold_share, **options)
 
 
-class Client:
-    """One simulated participant: a browser-like HTTP session on the live server."""
+class _FromAddress(HTTPAdapter):
+    """Connects from a given loopback address, which the server sees as the client's address."""
 
-    def __init__(self, base: str, campaign: Campaign) -> None:
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
+class Client:
+    """One simulated participant: a browser-like HTTP session on the live server, from one client address
+    (participants on one address share its cap of open reservations)."""
+
+    def __init__(self, base: str, campaign: Campaign, address: str = "127.0.0.1") -> None:
         self.http = requests.Session()
+        self.http.mount("http://", _FromAddress(address))
         self.base = f"{base}/p/{campaign.join_token}"
         page = self.http.get(self.base + "/")
         assert page.status_code == 200
@@ -133,7 +147,7 @@ def test_a_participant_never_gets_a_post_twice_even_from_two_tabs(live_server, s
 
 def test_an_expired_reservation_is_served_to_someone_else(live_server, staff):
     campaign = make_campaign(staff, regular=1, wanted=1, reservation=1)
-    slow, quick = Client(live_server.url, campaign), Client(live_server.url, campaign)
+    slow, quick = Client(live_server.url, campaign, "127.0.0.2"), Client(live_server.url, campaign, "127.0.0.3")
     post = slow.call("next").json()["post"]
     waiting = quick.call("next")
     assert waiting.status_code == 409 and waiting.json()["wait"] >= 1  # the only slot is reserved

@@ -26,8 +26,9 @@ def campaign(staff) -> Campaign:
                                  judgments_per_post=2)
 
 
-def participant_client(campaign: Campaign) -> Client:
-    client = Client()
+def participant_client(campaign: Campaign, address: str = "127.0.0.1") -> Client:
+    """A participant's browser, from ``address``: two people on one address share its reservations' cap."""
+    client = Client(REMOTE_ADDR=address)
     client.post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
     return client
 
@@ -38,7 +39,7 @@ def api(client: Client, campaign: Campaign, action: str, body=None):
 
 
 def test_participants_see_only_their_own_items(campaign):
-    alice, bob = participant_client(campaign), participant_client(campaign)
+    alice, bob = participant_client(campaign, "192.0.2.1"), participant_client(campaign, "192.0.2.2")
     served = api(alice, campaign, "next").json()
     assert set(served) == {"progress", "error", "done", "post", "expires_at"}
     assert set(served["post"]) == {"id", "text"}  # no kind (gold), no other answers, no counts

@@ -3,7 +3,10 @@ undoes an answer, and reaches the completion code."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Judgment
@@ -65,3 +68,43 @@ def test_the_click_map_shows_land_and_places(live_server, staff, location_models
         assert page.evaluate("document.querySelector('#crowd-map path.geo-land').getBoundingClientRect().width") > 100
         assert page.evaluate("document.querySelectorAll('#crowd-map .place-label').length") > 0
     assert errors == []
+
+
+def test_a_page_whose_address_holds_its_share_waits_and_asks_again(live_server, staff):
+    """Issue 42: the next-post endpoint answers 429 with a wait while the address holds its share of the open
+    reservations; the page says so and asks again after the wait, once, and is served when a slot comes free."""
+    posts = [crowd.PostSpec(text) for text in ("Lunch at the river", "Heading to the station", "Quiet night")]
+    campaign = crowd.create_campaign(owner=staff, name="Where was it?", instructions="Can you tell where?",
+                                     consent_text="Answers are stored pseudonymously.", posts=posts,
+                                     judgments_per_post=1, per_participant_cap=3, min_answers_for_code=1,
+                                     reservation_seconds=10)
+    # Someone else on the browser's address (the live server sees 127.0.0.1) holds the address's one slot:
+    # 3 answers needed, a fifth of them rounds down to the minimum of one.
+    neighbour = crowd.join(campaign, address="127.0.0.1")
+    crowd.consent(neighbour)
+    assert crowd.next_assignment(neighbour) is not None
+    asked: list[int] = []
+    for page in browser_page():
+        page.set_default_timeout(15_000)
+        page.on("response", lambda response: asked.append(response.status) if "/api/next" in response.url else None)
+        page.goto(f"{live_server.url}/p/{campaign.join_token}/")
+        page.check("#consent")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/task/")
+        page.wait_for_selector("#crowd-error:not([hidden])")
+        assert "Many people on your network" in page.text_content("#crowd-error")
+        # The neighbour's reservation ends: the page is served at its next ask. (From a thread: Playwright's
+        # event loop runs in this one, and Django refuses database calls from within a running loop.)
+        release = threading.Thread(target=_in_own_connection, args=(crowd.rejoin, neighbour))
+        release.start()
+        release.join(30)
+        wait_for_js(page, "document.getElementById('crowd-post').textContent.length > 0", timeout=30)
+        assert page.is_hidden("#crowd-error")
+    assert asked == [429, 200]  # one polite ask after the wait, not a stream of retries
+
+
+def _in_own_connection(function, *args) -> None:
+    try:
+        function(*args)
+    finally:
+        connection.close()

@@ -129,7 +129,7 @@ def test_a_decided_post_stops_being_asked_and_an_undecided_one_is_asked_to_the_m
 
 def test_a_stored_answer_is_a_200_with_what_was_stored_even_when_the_next_post_must_wait(staff):
     campaign = campaign_of(staff, 2, wanted=1)
-    first, second = Client(), Client()
+    first, second = Client(REMOTE_ADDR="192.0.2.21"), Client(REMOTE_ADDR="192.0.2.22")  # two people, two addresses
     for client in (first, second):
         client.post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
     url = lambda action: reverse("crowd-api", args=[campaign.join_token, action])  # noqa: E731

@@ -106,8 +106,8 @@ class InspectThrottle(ClientRateThrottle):
     def cost(self, request) -> int:
         data = request.data
         texts = data.get("texts") if hasattr(data, "get") else None
-        # Capped: a longer batch is refused by its serializer, and counts as the longest accepted.
-        return min(len(texts), settings.INSPECT_MAX_BATCH) if isinstance(texts, list) and texts else 1
+        # A batch longer than INSPECT_MAX_BATCH is refused by its serializer (400 naming the limit) at no cost.
+        return len(texts) if isinstance(texts, list) and 0 < len(texts) <= settings.INSPECT_MAX_BATCH else 1
 
     def too_large(self, request) -> str:
         name = "INSPECT_RATE_USER" if request.user.is_authenticated else "INSPECT_RATE_ANON"

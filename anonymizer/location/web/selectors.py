@@ -34,7 +34,15 @@ def resolve_location_model(user: AbstractBaseUser | None, ref: str | None, text:
 
 
 def load_location_model(record: TrainedLocationModel) -> LocationModel:
-    return artifacts.load(record, LocationModel.load)
+    return artifacts.load(record, _load_warmed)
+
+
+def _load_warmed(directory) -> LocationModel:
+    """A model read from disk with what its first inspection would build lazily (tokenizer, gazetteer index)
+    built now, once per process, outside any request's deadline."""
+    model = LocationModel.load(directory)
+    model.deidentify(_WARM_UP_POST)
+    return model
 
 
 def human_scorers(record: TrainedLocationModel) -> list[LinearScorer]:
@@ -54,8 +62,7 @@ def warm_location_models() -> int:
     returns how many models."""
     records = list(location_models_for(None))
     for record in records:
-        model = load_location_model(record)
-        model.deidentify(_WARM_UP_POST, extra_scorers=human_scorers(record))
+        load_location_model(record).deidentify(_WARM_UP_POST, extra_scorers=human_scorers(record))
         if record.language == time_removal.LANGUAGE:
             time_removal.shared_anonymizer(settings.TEMPORAL_USE_NER).transform([_WARM_UP_POST])
     return len(records)

@@ -329,12 +329,13 @@ def _check_address_share(participant: Participant, campaign: Campaign, now: date
     reservations. Counted under a lock per campaign and address, so concurrent requests from one address (in
     any web process) cannot all pass the same count."""
     locks.hold_until_commit(f"crowd-address:{campaign.id}:{participant.address_hash}")
-    held = Assignment.objects.filter(participant__campaign=campaign,
-                                     participant__address_hash=participant.address_hash,
-                                     answered_at__isnull=True, expires_at__gt=now)
-    if held.count() >= address_limits().cap(answers_needed(campaign)):
-        soonest = held.aggregate(soonest=Min("expires_at"))["soonest"]
-        raise AddressWait(max(1, int((soonest - now).total_seconds()) + 1))
+    # One statement: the address's other participants answer meanwhile without this lock, so a second query
+    # could find none of the reservations the count saw.
+    held = Assignment.objects.filter(
+        participant__campaign=campaign, participant__address_hash=participant.address_hash,
+        answered_at__isnull=True, expires_at__gt=now).aggregate(count=Count("id"), soonest=Min("expires_at"))
+    if held["count"] >= address_limits().cap(answers_needed(campaign)):
+        raise AddressWait(max(1, int((held["soonest"] - now).total_seconds()) + 1))
 
 
 def _checks_due(participant: Participant, campaign: Campaign, answered: int) -> list[str]:

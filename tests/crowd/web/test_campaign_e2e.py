@@ -278,3 +278,39 @@ def test_reservations_racing_over_full_posts_neither_deadlock_nor_overfill(staff
     assert not errors, errors[:3]
     for post in CampaignPost.objects.filter(campaign=campaign):
         assert Judgment.objects.filter(post=post).count() == 3 == post.answered, post.external_id
+
+
+def test_concurrent_reservations_from_one_address_never_pass_its_cap(staff, settings):
+    # Issue 42: the cap on what one address holds is a count and then a write; requests racing from one address
+    # in several web processes must not all pass the same count (on PostgreSQL an advisory lock per campaign and
+    # address serialises them; SQLite's write lock does). Service level, so the threads race for real.
+    from django.db import connection
+
+    settings.CROWD_ADDRESS_RESERVATIONS = 5
+    campaign = make_campaign(staff, regular=40, wanted=3, cap=40)  # 120 answers needed: the cap of 5 binds
+    participants = []
+    for _ in range(16):
+        participant = crowd.join(campaign, address="198.51.100.9")
+        crowd.consent(participant)
+        participants.append(participant)
+    outcomes: list[str] = []
+    start = threading.Barrier(len(participants))
+
+    def reserve(participant: Participant) -> None:
+        try:
+            start.wait(30)
+            outcomes.append("served" if crowd.next_assignment(participant) else "none")
+        except crowd.AddressWait:
+            outcomes.append("wait")
+        except BaseException as exc:  # surfaced by the assertion below
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=reserve, args=(p,), daemon=True) for p in participants]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes) == ["served"] * 5 + ["wait"] * 11, outcomes
+    assert Assignment.objects.filter(participant__campaign=campaign, answered_at__isnull=True).count() == 5

@@ -93,6 +93,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/ every error is JSON {"detail": ...}; too large bodies and too long query strings stop here.
+    "anonymizer.platform.api_errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -369,8 +371,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # JSON only, of a bounded depth (the uploads and the token endpoint take forms too): anonymizer.platform.api_input.
+    "DEFAULT_PARSER_CLASSES": ["anonymizer.platform.api_input.BoundedJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "anonymizer.platform.api_schema.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "anonymizer.platform.api_input.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }

@@ -29,6 +29,7 @@ from rest_framework.views import APIView
 from anonymizer.models import Job
 from anonymizer.platform import selectors
 from anonymizer.platform import uploads as upload_services
+from anonymizer.platform.api_input import BoundedJSONParser
 from anonymizer.platform.downloads import file_download
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import runner
@@ -175,16 +176,19 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
 
     @extend_schema(
         parameters=[OpenApiParameter("ids", str, description=(
-            f"Comma-separated ids of your jobs (at most {MAX_STATUS_IDS}); ids that are not yours, or not ids, "
-            "give nothing."))],
-        responses={200: JobStatusListSerializer, 403: _NOT_SIGNED_IN})
+            f"Comma-separated ids of your jobs (at most {MAX_STATUS_IDS}, else 400); ids that are not yours, or not "
+            "ids, give nothing."))],
+        responses={200: JobStatusListSerializer, 400: _INVALID, 403: _NOT_SIGNED_IN})
     @action(detail=False, methods=["get"], url_path="status", url_name="status")
     def statuses(self, request: Request) -> Response:
         """What a page of jobs polls while some are queued or running: each asked-for job's status, progress and
         standing (queue place, time run, estimate). Only your jobs answer."""
+        parts = [part for part in request.query_params.get("ids", "").split(",") if part.strip()]
+        if len(parts) > MAX_STATUS_IDS:
+            raise ValidationError({"ids": [f"At most {MAX_STATUS_IDS} ids in one request; got {len(parts):,}."]})
         runner.fail_stale_jobs()
         ids = []
-        for part in request.query_params.get("ids", "").split(",")[:MAX_STATUS_IDS]:
+        for part in parts:
             try:
                 ids.append(uuid.UUID(part.strip()))
             except ValueError:
@@ -274,6 +278,8 @@ class JobKindListView(APIView):
 class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for your API token. Wrong passwords lock the username out from your
     address as the sign-in form does (django-axes), and attempts per address are rate-limited (AUTH_RATE)."""
+
+    parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
 
     @extend_schema(auth=[{}], responses={
         200: AuthTokenSerializer,

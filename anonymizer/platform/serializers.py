@@ -6,6 +6,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from anonymizer.models import Job, JobResult, Upload
+from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.platform.jobs.registry import get_job_kind, job_kinds
 
 
@@ -70,7 +71,7 @@ class JobListSerializer(JobSerializer):
 class JobCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[])
     params = serializers.JSONField(required=False, default=dict, help_text="Parameters of the kind; see /job-kinds/.")
-    inputs = serializers.ListField(child=serializers.UUIDField(), required=False, default=list,
+    inputs = serializers.ListField(child=StrictUUIDField(), required=False, default=list,
                                    help_text="Ids of your uploads the job reads.")
 
     def __init__(self, *args, **kwargs) -> None:

@@ -151,13 +151,13 @@ def test_healthz_shows_detail_to_staff_only(client, admin_client):
 
 
 def test_a_huge_json_body_is_refused_before_it_is_parsed(api, settings):
-    """A JSON body is bounded like a form body (DATA_UPLOAD_MAX_MEMORY_SIZE): DRF reads it through Django's
-    request.body, which refuses it before any parsing; nothing is created."""
+    """A JSON body is bounded like a form body (DATA_UPLOAD_MAX_MEMORY_SIZE): refused by its Content-Length
+    before anything reads it, with a JSON 413 (anonymizer.platform.api_errors); nothing is created."""
     from anonymizer.models import Job
 
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
     body = '{"kind": "profile_csv", "params": {"pad": "' + "x" * 20_000 + '"}}'
     refused = api.post(reverse("api-job-list"), body, content_type="application/json")
-    assert refused.status_code == 400 and not Job.objects.exists()
+    assert refused.status_code == 413 and "10,000 bytes" in refused.json()["detail"] and not Job.objects.exists()
     accepted = api.post(reverse("api-job-list"), '{"kind": "profile_csv"}', content_type="application/json")
     assert accepted.status_code == 400 and "inputs" in accepted.json()  # parsed, then validated

@@ -10,8 +10,6 @@ code is in the first answer that says "done" and in none after it."""
 
 from __future__ import annotations
 
-import json
-
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_http_methods
 from drf_spectacular.types import OpenApiTypes
@@ -31,6 +29,7 @@ from anonymizer.crowd.web.views import campaign_or_404, participant_of
 from anonymizer.location.model import LocationModel, remove_spans
 from anonymizer.models import Assignment, Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
+from anonymizer.platform.api_input import loads_bounded
 from anonymizer.platform.errors import UserFacingError
 
 
@@ -89,8 +88,8 @@ def participant_api(request: HttpRequest, token: str, action: str) -> JsonRespon
 
 def _json(request: HttpRequest) -> dict:
     try:
-        body = json.loads(request.body or b"{}")
-    except ValueError as exc:
+        body = loads_bounded(request.body or b"{}")
+    except ValueError as exc:  # not JSON, or nested too deep to read safely
         raise UserFacingError("The request body is not JSON.") from exc
     if not isinstance(body, dict):
         raise UserFacingError("The request body must be a JSON object.")

@@ -15,6 +15,7 @@ from anonymizer.location.human import HumanModel, train_human_model
 from anonymizer.location.model import LocationModel, hand_calibration
 from anonymizer.models import Campaign, CampaignPost, HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts
+from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
@@ -25,7 +26,14 @@ CAMPAIGN_JOBS = ("train_human_model", "calibrate_threshold", "machine_human_tabl
 
 
 class CampaignParams(serializers.Serializer):
-    campaign = serializers.UUIDField(help_text="One of your campaigns.")
+    campaign = StrictUUIDField(help_text="One of your campaigns.")
+
+    def validate_campaign(self, campaign_id):
+        """Before anything is queued (the run checks again: the campaign may go meanwhile)."""
+        owner = self.context.get("owner")
+        if owner is not None and not selectors.campaigns_of(owner).filter(id=campaign_id).exists():
+            raise serializers.ValidationError("There is no such campaign of yours.")
+        return campaign_id
 
 
 def _campaign(job: Job, task: str | None = None) -> Campaign:

@@ -4,10 +4,12 @@ for the OpenAPI schema, the response's shape."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.tokenize import TOKEN_KINDS
+from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
 from anonymizer.temporal.removal import DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
 
 
@@ -17,7 +19,7 @@ class InspectOptionsSerializer(serializers.Serializer):
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
                                       max_length=50, default=list, help_text=OPTION_HELP["keep_time"])
     remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
-    time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
+    time_patterns = StrictUUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
                                                  help_text=OPTION_HELP["time_patterns_top"])
@@ -29,8 +31,9 @@ class InspectOptionsSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
                                    help_text="auto: delete the fewest morphemes that get under the threshold; "
                                              "fixed: delete exactly m.")
-    m = serializers.IntegerField(required=False, min_value=1, max_value=1000,
-                                 help_text="Morphemes to delete in fixed mode.")
+    m = serializers.IntegerField(required=False, min_value=1,
+                                 validators=[AtMost(lambda: settings.INSPECT_MAX_M, "m")],
+                                 help_text="Morphemes to delete in fixed mode (at most INSPECT_MAX_M).")
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
                                  max_length=50,
                                  help_text="Words or phrases that must not be deleted (\"Des Moines\", \"Iowa Cubs\"): "
@@ -50,25 +53,22 @@ class InspectOptionsSerializer(serializers.Serializer):
         if data["mode"] == "fixed":
             if "m" not in data:
                 raise serializers.ValidationError({"m": ["m is required when mode is fixed."]})
-            if data["m"] > settings.INSPECT_MAX_M:
-                raise serializers.ValidationError({"m": [f"m is at most {settings.INSPECT_MAX_M}."]})
         else:
             data.pop("m", None)
         return data
 
 
-def _check_length(text: str, where: str = "The text") -> str:
-    if len(text) > settings.INSPECT_MAX_CHARS:
-        raise serializers.ValidationError(
-            f"{where} is {len(text):,} characters long; the limit is {settings.INSPECT_MAX_CHARS:,}.")
-    return text
+def _max_chars() -> int:
+    return settings.INSPECT_MAX_CHARS
+
+
+def _max_batch() -> int:
+    return settings.INSPECT_MAX_BATCH
 
 
 class InspectRequestSerializer(InspectOptionsSerializer):
-    text = serializers.CharField(help_text="The post to inspect.")
-
-    def validate_text(self, text: str) -> str:
-        return _check_length(text)
+    text = serializers.CharField(validators=[CharactersAtMost(_max_chars)],
+                                 help_text="The post to inspect (at most INSPECT_MAX_CHARS characters).")
 
 
 class InspectReportRequestSerializer(InspectRequestSerializer):
@@ -77,24 +77,23 @@ class InspectReportRequestSerializer(InspectRequestSerializer):
                                                "works offline); svg: the same figure as a drawing.")
 
 
+_BATCH_LIMIT = ItemsAtMost(_max_batch, "posts")
+
+
 class InspectBatchRequestSerializer(InspectOptionsSerializer):
-    texts = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="The posts to inspect.")
+    texts = serializers.ListField(child=serializers.CharField(validators=[CharactersAtMost(_max_chars, "A post")]),
+                                  min_length=1, validators=[_BATCH_LIMIT],
+                                  help_text="The posts to inspect (at most INSPECT_MAX_BATCH).")
 
     def to_internal_value(self, data):
         # The batch limit before each post is validated, so a request of a million posts costs nothing.
         texts = data.get("texts") if hasattr(data, "get") else None
-        if isinstance(texts, list) and len(texts) > settings.INSPECT_MAX_BATCH:
-            raise serializers.ValidationError({"texts": [
-                f"{len(texts):,} posts in one request; the limit is {settings.INSPECT_MAX_BATCH:,}."]})
+        if isinstance(texts, list):
+            try:
+                _BATCH_LIMIT(texts)
+            except DjangoValidationError as exc:
+                raise serializers.ValidationError({"texts": exc.messages}) from None
         return super().to_internal_value(data)
-
-    def validate_texts(self, texts: list[str]) -> list[str]:
-        if len(texts) > settings.INSPECT_MAX_BATCH:
-            raise serializers.ValidationError(
-                f"{len(texts):,} posts in one request; the limit is {settings.INSPECT_MAX_BATCH:,}.")
-        for i, text in enumerate(texts):
-            _check_length(text, f"Post {i}")
-        return texts
 
 
 # Response shapes, for the OpenAPI schema (the views return plain dicts of this shape).

@@ -13,6 +13,8 @@ from rest_framework import serializers
 from rest_framework.utils.encoders import JSONEncoder
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
     from anonymizer.models import Job, Upload
     from anonymizer.platform.jobs.chunks import ChunkWork
     from anonymizer.platform.jobs.runner import JobRun
@@ -38,17 +40,18 @@ class JobKind:
     # returns what the job's own run gathers (or None). Must be idempotent: a lost part is run again.
     run_chunk: Callable[[Job, ChunkWork], bytes | None] | None = None
 
-    def validate_params(self, data: Any) -> dict:
-        """Validated parameters with defaults filled in; raises serializers.ValidationError."""
-        serializer = self.params_serializer(data=data if data is not None else {})
+    def validate_params(self, data: Any, owner: AbstractBaseUser | None = None) -> dict:
+        """Validated parameters with defaults filled in; raises serializers.ValidationError. The serializer
+        gets the job's ``owner`` in its context, to refuse an object of someone else's by field."""
+        serializer = self.params_serializer(data=data if data is not None else {}, context={"owner": owner})
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 
-    def ready_params(self, data: Any, inputs: list[Upload]) -> dict:
+    def ready_params(self, data: Any, inputs: list[Upload], owner: AbstractBaseUser | None = None) -> dict:
         """The parameters a job of this kind is queued with: validated, then prepared against its inputs, so a
         bad value is refused before anything is queued, and made JSON (the job's params column and the worker
         read them as JSON). Raises serializers.ValidationError by field."""
-        params = self.validate_params(data)
+        params = self.validate_params(data, owner)
         params = self.prepare(params, inputs) if self.prepare is not None else params
         return json_safe(params)
 

@@ -39,7 +39,7 @@ def start_jobs(*, owner: AbstractBaseUser, kind: str, runs: Sequence[dict | None
     job_kind = get_job_kind(kind)
     inputs = list(inputs)
     _check_inputs(job_kind, owner, inputs)
-    ready = [job_kind.ready_params(params, inputs) for params in runs]
+    ready = [job_kind.ready_params(params, inputs, owner) for params in runs]
     with transaction.atomic():
         return [create_job(owner=owner, kind=kind, params=params, inputs=inputs) for params in ready]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.preferences.ldp import one_bit_bound
 from anonymizer.preferences.serving import is_report_value
 from anonymizer.preferences.web import selectors
@@ -26,8 +27,8 @@ class ReportSerializer(serializers.Serializer):
 
 
 class ContributionSerializer(serializers.Serializer):
-    model = serializers.UUIDField(help_text="The id of the model version the gradient was computed against.")
-    reports = ReportSerializer(many=True, allow_empty=False,
+    model = StrictUUIDField(help_text="The id of the model version the gradient was computed against.")
+    reports = ReportSerializer(many=True, allow_empty=False, max_length=settings.PREFERENCE_MAX_ROUNDS,
                                help_text="One report per round, rounds 0 … R−1, all with the same ε.")
 
     def to_internal_value(self, data):

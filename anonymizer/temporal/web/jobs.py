@@ -20,6 +20,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from anonymizer.models import Job, TrainedLocationModel, Upload
+from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.csv_parts import Rewrite, batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
@@ -58,7 +59,7 @@ class RemoveTimeParams(serializers.Serializer):
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False, max_length=50,
                                       default=list, help_text=OPTION_HELP["keep_time"])
     remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
-    time_patterns = serializers.UUIDField(required=False, allow_null=True, default=None,
+    time_patterns = StrictUUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
                                                  help_text=OPTION_HELP["time_patterns_top"])

@@ -147,3 +147,8 @@ def test_a_flagged_browser_joining_afresh_is_shown_to_staff(staff):
     header, *rows = export.content.decode().splitlines()
     assert "rejoined_after_flag" in header and "completion_code" in header and "flagged_reason" in header
     assert len(rows) == 4
+    # The browser cookie is HttpOnly and long-lived; neither it nor the address is stored, only keyed hashes.
+    cookie = unrelated.http.cookies["kakurega_browser"]
+    assert cookie["httponly"] and int(cookie["max-age"]) >= 300 * 86_400
+    stored = str(list(Participant.objects.values()))
+    assert cookie.value not in stored and "10.42.2.4" not in stored

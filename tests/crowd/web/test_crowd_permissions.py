@@ -58,7 +58,8 @@ def test_strangers_and_participants_cannot_read_aggregates(campaign, staff, othe
     outsider = django_user_model.objects.create_user("kato", password="an ordinary passphrase")
     pages = [reverse("campaign-detail", args=[campaign.id]),
              reverse("campaign-export", args=[campaign.id, "aggregates", "csv"]),
-             reverse("campaign-export", args=[campaign.id, "judgments", "jsonl"])]
+             reverse("campaign-export", args=[campaign.id, "judgments", "jsonl"]),
+             reverse("campaign-export", args=[campaign.id, "participants", "csv"])]
     for url in pages:
         assert participant.get(url).status_code == 302  # to the log-in page
         client = Client()
@@ -69,7 +70,8 @@ def test_strangers_and_participants_cannot_read_aggregates(campaign, staff, othe
         client.force_login(staff)
         assert client.get(url).status_code == 200
     api_urls = [reverse("api-campaign-detail", args=[campaign.id]), reverse("api-campaign-report", args=[campaign.id]),
-                reverse("api-campaign-export", args=[campaign.id, "aggregates", "csv"])]
+                reverse("api-campaign-export", args=[campaign.id, "aggregates", "csv"]),
+                reverse("api-campaign-export", args=[campaign.id, "participants", "jsonl"])]
     for url in api_urls:
         assert APIClient().get(url).status_code in (401, 403)
         client = APIClient()
@@ -77,6 +79,8 @@ def test_strangers_and_participants_cannot_read_aggregates(campaign, staff, othe
         assert client.get(url).status_code == 403
         client.force_authenticate(other_staff)
         assert client.get(url).status_code == 404
+        client.force_authenticate(staff)
+        assert client.get(url).status_code == 200
 
 
 def test_non_staff_cannot_create_campaigns(django_user_model, tokyo, location_models):

@@ -8,16 +8,18 @@ like `manage.py bootstrap`). The rate limits are lifted for the run, so an answe
 429. A staff user with an API token owns an upload, a finished job and a campaign.
 
 schemathesis (the CLI, `schemathesis run`) reads /api/v1/schema/ and sends every operation valid and invalid
-requests (its examples, coverage and fuzzing phases), once with the staff user's token and once with no
-credentials, and runs every check it has (`--checks all`). The script prints, per run, the requests sent, the
-answers of 500 and above, and the failures of each check by operation, then the totals. A failure of
-positive_data_acceptance where the API refused a value no schema can rule out (a model name that does not exist,
-reports not numbered 0 … R-1) is listed with the server's reason, so a reader can tell ours from those.
+requests (all its phases: examples, coverage, fuzzing, stateful), once with the staff user's token (given as the
+schema's tokenAuth, so its ignored-auth check knows what to spoil) and once with no credentials, and runs every
+check it has (`--checks all`). The script prints, per run, the answers by status and the failing cases of each
+check by operation, then the totals: answers of 500 and above, and schema violations that are ours. A
+positive_data_acceptance failure whose 400 names only fields no schema can state (a model of yours, reports
+numbered 0 ... R-1: tests/hostile/schema_limits.py) is counted apart, as the API doing its job.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -31,6 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.hostile.schema_limits import refused_beyond_the_schema  # noqa: E402
 from webapp import embedded_redis  # noqa: E402
 
 LIFTED_RATES = {"INSPECT_RATE_ANON": "100000000/minute", "INSPECT_RATE_USER": "100000000/minute",
@@ -73,16 +76,16 @@ def wait_listening(port: int, timeout: float = 90) -> None:
     raise RuntimeError(f"gunicorn did not answer on port {port} within {timeout} s")
 
 
-def run_schemathesis(port: int, label: str, headers: list[str], args: argparse.Namespace, out: Path) -> dict:
+def run_schemathesis(port: int, label: str, token: str | None, args: argparse.Namespace, out: Path) -> dict:
     report = out / f"{label}.json"
     events = out / f"{label}.ndjson"
-    command = [str(Path(sys.executable).parent / "schemathesis"), "run", f"http://127.0.0.1:{port}/api/v1/schema/",
-               "--checks", "all", "--max-examples", str(args.max_examples), "--seed", str(args.seed),
-               "--max-time", str(args.max_time), "--workers", "2", "--suppress-health-check", "all",
-               "--phases", "examples,coverage,fuzzing", "--no-color", "--report", "json,ndjson",
-               "--report-json-path", str(report), "--report-ndjson-path", str(events), "--request-timeout", "30"]
-    for header in headers:
-        command += ["-H", header]
+    config = out / f"{label}.toml"
+    config.write_text(f'[auth.openapi.tokenAuth]\napi_key = "Token {token}"\n' if token else "")
+    command = [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config), "run",
+               f"http://127.0.0.1:{port}/api/v1/schema/", "--checks", "all", "--max-examples",
+               str(args.max_examples), "--seed", str(args.seed), "--max-time", str(args.max_time), "--workers", "2",
+               "--suppress-health-check", "all", "--no-color", "--report", "json,ndjson", "--report-json-path",
+               str(report), "--report-ndjson-path", str(events), "--request-timeout", "30"]
     started = time.perf_counter()
     completed = subprocess.run(command, cwd=out, capture_output=True, text=True)  # its cache goes there too
     elapsed = time.perf_counter() - started
@@ -90,39 +93,60 @@ def run_schemathesis(port: int, label: str, headers: list[str], args: argparse.N
     return summarize(label, report, events, elapsed, out / f"{label}.txt")
 
 
-def _responses(value):
-    """Every recorded response (a dict with a status_code and a body) anywhere in an NDJSON event."""
-    if isinstance(value, dict):
-        if isinstance(value.get("status_code"), int) and "elapsed" in value:
-            yield value
-        for child in value.values():
-            yield from _responses(child)
-    elif isinstance(value, list):
-        for child in value:
-            yield from _responses(child)
+def _body(message: dict) -> bytes:
+    content = message.get("content") or message.get("body") or {}
+    if isinstance(content, dict) and "$base64" in content:
+        return base64.b64decode(content["$base64"])
+    return (content if isinstance(content, str) else json.dumps(content)).encode() if content else b""
 
 
 def summarize(label: str, report: Path, events: Path, elapsed: float, text: Path) -> dict:
-    """Requests answered and answers >= 500 (from the NDJSON events), and the failures by check and operation
-    (from the JSON report)."""
+    """Answers by status, and the failing cases by check and operation, from the NDJSON events (each scenario's
+    cases, the checks run on each and the request and response)."""
     statuses: Counter = Counter()
+    failing: dict[str, Counter] = {}
+    beyond: Counter = Counter()
+    titles: dict[tuple[str, str], str] = {}
     for line in events.read_text().splitlines() if events.exists() else []:
-        for response in _responses(json.loads(line)):
-            statuses[response["status_code"]] += 1
-    document = json.loads(report.read_text()) if report.exists() else {"failures": [], "errors": []}
+        scenario = json.loads(line).get("ScenarioFinished")
+        if not scenario:
+            continue
+        recorder = scenario["recorder"]
+        for case_id, interaction in recorder.get("interactions", {}).items():
+            response = interaction.get("response") or {}
+            if "status_code" in response:
+                statuses[response["status_code"]] += 1
+            operation = recorder["cases"].get(case_id, {}).get("value", {})
+            operation = f"{operation.get('method', '?')} {operation.get('path', '?')}"
+            for check in recorder.get("checks", {}).get(case_id, []):
+                if check["status"] != "failure":
+                    continue
+                if check["name"] == "positive_data_acceptance" and refused_beyond_the_schema(
+                        operation, response.get("status_code", 0), _body(response)):
+                    beyond[operation] += 1
+                    continue
+                failing.setdefault(check["name"], Counter())[operation] += 1
+                failure = (check.get("failure_info") or {}).get("failure") or {}
+                titles.setdefault((check["name"], operation), f"{failure.get('title', '')}: "
+                                  f"{failure.get('message', '')} -> {response.get('status_code')} "
+                                  f"{_body(response)[:160].decode(errors='replace')}".replace("\n", " "))
+    document = json.loads(report.read_text()) if report.exists() else {}
     server_errors = sum(count for status, count in statuses.items() if status >= 500)
     print(f"== {label}: {sum(statuses.values())} answers in {elapsed:.0f} s, {server_errors} of them 500 or above; "
-          f"by status: {dict(sorted(statuses.items()))} (full output: {text})")
-    failures: Counter = Counter()
-    for group in document["failures"]:
-        failures[group["type"]] += group["count"]
-        print(f"   {group['type']}: {group['count']} x {group['title']} in {', '.join(group['operations'])}")
-    for error in document.get("errors", []):
-        print(f"   error: {error['count']} x {error['title']}")
-    if not document["failures"]:
+          f"by status {dict(sorted(statuses.items()))}; schemathesis stopped: {document.get('stop_reason')} "
+          f"(full output: {text})")
+    for check, by_operation in sorted(failing.items()):
+        print(f"   {check}: {sum(by_operation.values())} failing case(s)")
+        for operation, count in by_operation.most_common():
+            print(f"      {count:4d}  {operation}: {titles[(check, operation)]}")
+    if beyond:
+        print(f"   not ours: {sum(beyond.values())} schema-valid request(s) refused for what no schema can state "
+              f"(tests/hostile/schema_limits.py): {dict(beyond.most_common())}")
+    if not failing:
         print("   no check failed")
-    return {"answers": sum(statuses.values()), "server_errors": server_errors, "failures": dict(failures),
-            "errors": sum(error["count"] for error in document.get("errors", []))}
+    errors = sum(error["count"] for error in document.get("errors", []))
+    return {"answers": sum(statuses.values()), "server_errors": server_errors, "beyond": sum(beyond.values()),
+            "failures": {check: sum(counts.values()) for check, counts in failing.items()}, "errors": errors}
 
 
 def main() -> int:
@@ -150,9 +174,8 @@ def main() -> int:
                                stdout=subprocess.DEVNULL, stderr=open(out / "gunicorn.log", "w"))
         try:
             wait_listening(web_port)
-            totals["signed in"] = run_schemathesis(web_port, "signed-in", [f"Authorization: Token {token}"], args,
-                                                   out)
-            totals["anonymous"] = run_schemathesis(web_port, "anonymous", [], args, out)
+            totals["signed in"] = run_schemathesis(web_port, "signed-in", token, args, out)
+            totals["anonymous"] = run_schemathesis(web_port, "anonymous", None, args, out)
         finally:
             web.terminate()
             web.wait(30)
@@ -163,9 +186,9 @@ def main() -> int:
           f"{args.seed}, {args.max_examples} examples per operation)")
     for label, result in totals.items():
         violations = sum(count for check, count in result["failures"].items() if check != "not_a_server_error")
-        print(f"   {label}: {result['answers']} answers, {result['server_errors']} x 5xx, {violations} check "
-              f"failure(s) besides server errors: {dict(sorted(result['failures'].items())) or 'none'}, "
-              f"{result['errors']} error(s) of schemathesis")
+        print(f"   {label}: {result['answers']} answers, {result['server_errors']} x 5xx, {violations} schema "
+              f"violation(s) that are ours {dict(sorted(result['failures'].items())) or ''}, {result['beyond']} "
+              f"refusal(s) beyond the schema, {result['errors']} error(s) of schemathesis")
     print(f"   worker log: {out / 'gunicorn.log'}")
     return 0
 

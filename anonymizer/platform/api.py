@@ -29,12 +29,12 @@ from rest_framework.views import APIView
 from anonymizer.models import Job
 from anonymizer.platform import selectors
 from anonymizer.platform import uploads as upload_services
-from anonymizer.platform.api_input import BoundedJSONParser
+from anonymizer.platform.api_input import BoundedJSONParser, refuse_wrong_json_types
 from anonymizer.platform.downloads import file_download
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
-from anonymizer.platform.jobs.registry import job_kinds
+from anonymizer.platform.jobs.registry import get_job_kind, job_kinds
 from anonymizer.platform.serializers import (
     JobCreateSerializer,
     JobKindSerializer,
@@ -54,7 +54,8 @@ _NOT_SIGNED_IN = OpenApiResponse(description="Not signed in, or the token is inv
 _NO_SUCH_PAGE = OpenApiResponse(description="No such page of the list")
 _NO_SUCH_UPLOAD = OpenApiResponse(description="No upload of yours has this id")
 _NO_SUCH_JOB = OpenApiResponse(description="No job of yours has this id (or it has no such result)")
-_NOT_A_FORM = OpenApiResponse(description="The body is not a form or multipart (Content-Type)")
+_NOT_A_FORM = OpenApiResponse(description="The body is not multipart (Content-Type)")
+_NOT_JSON = OpenApiResponse(description="The body is not JSON (Content-Type)")
 _NOT_JSON_OR_FORM = OpenApiResponse(description="The body is not JSON, a form or multipart (Content-Type)")
 
 
@@ -67,7 +68,7 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
     """Your uploaded files. A CSV is checked before it is stored: a bad file answers 400 with row and column."""
 
     serializer_class = UploadSerializer
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]  # a file: a form without one could only be refused
 
     def get_queryset(self):
         return selectors.uploads_of(self.request.user)
@@ -208,13 +209,16 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         return JobSerializer
 
     @extend_schema(request=JobCreateSerializer, responses={
-        201: JobSerializer, 400: _INVALID, 403: _NOT_SIGNED_IN, 415: _NOT_JSON_OR_FORM,
+        201: JobSerializer, 400: _INVALID, 403: _NOT_SIGNED_IN, 415: _NOT_JSON,
         503: OpenApiResponse(description="The task broker did not answer: the job was created as failed, with the "
                                          "reason, and can be run again (detail, job)")})
     def create(self, request: Request) -> Response:
         serializer = JobCreateSerializer(data=request.data, context={"uploads": selectors.uploads_of(request.user)})
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         try:
+            refuse_wrong_json_types(get_job_kind(serializer.validated_data["kind"]).params_serializer(),
+                                    serializer.validated_data["params"])
             job = job_services.start_job(owner=request.user, **serializer.validated_data)
         except ValidationError as exc:
             raise ValidationError({"params": exc.detail}) from exc
@@ -288,6 +292,7 @@ class ObtainTokenView(ObtainAuthToken):
         429: OpenApiResponse(description="Too many attempts from your address (AUTH_RATE), or this username locked "
                                          "from it after wrong passwords; retry after the Retry-After header")})
     def post(self, request: Request, *args, **kwargs) -> Response:
+        refuse_wrong_json_types(self.get_serializer(data=request.data))
         data = request.data if hasattr(request.data, "get") else {}  # a JSON list or scalar: the serializer says 400
         credentials = {"username": str(data.get("username", ""))}
         if AxesProxyHandler.is_locked(request._request, credentials):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator
+from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
@@ -147,3 +148,70 @@ class AtMost(MaxValueValidator):
         limit = self.limit_value()
         if value > limit:
             raise DjangoValidationError(f"{self.name} is at most {limit:g}.", code="max_value")
+
+
+# -- a JSON body's values of the types their fields declare ------------------------------------------------------
+_JSON_TYPES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string", list: "a list",
+               dict: "an object", type(None): "null"}
+
+
+def _json_kind(value: Any) -> str:
+    return next((name for kind, name in _JSON_TYPES.items() if type(value) is kind), "a value")
+
+
+def _expect(value: Any, kinds: tuple[type, ...], wanted: str) -> list[str] | None:
+    # bool is an int to Python, never to JSON: true is not 1.
+    ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    return None if ok else [f"Expected {wanted}; got {_json_kind(value)}."]
+
+
+def _type_errors(field: serializers.Field, value: Any) -> Any:
+    """What of ``value`` is not of the JSON type ``field`` declares (the OpenAPI schema's type for it): None, the
+    messages, or for a list or object the messages by position or name, as DRF reports errors."""
+    if value is None or field.read_only or isinstance(field, serializers.JSONField):
+        return None  # null is the field's to allow or refuse; JSON fields take any value
+    if isinstance(field, serializers.ListSerializer | serializers.ListField | serializers.MultipleChoiceField):
+        if not isinstance(value, list):
+            return _expect(value, (list,), "a list")
+        child = field.child if not isinstance(field, serializers.MultipleChoiceField) else serializers.ChoiceField(
+            choices=field.choices)
+        errors = {str(i): error for i, item in enumerate(value) if (error := _type_errors(child, item))}
+        return errors or None
+    if isinstance(field, serializers.Serializer | serializers.DictField):
+        if not isinstance(value, dict):
+            return _expect(value, (dict,), "an object")
+        if isinstance(field, serializers.DictField):
+            errors = {key: error for key, item in value.items() if (error := _type_errors(field.child, item))}
+        else:
+            errors = {name: error for name, child in field.fields.items()
+                      if name in value and (error := _type_errors(child, value[name]))}
+        return errors or None
+    if isinstance(field, serializers.BooleanField):
+        return _expect(value, (bool,), "true or false")
+    if isinstance(field, serializers.IntegerField):
+        return _expect(value, (int,), "a whole number")
+    if isinstance(field, serializers.FloatField):
+        return _expect(value, (int, float), "a number")
+    if isinstance(field, serializers.ChoiceField):
+        kinds = {type(choice) for choice in field.choices}
+        if kinds == {str}:
+            return _expect(value, (str,), "a string")
+        if kinds <= {int}:
+            return _expect(value, (int,), "a whole number")
+        return None
+    if isinstance(field, serializers.CharField | serializers.UUIDField | serializers.DateField
+                  | serializers.DateTimeField | serializers.TimeField | serializers.DurationField):
+        return _expect(value, (str,), "a string")
+    return None
+
+
+def refuse_wrong_json_types(serializer: serializers.Serializer, data: Any = serializers.empty) -> None:
+    """Raises ValidationError by field where a JSON body (``serializer.initial_data``) holds a value of another
+    JSON type than its field declares: DRF would make 5 the text "5", "yes" true and false the nil UUID, and
+    accept what the OpenAPI schema refuses. A form's values (a QueryDict, all strings) are left to the fields."""
+    data = serializer.initial_data if data is serializers.empty else data
+    if not isinstance(data, dict) or isinstance(data, QueryDict):
+        return
+    errors = _type_errors(serializer, data)
+    if errors:
+        raise ValidationError(errors)

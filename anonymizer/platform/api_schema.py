@@ -1,14 +1,28 @@
 """The OpenAPI schema states every range the API enforces: drf-spectacular's AutoSchema, plus the bounds it
-leaves out (strict bounds of the models' GreaterThan/LessThan validators, a nested list's length) and the 400 a
-paginated list answers to a page that is not a number."""
+leaves out (strict bounds of the models' GreaterThan/LessThan validators, a nested list's length, a text that
+must hold more than spaces) and the 400 a paginated list answers to a page that is not a number."""
 
 from __future__ import annotations
 
+from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular import openapi
 from rest_framework import serializers
 
 from anonymizer.models.validators import GreaterThanValidator, LessThanValidator
 from anonymizer.platform.api_input import StrictPageNumberPagination
+
+
+def _text_pattern(field: serializers.CharField) -> str | None:
+    """What DRF refuses in a text besides its length: a NUL character anywhere, and, where it must not be blank,
+    spaces alone (it trims them first)."""
+    no_nul = any(isinstance(validator, ProhibitNullCharactersValidator) for validator in field.validators)
+    must_show = field.trim_whitespace and not field.allow_blank
+    if no_nul and must_show:
+        return r"^[^\x00]*[^\x00\s][^\x00]*$"
+    if must_show:
+        return r"\S"
+    return r"^[^\x00]*$" if no_nul else None
+
 
 _BAD_PAGE = {"description": "The page parameter is not a whole number from 1 (detail: the field and why)"}
 
@@ -38,6 +52,11 @@ class AutoSchema(openapi.AutoSchema):
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (direction == "request" and isinstance(field, serializers.CharField) and isinstance(schema, dict)
+                and schema.get("type") == "string" and not {"pattern", "format", "enum"} & set(schema)):
+            pattern = _text_pattern(field)
+            if pattern:
+                schema["pattern"] = pattern
         # A nested serializer with many=True: drf-spectacular leaves its length out.
         if isinstance(field, serializers.ListSerializer) and isinstance(schema, dict) and schema.get("type") == "array":
             if field.max_length is not None:

@@ -70,7 +70,7 @@ class JobListSerializer(JobSerializer):
 
 class JobCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[])
-    params = serializers.JSONField(required=False, default=dict, help_text="Parameters of the kind; see /job-kinds/.")
+    params = serializers.DictField(required=False, default=dict, help_text="Parameters of the kind; see /job-kinds/.")
     inputs = serializers.ListField(child=StrictUUIDField(), required=False, default=list,
                                    help_text="Ids of your uploads the job reads.")
 
@@ -101,8 +101,9 @@ class JobKindSerializer(serializers.Serializer):
 
     def get_params(self, kind) -> dict:
         return {
-            name: {"type": type(field).__name__.removesuffix("Field").lower(), "required": field.required,
-                   "default": _shown_default(field.default), "help": str(field.help_text or "")}
+            name: {"type": type(field).__name__.removesuffix("Field").removeprefix("Strict").lower(),
+                   "required": field.required, "default": _shown_default(field.default),
+                   "help": str(field.help_text or "")}
             for name, field in kind.params_serializer().fields.items()
         }
 

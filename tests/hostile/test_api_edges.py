@@ -26,11 +26,12 @@ from rest_framework.test import APIClient
 
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Job
+from anonymizer.platform import uploads as upload_services
 from anonymizer.platform.api import MAX_STATUS_IDS
 from anonymizer.platform.api_errors import MAX_QUERY_STRING_CHARS
 from anonymizer.platform.api_input import MAX_JSON_DEPTH
 from tests.conftest import database_url
-from tests.helpers import ROOT, token_client, wait_for
+from tests.helpers import ROOT, csv_upload, token_client, wait_for
 from webapp.embedded_redis import free_port
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,36 @@ def test_uuid_fields_take_strings_only(api, user, location_models):
     assert response.status_code == 400 and "time_patterns" in response.json()
     response = api.post(reverse("api-job-list"), {"kind": "profile_csv", "inputs": [0]}, format="json")
     assert response.status_code == 400 and "inputs" in response.json()
+
+
+@pytest.mark.parametrize(("path", "body", "field", "expected"), [
+    ("/api/v1/inspect", {"text": 5}, "text", "a string"),
+    ("/api/v1/inspect", {"text": "hello", "remove_time": "yes"}, "remove_time", "true or false"),
+    ("/api/v1/inspect", {"text": "hello", "mode": "fixed", "m": True}, "m", "a whole number"),
+    ("/api/v1/inspect", {"text": "hello", "keep": [1]}, "keep", "a string"),
+    ("/api/v1/inspect/batch", {"texts": [1, "two"]}, "texts", "a string"),
+    ("/api/v1/preferences/reports", {"model": str(uuid.uuid4()),
+                                     "reports": [{"round": "0", "index": 0, "value": 1.0, "epsilon": 1.0}]},
+     "reports", "a whole number"),
+])
+def test_a_json_value_of_another_type_than_its_field_declares_is_refused_by_field(path, body, field, expected):
+    """DRF makes 5 the text "5" and "yes" true; the schema says string and boolean, and so does the API."""
+    response = APIClient().post(path, body, format="json")
+    body = _assert_json_error(response, 400, "Expected " + expected)
+    assert field in body, body
+
+
+def test_job_parameters_and_campaign_fields_of_another_json_type_are_refused(api, user, staff_api):
+    upload = upload_services.create_csv_upload(owner=user, uploaded=csv_upload())
+    response = api.post(reverse("api-job-list"), {"kind": "profile_csv", "params": {"sample_rows": "10"},
+                                                  "inputs": [str(upload.id)]}, format="json")
+    assert "a whole number" in json.dumps(_assert_json_error(response, 400)["params"]["sample_rows"])
+    _assert_json_error(api.post(reverse("api-job-list"), {"kind": "profile_csv", "params": None}, format="json"),
+                       400, "params")
+    response = staff_api.post("/api/v1/campaigns/", {"name": "c", "instructions": "x", "consent_text": "x",
+                                                     "ask_location": "true", "posts": [{"text": 7}]}, format="json")
+    body = _assert_json_error(response, 400, "true or false")
+    assert "a string" in json.dumps(body["posts"]) and not Job.objects.exists()
 
 
 # -- 7: sizes, query strings, pages, forms, the schema -----------------------------------------------------------

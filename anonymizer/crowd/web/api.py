@@ -29,7 +29,7 @@ from anonymizer.crowd.web.views import campaign_or_404, participant_of
 from anonymizer.location.model import LocationModel, remove_spans
 from anonymizer.models import Assignment, Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
-from anonymizer.platform.api_input import loads_bounded
+from anonymizer.platform.api_input import loads_bounded, refuse_wrong_json_types
 from anonymizer.platform.errors import UserFacingError
 
 
@@ -147,10 +147,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(responses={201: CampaignSerializer, 403: _NOT_STAFF,
                               400: OpenApiResponse(description="Invalid input: the field at fault and why"),
-                              415: OpenApiResponse(description="The body is not JSON, a form or multipart "
-                                                               "(Content-Type)")})
+                              415: OpenApiResponse(description="The body is not JSON (Content-Type)")})
     def create(self, request: Request) -> Response:
         serializer = self.get_serializer(data=request.data)
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         model_ref = data.pop("location_model", None)

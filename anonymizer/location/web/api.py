@@ -22,6 +22,7 @@ from anonymizer.location.web.serializers import (
     InspectRequestSerializer,
     InspectResponseSerializer,
 )
+from anonymizer.platform.api_input import refuse_wrong_json_types
 from anonymizer.platform.throttles import InspectThrottle
 
 _INSPECT_EXAMPLES = [
@@ -32,7 +33,7 @@ _INSPECT_EXAMPLES = [
                           "mode": "fixed", "m": 2, "keep": ["lunch"]}),
 ]
 _ERRORS = {400: OpenApiResponse(description="Invalid input: the field at fault and why"),
-           415: OpenApiResponse(description="The body is not JSON, a form or multipart (Content-Type)"),
+           415: OpenApiResponse(description="The body is not JSON (Content-Type)"),
            429: OpenApiResponse(description="Rate limit reached; retry after the Retry-After header")}
 
 
@@ -47,6 +48,7 @@ class InspectView(APIView):
                    examples=_INSPECT_EXAMPLES)
     def post(self, request: Request) -> Response:
         serializer = InspectRequestSerializer(data=request.data)
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         inspection = services.inspect_posts(request.user, [data["text"]], data)
@@ -70,6 +72,7 @@ class InspectReportView(APIView):
                               **_ERRORS})
     def post(self, request: Request) -> HttpResponse:
         serializer = InspectReportRequestSerializer(data=request.data)
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         report = services.inspection_report(request.user, data, data["format"])
@@ -89,6 +92,7 @@ class InspectBatchView(APIView):
     @extend_schema(request=InspectBatchRequestSerializer, responses={200: InspectBatchResponseSerializer, **_ERRORS})
     def post(self, request: Request) -> Response:
         serializer = InspectBatchRequestSerializer(data=request.data)
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         inspection = services.inspect_posts(request.user, data["texts"], data)

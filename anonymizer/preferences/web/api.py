@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from anonymizer.models import PreferenceModel
+from anonymizer.platform.api_input import refuse_wrong_json_types
 from anonymizer.platform.throttles import AddressRateThrottle
 from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
 from anonymizer.preferences.web import selectors
@@ -121,11 +122,11 @@ class PreferenceReportsView(APIView):
                    responses={201: OpenApiResponse(_STORED, description="Stored: the contribution id, reports and ε "
                                                                          "spent"),
                               400: OpenApiResponse(description="Invalid: the field at fault and why"),
-                              415: OpenApiResponse(description="The body is not JSON, a form or multipart "
-                                                               "(Content-Type)"),
+                              415: OpenApiResponse(description="The body is not JSON (Content-Type)"),
                               429: _RATE_LIMITED})
     def post(self, request: Request) -> Response:
         serializer = ContributionSerializer(data=request.data, context={"user": request.user})
+        refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         contribution = preference_services.create_contribution(data["record"], data["reports"])

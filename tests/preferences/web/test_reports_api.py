@@ -79,7 +79,7 @@ def test_a_signed_in_contribution_is_not_tied_to_the_account(preference_model, u
     (lambda r: r[1].pop("epsilon"), "epsilon", "required"),
     (lambda r: r[4].update(epsilon=0), "epsilon", "greater than or equal to"),
     (lambda r: r[0].pop("value"), "value", "required"),
-    (lambda r: r[2].update(index="seven"), "index", "valid integer"),
+    (lambda r: r[2].update(index="seven"), "index", "whole number"),
 ])
 def test_a_malformed_report_is_refused_by_field(preference_model, change, field, expected):
     sent = reports(epsilon=1.0, rounds=5)

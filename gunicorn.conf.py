@@ -37,8 +37,8 @@ def post_fork(server, worker) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """Load the active location models and their tokenizers before the first request, so the first visitor
-    of each worker does not wait for MeCab / spaCy to start."""
+    """Load the active location models (tokenizers, gazetteer indexes) and the time parser before the first
+    request, so the first visitor of each worker does not wait for MeCab / spaCy to start."""
     try:
         from anonymizer.location.web.selectors import warm_location_models
 

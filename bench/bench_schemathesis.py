@@ -13,7 +13,8 @@ schema's tokenAuth, so its ignored-auth check knows what to spoil) and once with
 check it has (`--checks all`). The script prints, per run, the answers by status and the failing cases of each
 check by operation, then the totals: answers of 500 and above, and schema violations that are ours. A
 positive_data_acceptance failure whose 400 names only fields no schema can state (a model of yours, reports
-numbered 0 ... R-1: tests/hostile/schema_limits.py) is counted apart, as the API doing its job.
+numbered 0 ... R-1: tests/hostile/schema_limits.py) is counted apart, as the API doing its job, and a 413 or
+414 counts as refusing an invalid request.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.hostile.schema_limits import refused_beyond_the_schema  # noqa: E402
+from tests.hostile.schema_limits import REJECTING_STATUSES, refused_beyond_the_schema  # noqa: E402
 from webapp import embedded_redis  # noqa: E402
 
 LIFTED_RATES = {"INSPECT_RATE_ANON": "100000000/minute", "INSPECT_RATE_USER": "100000000/minute",
@@ -80,7 +81,9 @@ def run_schemathesis(port: int, label: str, token: str | None, args: argparse.Na
     report = out / f"{label}.json"
     events = out / f"{label}.ndjson"
     config = out / f"{label}.toml"
-    config.write_text(f'[auth.openapi.tokenAuth]\napi_key = "Token {token}"\n' if token else "")
+    rejecting = ", ".join(f'"{status}"' for status in REJECTING_STATUSES)
+    config.write_text(f"[checks.negative_data_rejection]\nexpected-statuses = [{rejecting}]\n"
+                      + (f'[auth.openapi.tokenAuth]\napi_key = "Token {token}"\n' if token else ""))
     command = [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config), "run",
                f"http://127.0.0.1:{port}/api/v1/schema/", "--checks", "all", "--max-examples",
                str(args.max_examples), "--seed", str(args.seed), "--max-time", str(args.max_time), "--workers", "2",

@@ -54,7 +54,7 @@ class ApiErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not request.path.startswith(API_PREFIX):
+        if not request.path_info.startswith(API_PREFIX):
             return self.get_response(request)
         query = request.META.get("QUERY_STRING", "")
         if len(query) > MAX_QUERY_STRING_CHARS:
@@ -72,7 +72,7 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """The request errors a view meets while reading the body (multipart fields past the limits)."""
-        if not request.path.startswith(API_PREFIX):
+        if not request.path_info.startswith(API_PREFIX):
             return None
         if isinstance(exception, RequestDataTooBig):
             return body_too_large()

@@ -1,6 +1,7 @@
 """The OpenAPI schema states every range the API enforces: drf-spectacular's AutoSchema, plus the bounds it
 leaves out (strict bounds of the models' GreaterThan/LessThan validators, a nested list's length, a text that
-must hold more than spaces) and the 400 a paginated list answers to a page that is not a number."""
+must hold more than spaces), the 400 a paginated list answers to a page that is not a number, and the 413 of a
+body too large."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def _text_pattern(field: serializers.CharField) -> str | None:
     return r"^[^\x00]*$" if no_nul else None
 
 
+_TOO_LARGE = {"description": "The body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (detail: its size and the "
+                              "limit); files go to the uploads endpoint"}
 _BAD_PAGE = {"description": "The page parameter is not a whole number from 1 (detail: the field and why)"}
 
 
@@ -33,6 +36,8 @@ class AutoSchema(openapi.AutoSchema):
         if (self.method == "GET" and "400" not in responses and self._is_list_view()
                 and isinstance(self._get_paginator(), StrictPageNumberPagination)):
             responses["400"] = _BAD_PAGE
+        if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:
+            responses.setdefault("413", _TOO_LARGE)  # anonymizer.platform.api_errors, before any view
         return responses
 
     def _insert_field_validators(self, field, schema: dict) -> None:

@@ -45,7 +45,7 @@ from anonymizer.preferences.labels import ProxyLabelRule
 from anonymizer.preferences.serving import train_artifact
 from anonymizer.preferences.web.services import DEFAULT_PREFERENCE_MODEL, register_preference_model
 from tests.helpers import PAPER_EXAMPLE_ROWS, ROOT, csv_bytes, csv_upload, run_in_process
-from tests.hostile.schema_limits import refused_beyond_the_schema
+from tests.hostile.schema_limits import REJECTING_STATUSES, refused_beyond_the_schema
 from webapp.wsgi import application
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +61,7 @@ TOKEN_KEY = "f" * 40
 def _config(*, coverage: bool, signed_in: bool) -> schemathesis.Config:
     return schemathesis.Config.from_dict({
         **({"auth": {"openapi": {"tokenAuth": {"api_key": f"Token {TOKEN_KEY}"}}}} if signed_in else {}),
+        "checks": {"negative_data_rejection": {"expected-statuses": REJECTING_STATUSES}},
         "seed": SEED,
         # Hypothesis' health checks are about the test function, not the API: function-scoped fixtures are
         # intended here (each operation gets a fresh world), and some operations are slow to answer.

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from anonymizer.models import PreferenceModel
 from anonymizer.platform.api_input import refuse_wrong_json_types
 from anonymizer.platform.throttles import AddressRateThrottle
+from anonymizer.preferences.ldp import one_bit_bound
 from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
 from anonymizer.preferences.web import selectors
 from anonymizer.preferences.web import services as preference_services
@@ -106,8 +107,9 @@ class PreferenceModelView(APIView):
 
 _EXAMPLE = OpenApiExample("Two rounds at ε = 1 in all", request_only=True, value={
     "model": "00000000-0000-0000-0000-000000000000",
-    "reports": [{"round": 0, "index": 17, "value": 4.0830174, "epsilon": 0.5},
-                {"round": 1, "index": 203, "value": -4.0830174, "epsilon": 0.5}]})
+    # Exactly ±B(ε): a rounded value is refused (is_report_value).
+    "reports": [{"round": 0, "index": 17, "value": one_bit_bound(0.5), "epsilon": 0.5},
+                {"round": 1, "index": 203, "value": -one_bit_bound(0.5), "epsilon": 0.5}]})
 
 
 class PreferenceReportsView(APIView):

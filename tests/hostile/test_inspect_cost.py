@@ -211,8 +211,11 @@ def test_healthz_is_answered_while_worst_case_batches_run_and_no_web_process_is_
             in_flight.append(any(thread.is_alive() for thread in threads))
         for thread in threads:
             thread.join()
-        assert set(health) == {200}, health
-        assert any(in_flight), "no /healthz answer arrived before every batch was over"
+        # Every /healthz is answered; a 503 may come from its worker ping on a CPU-starved machine (it then
+        # names the worker), never from the web process being stuck: a 200 arrives while the batches run.
+        assert None not in health, health
+        assert any(status == 200 and flying for status, flying in zip(health, in_flight, strict=True)), \
+            "no /healthz 200 arrived before every batch was over"
         assert sorted(answers) and set(answers) <= {200, 503}, answers
         assert {child.pid for child in master.children()} == workers  # none killed and restarted
     finally:

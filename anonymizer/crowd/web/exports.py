@@ -8,6 +8,9 @@ import json
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 
 from anonymizer.crowd.web import selectors
 from anonymizer.models import Campaign
@@ -31,9 +34,16 @@ def export_rows(rows: list[dict], fmt: str) -> str:
     return out.getvalue()
 
 
+def export_filename(campaign: Campaign, what: str, fmt: str) -> str:
+    """The file an export downloads as: the campaign's name (as a slug, any script kept), the day of the export
+    and what it holds, e.g. ``where-was-it-2025-03-01-judgments.csv``; "campaign" for a name with no letters."""
+    name = slugify(campaign.name, allow_unicode=True)[:80].strip("-_") or "campaign"
+    return f"{name}-{timezone.localdate():%Y-%m-%d}-{what}.{fmt}"
+
+
 def export_response(campaign: Campaign, what: str, fmt: str) -> HttpResponse:
     if what not in EXPORTS or fmt not in FORMATS:
         raise Http404("Exports are judgments, aggregates or participants, as csv or jsonl.")
     response = HttpResponse(export_rows(EXPORTS[what](campaign), fmt), content_type=FORMATS[fmt])
-    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.id}-{what}.{fmt}"'
+    response["Content-Disposition"] = content_disposition_header(True, export_filename(campaign, what, fmt))
     return response

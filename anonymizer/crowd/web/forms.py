@@ -109,7 +109,8 @@ class CampaignForm(UploadForm):
         required=False, initial=True, label="Stop asking about a post once its answers decide it",
         help_text="Sequential stopping: a post whose 95% interval lies wholly on one side of the cut-off stops "
                   "being served once it has the minimum below, saving answers for undecided posts "
-                  "(bench/bench_crowd_sequential.py: about 44% fewer answers than a fixed 100, at the same error).")
+                  "(in a simulation: about 44% fewer answers than asking every post 100 times, "
+                  "with labels as often right).")
     min_judgments_per_post = _bounded(
         "min_judgments_per_post", forms.IntegerField, required=False,
         meaning="Answers a post collects before it may stop early, however clear its interval.")

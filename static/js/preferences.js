@@ -84,7 +84,14 @@
   function drawGrid() {
     const space = model.item_space;
     const head = document.createElement("tr");
-    head.appendChild(document.createElement("th"));
+    // The corner cell heads the row labels: its text is for screen readers (axe: empty-table-header).
+    const corner = document.createElement("th");
+    corner.scope = "col";
+    const cornerText = document.createElement("span");
+    cornerText.className = "visually-hidden";
+    cornerText.textContent = "Time slot";
+    corner.appendChild(cornerText);
+    head.appendChild(corner);
     for (const column of space.columns) {
       const th = document.createElement("th");
       th.scope = "col";

@@ -116,3 +116,15 @@ def test_the_served_model_says_what_it_is_and_hides_below_its_threshold(live_ser
     s = serving.scores(artifact, serving.fit_profile(artifact, ratings))
     assert shown == {j: "publish" if s[j] >= artifact.threshold else "hide" for j in range(120) if j not in ratings}
     assert 0 < sum(v == "hide" for v in shown.values()) < len(shown)
+
+
+def test_every_header_cell_of_the_grid_has_text(live_server, preference_model, page):
+    """axe's empty-table-header: the grid's corner cell heads the time slots; it says so to a screen reader
+    (visually hidden), and every other header cell has its label."""
+    open_page(page, live_server.url)
+    headers = page.evaluate("[...document.querySelectorAll('#pref-grid th')].map(th => th.textContent.trim())")
+    assert len(headers) == 1 + 10 + 12 and all(headers), headers
+    corner = page.locator("#pref-grid thead th").first
+    assert corner.text_content().strip() == "Time slot"
+    box = corner.locator("span").bounding_box()
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1  # heard, not seen

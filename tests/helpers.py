@@ -198,3 +198,19 @@ def replaced_at(document, path: tuple, value):
         parent = parent[key]
     parent[path[-1]] = value
     return document
+
+
+AXE_URL = "/static/vendor/axe-core/axe.min.js"  # vendored for the tests only: no app page loads it
+
+
+def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
+    """axe-core's violations on the page as it is now, those of the given impacts, each as
+    {"id", "impact", "help", "targets"} (targets: the CSS selectors of the offending elements). axe is loaded
+    from the app's own /static/ by a <script src>: the pages' Content-Security-Policy (script-src 'self') rightly
+    refuses the inline script that page.add_script_tag(path=...) would insert, and the tests keep the real policy."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(url=page.evaluate("location.origin") + AXE_URL)
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": rule["id"], "impact": rule["impact"], "help": rule["help"],
+             "targets": [" ".join(map(str, node["target"])) for node in rule["nodes"]]}
+            for rule in results["violations"] if rule["impact"] in impacts]

@@ -1,8 +1,11 @@
 """Every page in Debian's chromium at a desktop width and at a 390 px phone width (issue 19): no sideways
-scrolling, no error in the console, the navigation reachable (folded behind "Menu" on the phone), and a screenshot
-of each saved to test-artifacts/pages/<page>-<width>.png for a person to look at."""
+scrolling, no error in the console, the navigation reachable (folded behind "Menu" on the phone), a "Skip to
+content" link first on the keyboard, no serious or critical axe-core violation (issue 43), and a screenshot of each
+saved to test-artifacts/pages/<page>-<width>.png for a person to look at (axe's counts in axe.json there)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.test import Client
@@ -11,7 +14,7 @@ from django.urls import reverse
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Campaign, Job
 from anonymizer.platform.jobs import runner
-from tests.helpers import ROOT, browser_page, csv_upload, sign_in, wait_for_js
+from tests.helpers import ROOT, axe_violations, browser_page, csv_upload, sign_in, wait_for_js
 from tests.preferences.conftest import default_artifact, default_checkins, preference_model  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -49,6 +52,7 @@ def pages_of(staff, location_models=None) -> dict[str, str]:
                                      judgments_per_post=1, per_participant_cap=2)
     return {
         "inspect": reverse("home"),
+        "inspect-result": reverse("home"),  # after inspecting a post (PREPARE)
         "preferences": reverse("preferences"),
         "preference-jobs": reverse("preference-jobs"),
         "jobs": reverse("job-list"),
@@ -82,12 +86,79 @@ VISITOR_PAGES = {"visitor-inspect": "/", "login": "/accounts/login/", "signup": 
                  "visitor-not-found": "/no-such-page/"}
 
 
-def check_page(page, url: str, name: str, width: str, errors: list[str]) -> list[str]:
-    """Open one page; return what is wrong with it."""
+# (page, check) pairs still failing on main because their fix belongs to another part of issue 43 (the check: an
+# axe rule id, or "zoom-in-by-keyboard"); they are counted in axe.json but do not fail the test. Remove a pair when
+# its fix lands; empty when every page is clean.
+KNOWN_PENDING: frozenset[tuple[str, str]] = frozenset({
+    ("inspect-result", "nested-interactive"),  # role=img around Leaflet's zoom buttons: the inspect maps' part
+    ("inspect-result", "zoom-in-by-keyboard"),  # the cells' paths come first in Tab order: the inspect maps' part
+    ("campaign-strikes", "nested-interactive"),  # role=img around the answers map's zoom buttons: the crowd part
+})
+
+
+def skip_link_problems(page) -> list[str]:
+    """From the top of a freshly loaded page, Tab once shows "Skip to content" and Enter moves the focus to main."""
+    # A form's autofocus (Django's login and password forms) starts the keyboard in its field: back to the top, as
+    # the "#top" fragment goes.
+    page.evaluate("document.activeElement === document.body || (document.activeElement.blur(), location.hash = '#top')")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("""(() => { const e = document.activeElement, r = e.getBoundingClientRect();
+        return {skip: e.matches('a.skip-link[href="#content"]'), text: (e.textContent || e.tagName).trim(),
+                shown: r.width > 1 && r.height > 1 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight}; })()""")
+    if not focused["skip"]:
+        return [f"Tab from the top focuses {focused['text'][:40]!r}, not the skip link"]
+    problems = [] if focused["shown"] else ["the focused skip link is not visible"]
+    page.keyboard.press("Enter")
+    if not page.evaluate("document.activeElement === document.querySelector('main#content')"):
+        problems.append("Enter on the skip link does not move the focus to main#content")
+    return problems
+
+
+def inspect_a_post(page) -> list[str]:
+    """The inspect page with a result (maps, numbers); Tab from Inspect reaches the before map's zoom-in button
+    (in a few steps: past the result's buttons and the map, not past every cell)."""
+    page.select_option("#inspect-model", label="US Midwest and South (English)")
+    page.fill("#inspect-text", "Grabbing lunch downtown in Des Moines before the Iowa Cubs game")
+    page.click("#inspect-submit")
+    page.wait_for_selector("#inspect-result:not([hidden]) #map-before .leaflet-control-zoom-in")
+    page.focus("#inspect-submit")
+    reached = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""(e => e.matches('#map-before .leaflet-control-zoom-in') ? null
+            : e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''))(document.activeElement)""")
+        if focused is None:
+            return []
+        reached.append(focused)
+    return [("zoom-in-by-keyboard", "40 Tabs from Inspect do not reach the before map's zoom-in button (they reach "
+             f"{', '.join(reached[:8])} …)")]
+
+
+# What to do on a page after the skip link's check and before the rest: wait for what its script builds after
+# "load", or bring it to the state to check; each returns its problems as (check, problem) pairs.
+PREPARE = {
+    "preferences": lambda page: wait_for_js(page, "document.querySelector('#pref-grid tbody tr') !== null") or [],
+    "inspect-result": inspect_a_post,
+}
+
+
+def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict) -> list[str]:
+    """Open one page; return what is wrong with it (and count its serious and critical axe violations)."""
     errors.clear()
     page.goto(url, wait_until="load")
-    problems = [f"console: {message}" for message in errors
-                if "not-found" not in name or "404" not in message]  # the 404 page's own status is no error
+    problems = skip_link_problems(page)
+    pending: list[str] = []
+    for check, problem in PREPARE.get(name, lambda page: [])(page):
+        (pending if (name, check) in KNOWN_PENDING else problems).append(problem)
+    problems += [f"console: {message}" for message in errors
+                 if "not-found" not in name or "404" not in message]  # the 404 page's own status is no error
+    if page.evaluate("'axe' in window"):
+        problems.append("the page itself loads axe-core (vendored for the tests only)")
+    violations = axe_violations(page)
+    axe_counts[f"{name}-{width}"] = {v["id"]: len(v["targets"]) for v in violations} | (
+        {"pending": pending} if pending else {})
+    problems += [f"axe {v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations
+                 if (name, v["id"]) not in KNOWN_PENDING]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
         widest = page.evaluate("""[...document.querySelectorAll('main *')]
@@ -113,6 +184,7 @@ def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_serve
                                                                        preference_model):  # noqa: F811
     pages = pages_of(staff, location_models)  # before the browser: Playwright then stops Django's database calls
     found: list[str] = []
+    axe_counts: dict[str, dict[str, int]] = {}  # page-width: {rule: elements}, serious and critical only
     errors: list[str] = []  # what the page logs as an error, cleared before each page
     for page in browser_page():
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -121,13 +193,14 @@ def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_serve
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             for name, path in VISITOR_PAGES.items():
-                found += check_page(page, live_server.url + path, name, width, errors)
+                found += check_page(page, live_server.url + path, name, width, errors, axe_counts)
         page.set_viewport_size({"width": 1280, "height": 900})
         sign_in(page, live_server, staff.username, STAFF_PASSWORD)
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             for name, path in pages.items():
-                found += check_page(page, live_server.url + path, name, width, errors)
+                found += check_page(page, live_server.url + path, name, width, errors, axe_counts)
         wait_for_js(page, "true")
+    (ARTIFACTS / "axe.json").write_text(json.dumps(axe_counts, indent=1, sort_keys=True))
     assert found == [], "\n".join(found)
     assert len(list(ARTIFACTS.glob("*-phone.png"))) >= len(pages) + len(VISITOR_PAGES)

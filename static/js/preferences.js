@@ -279,6 +279,7 @@
         `${fmt(budget.epsilon / budget.rounds, 4)} each: this contribution spends ε = ${fmt(budget.epsilon, 3)}` +
         ` (${fmt(ledgerSpent(entries), 3)} of ${fmt(config.ledgerEpsilon, 2)} in ${config.ledgerDays} days on ` +
         "this model, from this browser). Your ratings and profile were not sent.";
+      showReports(reports, budget);
       $("pref-sent").textContent = JSON.stringify(body, null, 1);
       $("pref-contribution").hidden = false;
     } catch (error) {
@@ -288,6 +289,36 @@
       $("pref-contribute").disabled = false;
       showLedger();
     }
+  }
+
+  // What each report is: one bit (its sign), sent as the number +B or -B. B depends on the report's ε alone,
+  // the same for everyone, so the number says no more than the bit (anonymizer/preferences/ldp.py, one_bit).
+  function showReports(reports, budget) {
+    const perReport = budget.epsilon / budget.rounds;
+    const bound = LDP.oneBitBound(perReport);
+    const rows = reports.map((report) => {
+      const tr = document.createElement("tr");
+      const positive = report.value > 0;
+      const cells = [String(report.round + 1), String(report.index), positive ? "+" : "−",
+        `${positive ? "+" : "−"}B = ${positive ? "+" : "−"}${fmt(Math.abs(report.value), 4)}`];
+      for (const text of cells) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      tr.dataset.bit = positive ? "1" : "-1";
+      return tr;
+    });
+    $("pref-reports").tBodies[0].replaceChildren(...rows);
+    $("pref-reports-about").textContent =
+      "Each report carries one bit, + or −, and the page sends it as the number +B or −B, with " +
+      `B = (e^ε′ + 1) / (e^ε′ − 1) = ${fmt(bound, 4)} for the report's ε′ = ε / ${budget.rounds} = ` +
+      `${fmt(perReport, 4)}. B is the same for everyone at that ε′, so the number tells no more than its sign; ` +
+      "the server uses it so that the average of many reports is the average gradient (a report's expected " +
+      "value is the coordinate itself). The bit is + with probability ½ + x / (2B), x being that coordinate of " +
+      "your gradient clipped to [−1, 1]: it is the only part of a report that depends on your ratings. The " +
+      "coordinate was drawn at random, whatever you rated. Each report is ε′-locally differentially private; " +
+      `by sequential composition the ${reports.length} together are ε = ${fmt(budget.epsilon, 3)}-LDP.`;
   }
 
   function describeModel() {

@@ -14,11 +14,12 @@ import pytest
 
 from anonymizer.preferences import serving
 from anonymizer.preferences.ldp import Mulberry32, one_bit_bound
-from tests.helpers import browser_page
+from tests.helpers import ROOT, browser_page
 from tests.preferences.web.test_page_browser import RATED, open_page, rate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 SEED, EPSILON, ROUNDS = 20240611, 2.0, 4
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture
@@ -44,6 +45,9 @@ def test_only_the_ldp_reports_leave_the_page(live_server, preference_model, defa
     recommended = page.evaluate("[...document.querySelectorAll('#pref-grid button[data-recommendation]')]"
                                 ".map(b => Number(b.dataset.item))")
     shown_sent = json.loads(page.text_content("#pref-sent"))
+    shown_reports = page.evaluate("[...document.querySelectorAll('#pref-reports tbody tr')].map(tr => "
+                                  "[...tr.cells].map(td => td.textContent))")
+    about = page.text_content("#pref-reports-about")
 
     # The recommendations are there, for exactly the empty cells.
     assert sorted(recommended) == sorted(set(range(120)) - set(ratings))
@@ -69,6 +73,19 @@ def test_only_the_ldp_reports_leave_the_page(live_server, preference_model, defa
         assert set(report) == {"round", "index", "value", "epsilon"}
         assert report["epsilon"] == EPSILON / ROUNDS and abs(report["value"]) == pytest.approx(bound, rel=1e-12)
         assert 0 <= report["index"] < default_artifact.n_coordinates
+
+    # The page shows each report as the one bit it carries and the ±B it was sent as, and says what B is.
+    assert shown_reports == [[str(r["round"] + 1), str(r["index"]), "+" if r["value"] > 0 else "−",
+                              f"{'+' if r['value'] > 0 else '−'}B = {'+' if r['value'] > 0 else '−'}{bound:.4f}"]
+                             for r in reports]
+    assert f"B = (e^ε′ + 1) / (e^ε′ − 1) = {bound:.4f}" in about and f"ε / {ROUNDS} = {EPSILON / ROUNDS:.4f}" in about
+    assert "one bit" in about and f"ε = {EPSILON:.3f}-LDP" in about
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.locator("#pref-contribution").scroll_into_view_if_needed()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing scrolls sideways
+        page.locator("#pref-contribution").screenshot(path=str(ARTIFACTS / f"preferences-sent-{width}.png"))
 
     # No rated cell is named: not its label, not its time slot with a rating, nothing rating-like at all.
     labels = default_artifact.labels()

@@ -113,7 +113,7 @@ def job_retry(request: HttpRequest, job_id) -> HttpResponse:
     job = get_object_or_404(selectors.jobs_of(request.user), id=job_id)
     try:
         if job_services.retry_job(job):
-            messages.success(request, "The job is queued again.")
+            messages.success(request, "The job was submitted again.")
         else:
             messages.error(request, "Only a failed or cancelled job can run again.")
     except UserFacingError as exc:

@@ -107,3 +107,19 @@ def test_a_queued_job_shows_its_place_in_the_shared_queue_and_a_running_one_its_
     assert "1st in the queue: 0 jobs ahead (2 running)" in page(
         alice_client.get(reverse("job-detail", args=[second.id])))
     assert "Running for 3 min 5 s" in page(alice_client.get(reverse("job-detail", args=[first.id])))
+
+
+def test_a_job_that_ended_before_its_page_was_shown_is_not_said_to_be_queued(alice_client, user):
+    """The form's confirmation is shown once, on the job page, which may be read after the job ended: it says
+    the job was submitted, and the page's live status says the rest (never a stale "the job is queued.")."""
+    upload = create_csv_upload(owner=user, uploaded=csv_upload([["id", "text"], ["1", "See you at 9AM."]]))
+    response = alice_client.post(reverse("temporal-remove-time", args=[upload.id]),
+                                 {"text_columns": ["text"], "time_mode": "both"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    job = Job.objects.get(kind="remove_time")
+    runner.run_job(job.id)
+    job.refresh_from_db()
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    shown = text_of(page(alice_client.get(response.url)))
+    assert "Removing time expressions from posts.csv: job submitted." in shown
+    assert "Status: succeeded" in shown and "queued" not in shown

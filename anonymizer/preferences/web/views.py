@@ -70,7 +70,7 @@ def _start(request: HttpRequest, kind_name: str, data: dict, inputs: list) -> Ht
         job = job_services.start_job(owner=request.user, kind=kind_name, params=data, inputs=inputs)
     except serializers.ValidationError as exc:
         return field_errors(exc)
-    messages.success(request, f"{get_job_kind(kind_name).label}: the job is queued.")
+    messages.success(request, f"{get_job_kind(kind_name).label}: job submitted.")
     return redirect("job-detail", job_id=job.id)
 
 

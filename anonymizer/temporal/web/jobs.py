@@ -65,6 +65,7 @@ class RemoveTimeParams(serializers.Serializer):
                                                  help_text=OPTION_HELP["time_patterns_top"])
     text_columns = serializers.ListField(
         child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
+        error_messages={"min_length": "Choose at least one text column."},
         help_text="The columns that hold the posts; every other column is copied as it is.")
     location_model = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, default=None, max_length=200,

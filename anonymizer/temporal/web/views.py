@@ -19,6 +19,11 @@ from anonymizer.temporal.removal import LANGUAGE, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
 
+# The form's fields as the page labels them, for the list of refusals above the form.
+_LABELS = {"text_columns": "Text column(s)", "time_mode": "How", "keep_time": "Keep", "remove_how_long": "Keep",
+           "time_patterns": "Known patterns", "time_patterns_top": "Use the top", "location_model": "Location too",
+           "non_field_errors": "The form"}
+
 
 def _default_column(header: list[str]) -> str:
     return "text" if "text" in header else (header[0] if header else "")
@@ -31,8 +36,12 @@ def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, err
                     "remove_how_long": False,
                     "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
     patterns_form = patterns_form or {"text_column": _default_column(header)}
+    errors = errors or {}
+    refusals: dict[str, list[str]] = {}
+    for field, problems in errors.items():
+        refusals.setdefault(_LABELS.get(field, field), []).extend(problems)
     return render(request, "temporal/remove_time.html", {
-        "upload": upload, "header": header, "form": form, "errors": errors or {},
+        "upload": upload, "header": header, "form": form, "errors": errors, "refusals": refusals,
         "patterns_form": patterns_form, "patterns_errors": patterns_errors or {},
         "time_kinds": KIND_LABELS.items(), "pattern_jobs": selectors.succeeded_jobs_of(request.user, PATTERNS_JOB),
         "location_models": artifacts.usable_by(TrainedLocationModel, request.user).filter(language=LANGUAGE)
@@ -58,7 +67,8 @@ def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
         job = job_services.start_job(owner=request.user, kind=REMOVE_TIME_KIND, params=params, inputs=[upload])
     except serializers.ValidationError as exc:
         return _page(request, upload, form=form, errors=field_errors(exc))
-    messages.success(request, f"Removing time expressions from {upload.original_name}: the job is queued.")
+    # Said once, on the job page, which shows the job's live status: so nothing here says "queued".
+    messages.success(request, f"Removing time expressions from {upload.original_name}: job submitted.")
     return redirect("job-detail", job_id=job.id)
 
 
@@ -72,5 +82,5 @@ def learn_patterns(request: HttpRequest, upload_id) -> HttpResponse:
         job = job_services.start_job(owner=request.user, kind=PATTERNS_JOB, params=patterns_form, inputs=[upload])
     except serializers.ValidationError as exc:
         return _page(request, upload, patterns_form=patterns_form, patterns_errors=field_errors(exc))
-    messages.success(request, f"Learning the temporal patterns of {upload.original_name}: the job is queued.")
+    messages.success(request, f"Learning the temporal patterns of {upload.original_name}: job submitted.")
     return redirect("job-detail", job_id=job.id)

@@ -203,14 +203,19 @@ def replaced_at(document, path: tuple, value):
 AXE_URL = "/static/vendor/axe-core/axe.min.js"  # vendored for the tests only: no app page loads it
 
 
-def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
-    """axe-core's violations on the page as it is now, those of the given impacts, each as
-    {"id", "impact", "help", "targets"} (targets: the CSS selectors of the offending elements). axe is loaded
+def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical"), *, selector: str | None = None,
+                   rules: tuple[str, ...] = (), undecided: bool = False) -> list[dict]:
+    """axe-core's violations on the page as it is now (or in the elements ``selector`` matches; all rules, or only
+    ``rules``), those of the given impacts, each as {"id", "impact", "help", "targets"} (targets: the CSS
+    selectors of the offending elements); with ``undecided``, also what axe leaves for a person to review (it
+    reports text as light as its background, 1:1, so: it takes that for text hidden on purpose). axe is loaded
     from the app's own /static/ by a <script src>: the pages' Content-Security-Policy (script-src 'self') rightly
     refuses the inline script that page.add_script_tag(path=...) would insert, and the tests keep the real policy."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(url=page.evaluate("location.origin") + AXE_URL)
-    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    kinds = ["violations", "incomplete"] if undecided else ["violations"]
+    options = {"resultTypes": kinds, **({"runOnly": list(rules)} if rules else {})}
+    results = page.evaluate("([selector, options]) => axe.run(selector || document, options)", [selector, options])
     return [{"id": rule["id"], "impact": rule["impact"], "help": rule["help"],
              "targets": [" ".join(map(str, node["target"])) for node in rule["nodes"]]}
-            for rule in results["violations"] if rule["impact"] in impacts]
+            for kind in kinds for rule in results[kind] if rule["impact"] in impacts and rule["nodes"]]

@@ -96,8 +96,9 @@ KNOWN_PENDING: frozenset[tuple[str, str]] = frozenset({
 })
 
 
-def skip_link_problems(page) -> list[str]:
-    """From the top of a freshly loaded page, Tab once shows "Skip to content" and Enter moves the focus to main."""
+def skip_link_problems(page, screenshot: str | None = None) -> list[str]:
+    """From the top of a freshly loaded page, Tab once shows "Skip to content" and Enter moves the focus to main
+    (a screenshot of the shown link to ``screenshot``, a file name in ARTIFACTS, when given)."""
     # A form's autofocus (Django's login and password forms) starts the keyboard in its field: back to the top, as
     # the "#top" fragment goes.
     page.evaluate("document.activeElement === document.body || (document.activeElement.blur(), location.hash = '#top')")
@@ -108,6 +109,10 @@ def skip_link_problems(page) -> list[str]:
     if not focused["skip"]:
         return [f"Tab from the top focuses {focused['text'][:40]!r}, not the skip link"]
     problems = [] if focused["shown"] else ["the focused skip link is not visible"]
+    problems += [f"the focused skip link: axe {v['id']} ({v['help']})"
+                 for v in axe_violations(page, selector=".skip-link", rules=("color-contrast",), undecided=True)]
+    if screenshot:
+        page.screenshot(path=str(ARTIFACTS / screenshot))
     page.keyboard.press("Enter")
     if not page.evaluate("document.activeElement === document.querySelector('main#content')"):
         problems.append("Enter on the skip link does not move the focus to main#content")
@@ -145,15 +150,16 @@ PREPARE = {
 def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict) -> list[str]:
     """Open one page; return what is wrong with it (and count its serious and critical axe violations)."""
     errors.clear()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.goto(url, wait_until="load")
-    problems = skip_link_problems(page)
+    problems = ["the page itself loads axe-core (vendored for the tests only)"] if page.evaluate("'axe' in window") \
+        else []
+    problems += skip_link_problems(page, f"skip-link-{width}.png" if name == "visitor-inspect" else None)
     pending: list[str] = []
     for check, problem in PREPARE.get(name, lambda page: [])(page):
         (pending if (name, check) in KNOWN_PENDING else problems).append(problem)
     problems += [f"console: {message}" for message in errors
                  if "not-found" not in name or "404" not in message]  # the 404 page's own status is no error
-    if page.evaluate("'axe' in window"):
-        problems.append("the page itself loads axe-core (vendored for the tests only)")
     violations = axe_violations(page)
     axe_counts[f"{name}-{width}"] = {v["id"]: len(v["targets"]) for v in violations} | (
         {"pending": pending} if pending else {})
@@ -175,7 +181,6 @@ def check_page(page, url: str, name: str, width: str, errors: list[str], axe_cou
             page.click("#site-nav .nav-toggle")
     elif not page.is_visible("#nav-menu a[href='/preferences/']"):
         problems.append("the navigation is not shown")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
     return [f"{name} at {width}: {problem}" for problem in problems]
 

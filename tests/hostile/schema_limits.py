@@ -31,6 +31,9 @@ BEYOND_THE_SCHEMA: dict[str, dict[str, str]] = {
         "location_model": "a location model available to the caller",
         "posts": "posts, or a sample size to draw from the model's corpus",
         "min_answers_for_code": "at most per_participant_cap",
+        "min_gold_answers": "at most the gold posts given, when any are (issue 43)",
+        "per_participant_cap": "room for min_answers_for_code plus every check item (issue 43)",
+        "attention_checks": "0, or at least 2: half ask Yes, half No (issue 43)",
         "detail": "what the campaign service refuses: a sample without a model, a de-identification campaign "
                   "without one",
     },

@@ -170,6 +170,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                 posts += crowd.posts_from_corpus(record, sample)
             posts += crowd.attention_checks(record.language if record else "en", attention)
             campaign = crowd.create_campaign(owner=request.user, posts=posts, location_model=record, **data)
+        except crowd.CampaignSettingsError as exc:  # the checks could not hold: said at the setting at fault
+            raise ValidationError({exc.field: [str(exc)]}) from exc
         except UserFacingError as exc:
             raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(campaign).data, status=status.HTTP_201_CREATED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from anonymizer.crowd.web.services import MAX_ATTENTION_CHECKS, MAX_CAMPAIGN_POSTS
+from anonymizer.crowd.web.services import DEFAULT_ATTENTION_CHECKS, MAX_ATTENTION_CHECKS, MAX_CAMPAIGN_POSTS
 from anonymizer.models import Campaign, TrainedLocationModel
 from anonymizer.models.crowd import MAX_CAMPAIGN_TEXT
 from anonymizer.models.validators import GreaterThanValidator, LessThanValidator
@@ -73,10 +73,13 @@ class CampaignForm(UploadForm):
     sample_size = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_POSTS, initial=100,
                                      label="…or sample this many held-out posts of the model's corpus")
     attention_checks = forms.IntegerField(
-        min_value=0, max_value=MAX_ATTENTION_CHECKS, initial=2,
-        help_text="Items that tell the participant what to answer (\u201cplease answer Yes to this item\u201d), "
-                  "mixed in with the gold posts; a participant who answers one wrongly is flagged and left out of "
-                  f"the results. From 0 to {MAX_ATTENTION_CHECKS}. Default 2.")
+        min_value=0, max_value=MAX_ATTENTION_CHECKS, initial=DEFAULT_ATTENTION_CHECKS,
+        help_text="Items that tell the participant what to answer, half \u201cplease answer Yes\u201d and half "
+                  "\u201cplease answer No\u201d, so that answering the same to everything fails one; every "
+                  "participant meets them all before a completion code, and one answered wrongly flags them and "
+                  "leaves their answers out of the results. With the gold settings below, 8 let a participant who "
+                  "clicks at random get a code in about 1 session of 400. "
+                  f"0, or from 2 to {MAX_ATTENTION_CHECKS}. Default {DEFAULT_ATTENTION_CHECKS}.")
     judgments_per_post = _bounded(
         "judgments_per_post", forms.IntegerField,
         meaning="How many answers each post collects; no post is served once it has them. More answers narrow "
@@ -87,13 +90,19 @@ class CampaignForm(UploadForm):
                 "where\u201d (0.1 = 10%).")
     gold_share = _bounded(
         "gold_share", forms.FloatField,
-        meaning="The chance that the next item a participant gets is a gold post (known answer) or an attention "
-                "check instead of a post to judge (0.1 = one in ten).")
+        meaning="Beyond the check items every participant meets (below), the chance that the next item is one "
+                "more gold post (known answer) or attention check instead of a post to judge (0.1 = one in ten).")
+    min_gold_answers = _bounded(
+        "min_gold_answers", forms.IntegerField, required=False, label="Gold answers before accuracy is judged",
+        meaning="Every participant answers this many gold posts (posts whose answer you know, from the CSV's gold "
+                "column) before a completion code, and is judged on them; the posts need at least this many. "
+                "0 judges nobody by gold posts.")
     min_gold_accuracy = _bounded(
         "min_gold_accuracy", forms.FloatField,
-        meaning="A participant whose share of gold posts answered correctly falls below this is flagged and their "
-                "answers left out of the results (once they have answered "
-                f"{Campaign._meta.get_field('min_gold_answers').default} gold posts).")
+        meaning="A participant whose share of gold posts answered correctly falls below this, once they have "
+                "answered the number above, is flagged and their answers left out of the results. At the defaults "
+                "(6 gold posts, 50%, and 8 attention checks) a careful participant who gets 9 gold posts in 10 "
+                "right is flagged in about 1 session of 400 (in a simulation of 20,000 sessions).")
     per_participant_cap = _bounded(
         "per_participant_cap", forms.IntegerField,
         meaning="The most items one participant answers; then they get their completion code.")
@@ -103,8 +112,9 @@ class CampaignForm(UploadForm):
                 "completion code; a participant who comes when nothing is left gets none, and is told why.")
     checks_within = _bounded(
         "checks_within", forms.IntegerField, required=False,
-        meaning="Every participant meets a gold post and an attention check within their first this many items "
-                "(when the campaign has them).")
+        meaning="Every participant meets their first gold post and their first attention check of each kind "
+                "(Yes, No) within their first this many items (when the campaign has them); the other checks come "
+                "before the fewest items that earn a code.")
     stop_when_decided = forms.BooleanField(
         required=False, initial=True, label="Stop asking about a post once its answers decide it",
         help_text="Sequential stopping: a post whose 95% interval lies wholly on one side of the cut-off stops "
@@ -120,7 +130,8 @@ class CampaignForm(UploadForm):
                 "to the queue for others.")
 
     CAMPAIGN_FIELDS = ("name", "instructions", "consent_text", "task", "ask_location", "location_model",
-                       "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "per_participant_cap",
+                       "judgments_per_post", "cutoff", "gold_share", "min_gold_answers", "min_gold_accuracy",
+                       "per_participant_cap",
                        "min_answers_for_code", "checks_within", "stop_when_decided", "min_judgments_per_post",
                        "reservation_seconds")
 
@@ -128,6 +139,13 @@ class CampaignForm(UploadForm):
         super().__init__(*args, **kwargs)
         if location_models is not None:
             self.fields["location_model"].queryset = location_models
+
+    def clean_attention_checks(self) -> int:
+        count = self.cleaned_data["attention_checks"]
+        if count == 1:
+            raise forms.ValidationError("One attention check can ask only Yes or only No: give 0, or at least 2 "
+                                        "(half ask Yes, half No).")
+        return count
 
     def clean(self) -> dict:
         cleaned = super().clean()

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet, Sum
 
+from anonymizer.crowd import quality
 from anonymizer.crowd.stats import (
     JudgmentRecord,
     Label,
@@ -61,6 +62,21 @@ def answers_needed(campaign: Campaign) -> int:
     counted; with sequential stopping a post may stop sooner)."""
     totals = still_asked(campaign).aggregate(posts=Count("id"), answered=Sum("answered"))
     return totals["posts"] * campaign.judgments_per_post - (totals["answered"] or 0)
+
+
+def check_items(campaign: Campaign) -> quality.CheckItems:
+    """The check items the campaign holds: gold posts, attention checks asking Yes and asking No."""
+    counts = campaign.posts.exclude(kind=CampaignPost.Kind.REGULAR).aggregate(
+        gold=Count("id", filter=Q(kind=CampaignPost.Kind.GOLD)),
+        attention_yes=Count("id", filter=Q(kind=CampaignPost.Kind.ATTENTION, gold_answer=True)),
+        attention_no=Count("id", filter=Q(kind=CampaignPost.Kind.ATTENTION, gold_answer=False)))
+    return quality.CheckItems(**counts)
+
+
+def check_plan(campaign: Campaign) -> quality.CheckPlan:
+    """What every participant of the campaign meets before a completion code."""
+    return quality.plan_checks(check_items(campaign), min_gold=campaign.min_gold_answers,
+                               min_accuracy=campaign.min_gold_accuracy, checks_within=campaign.checks_within)
 
 
 def open_campaign(join_token: str) -> Campaign | None:

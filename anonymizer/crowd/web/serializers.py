@@ -5,7 +5,12 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from anonymizer.crowd.web.services import MAX_ATTENTION_CHECKS, MAX_CAMPAIGN_POSTS
+from anonymizer.crowd.web.services import (
+    DEFAULT_ATTENTION_CHECKS,
+    MAX_ATTENTION_CHECKS,
+    MAX_CAMPAIGN_POSTS,
+    campaign_warnings,
+)
 from anonymizer.models import Campaign, CampaignPost
 
 
@@ -27,8 +32,12 @@ class CampaignSerializer(serializers.ModelSerializer):
     sample = serializers.IntegerField(write_only=True, required=False, min_value=1, max_value=MAX_CAMPAIGN_POSTS,
                                       help_text="Instead of posts: sample this many held-out posts of the location "
                                                 "model's corpus (built-in models).")
-    attention_checks = serializers.IntegerField(write_only=True, default=2, min_value=0,
-                                                max_value=MAX_ATTENTION_CHECKS)
+    attention_checks = serializers.IntegerField(
+        write_only=True, default=DEFAULT_ATTENTION_CHECKS, min_value=0, max_value=MAX_ATTENTION_CHECKS,
+        help_text="Attention checks, half asking Yes and half No (0, or at least 2); every participant meets them "
+                  "all before a completion code.")
+    warnings = serializers.SerializerMethodField(
+        help_text="What is weak about the campaign's checks (no gold posts, no attention checks, one kind only).")
     location_model = serializers.CharField(required=False, allow_null=True, default=None, max_length=200,
                                            help_text="Location model id or name.")
     join_url = serializers.SerializerMethodField()
@@ -39,12 +48,20 @@ class CampaignSerializer(serializers.ModelSerializer):
                   "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "min_gold_answers",
                   "per_participant_cap", "min_answers_for_code", "checks_within", "stop_when_decided",
                   "min_judgments_per_post", "reservation_seconds", "status", "created_at", "join_url", "posts",
-                  "sample",
-                  "attention_checks"]
-        read_only_fields = ["id", "status", "created_at", "join_url"]
+                  "sample", "attention_checks", "warnings"]
+        read_only_fields = ["id", "status", "created_at", "join_url", "warnings"]
 
     def get_join_url(self, campaign: Campaign) -> str:
         return self.context["request"].build_absolute_uri(reverse("crowd-join", args=[campaign.join_token]))
+
+    def get_warnings(self, campaign: Campaign) -> list[str]:
+        return campaign_warnings(campaign)
+
+    def validate_attention_checks(self, count: int) -> int:
+        if count == 1:
+            raise serializers.ValidationError("One attention check can ask only Yes or only No: give 0, or at least "
+                                              "2 (half ask Yes, half No).")
+        return count
 
     def to_representation(self, campaign: Campaign) -> dict:
         data = super().to_representation(campaign)

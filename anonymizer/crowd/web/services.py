@@ -2,14 +2,17 @@
 record and undo answers, flag participants by their gold answers.
 
 The queue serves each participant the regular post with the fewest valid answers (counting live reservations
-of others), undecided posts first, in the participant's own random order; it puts a gold post and an attention
-check within each participant's first ``checks_within`` items and mixes in more at the campaign's gold share. A
+of others), undecided posts first, in the participant's own random order; it serves every participant the check
+items of the campaign's plan (``anonymizer.crowd.quality``: its gold posts up to the number gold accuracy is
+judged on and every attention check, asking Yes and asking No), the first of each kind within their first
+``checks_within`` items, and mixes in more at the campaign's gold share. A
 post is never served twice to one participant (a database constraint on Assignment), and a regular post never
 gets more than the wanted number of valid answers: the post row is locked while its load is re-counted. With
 sequential stopping a post leaves the queue once its Wilson interval clears the cut-off (after at least
 ``min_judgments_per_post`` answers). A flagged participant's answers stop counting and their posts go back to
-the queue; a completion code needs ``min_answers_for_code`` answered regular posts, and is shown once, to its
-participant's session.
+the queue; a completion code needs ``min_answers_for_code`` answered regular posts and every check of the plan
+met, with the flag decided at that moment (so a careless participant is flagged before a code), and is shown
+once, to its participant's session.
 
 A campaign link is public, so one client address may hold only a bounded share of the campaign's open
 reservations (``AddressLimits``; the join page also limits joins per address), and a browser that starts a fresh
@@ -34,9 +37,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from anonymizer.crowd import quality
 from anonymizer.crowd.limits import AddressLimits
-from anonymizer.crowd.stats import JudgmentRecord, decide, flag_participants, gold_accuracy
-from anonymizer.crowd.web.selectors import DECIDED, answers_needed, decided_enough, still_asked
+from anonymizer.crowd.stats import decide
+from anonymizer.crowd.web.selectors import DECIDED, answers_needed, check_plan, decided_enough, still_asked
 from anonymizer.models import Assignment, Campaign, CampaignPost, Judgment, Participant, TrainedLocationModel
 from anonymizer.platform import locks
 from anonymizer.platform.errors import UserFacingError
@@ -46,8 +50,19 @@ Kind = CampaignPost.Kind
 #: Posts one campaign may hold (uploaded, sent to the API or sampled), besides its attention checks.
 MAX_CAMPAIGN_POSTS = 10_000
 MAX_ATTENTION_CHECKS = 20
+#: Attention checks a new campaign gets unless told (half ask Yes, half No): with the Campaign table's gold
+#: defaults they meet the goals of bench/bench_crowd_quality.py (issue 43).
+DEFAULT_ATTENTION_CHECKS = 8
 FULL_CAMPAIGN = ("This campaign has all the answers it needs, so it takes nobody new and gives no completion code. "
                  "Thank you for your interest.")
+
+
+class CampaignSettingsError(UserFacingError):
+    """A new campaign's settings under which its checks cannot hold; ``field`` is the setting at fault."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class QueueWait(UserFacingError):
@@ -109,7 +124,7 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
     if len(posts) > MAX_CAMPAIGN_POSTS + MAX_ATTENTION_CHECKS:
         raise UserFacingError(f"A campaign holds at most {MAX_CAMPAIGN_POSTS:,} posts (and "
                               f"{MAX_ATTENTION_CHECKS} attention checks); got {len(posts):,}.")
-    cap = options.get("per_participant_cap", Campaign._meta.get_field("per_participant_cap").default)
+    cap = options.get("per_participant_cap", _default("per_participant_cap"))
     # Unless given, a code needs the default number of answers or, under a smaller cap, the cap.
     options.setdefault("min_answers_for_code", min(Campaign._meta.get_field("min_answers_for_code").default, cap))
     needed = options["min_answers_for_code"]
@@ -130,6 +145,11 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
                                   f"{id_limit}.")
         if post.kind != Kind.REGULAR and post.gold_answer is None:
             raise UserFacingError(f"Post {number} is a {post.kind} post but has no known answer.")
+    refused = [problem for problem in quality.campaign_problems(
+        check_items_of(posts), min_gold=options.get("min_gold_answers", _default("min_gold_answers")),
+        per_participant_cap=cap, min_answers_for_code=needed) if problem.refused]
+    if refused:
+        raise CampaignSettingsError(refused[0].message, refused[0].field)
     with transaction.atomic():
         campaign = Campaign.objects.create(owner=owner, name=name, instructions=instructions,
                                            consent_text=consent_text, task=task, location_model=location_model,
@@ -140,6 +160,28 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
             for post in posts
         ])
     return campaign
+
+
+def _default(field: str):
+    return Campaign._meta.get_field(field).default
+
+
+def check_items_of(posts: Sequence[PostSpec]) -> quality.CheckItems:
+    """The check items among a new campaign's posts."""
+    return quality.CheckItems(
+        gold=sum(1 for post in posts if post.kind == Kind.GOLD),
+        attention_yes=sum(1 for post in posts if post.kind == Kind.ATTENTION and post.gold_answer),
+        attention_no=sum(1 for post in posts if post.kind == Kind.ATTENTION and post.gold_answer is False))
+
+
+def campaign_warnings(campaign: Campaign) -> list[str]:
+    """What is weak about a campaign's checks (no gold posts, no attention checks, one kind only), to say when it
+    is made."""
+    from anonymizer.crowd.web.selectors import check_items
+
+    return [problem.message for problem in quality.campaign_problems(
+        check_items(campaign), min_gold=campaign.min_gold_answers, per_participant_cap=campaign.per_participant_cap,
+        min_answers_for_code=campaign.min_answers_for_code) if not problem.refused]
 
 
 def close_campaign(campaign: Campaign) -> bool:
@@ -206,13 +248,36 @@ def regular_answers(participant: Participant) -> int:
     return participant.judgments.filter(post__kind=Kind.REGULAR).count()
 
 
-def _complete(participant: Participant) -> None:
+def checks_met(participant: Participant) -> dict[str, int]:
+    """The check items the participant has answered, by kind (``quality.CHECK_KINDS``)."""
+    met = dict.fromkeys(quality.CHECK_KINDS, 0)
+    for kind, expected in participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post__kind",
+                                                                                             "post__gold_answer"):
+        met[_check_kind(kind, expected)] += 1
+    return met
+
+
+def _check_kind(kind: str, expected: bool | None) -> str:
+    if kind == Kind.GOLD:
+        return quality.GOLD
+    return quality.ATTENTION_YES if expected else quality.ATTENTION_NO
+
+
+def _complete(participant: Participant, now: datetime | None = None) -> None:
     """Nothing more for this participant: a completion code, if they did the work it asks for (a minimum of
-    answered regular posts) and were not flagged; otherwise none (``done_message`` says why)."""
+    answered regular posts), met every check of the campaign's plan and are not flagged; otherwise none
+    (``done_message`` says why). The flag is decided here, from every check answered, before any code."""
     if participant.completed_at is not None:
         return
-    participant.refresh_from_db(fields=["flagged_reason"])
-    if participant.flagged_reason or regular_answers(participant) < participant.campaign.min_answers_for_code:
+    campaign = participant.campaign
+    with transaction.atomic():
+        _lock_participant(participant)
+        reason, changed = refresh_flag(participant)
+    if changed:
+        _requeue(participant, now or timezone.now())
+    if not quality.code_allowed(check_plan(campaign), flagged=bool(reason),
+                                regular_answers=regular_answers(participant),
+                                min_answers_for_code=campaign.min_answers_for_code, met=checks_met(participant)):
         return
     Participant.objects.filter(id=participant.id, completed_at__isnull=True).update(
         completed_at=timezone.now(), completion_code=secrets.token_hex(5).upper())
@@ -241,6 +306,9 @@ def done_message(participant: Participant) -> str:
         return ("Your session has ended: some of the check items were not answered as they asked, so this session "
                 "gives no completion code.")
     needed, done = participant.campaign.min_answers_for_code, regular_answers(participant)
+    if done >= needed:  # the checks could not all be served (a campaign whose cap leaves them no room)
+        return ("There is nothing left for you to judge, but not every check item of this campaign could be shown "
+                "to you, so there is no code for this session.")
     return (f"There is nothing left for you to judge: the campaign has the answers it needs. A completion code "
             f"needs at least {needed} answered posts; you answered {done}, so there is no code for this session.")
 
@@ -286,10 +354,12 @@ def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Ass
     rng = random.Random(participant.seed * 1_000_003 + answered)
     seen = participant.assignments.values("post_id")
     posts = CampaignPost.objects.filter(campaign=campaign).exclude(id__in=seen)
-    # Check items only while there is work for them to vouch for: never a session of checks alone.
+    # Check items only while there is work for them to vouch for (never a session of checks alone), or when a code
+    # is at stake: a participant who answered enough posts meets every check before a code.
     work_left = still_asked(campaign).exclude(id__in=seen).exists()
-    for due in _checks_due(participant, campaign, answered) if work_left else ():
-        checks = list(posts.filter(kind=due).values_list("id", flat=True).order_by("id"))
+    at_stake = not work_left and regular_answers(participant) >= campaign.min_answers_for_code
+    for due in _checks_due(participant, campaign, answered, finishing=at_stake) if work_left or at_stake else ():
+        checks = list(_check_posts(posts, due).values_list("id", flat=True).order_by("id"))
         if checks:  # a campaign without gold posts (or attention checks) cannot serve that kind
             return _assign(participant, campaign, rng.choice(checks), now, check_load=False)
     if work_left and rng.random() < campaign.gold_share:
@@ -338,14 +408,22 @@ def _check_address_share(participant: Participant, campaign: Campaign, now: date
         raise AddressWait(max(1, int((held["soonest"] - now).total_seconds()) + 1))
 
 
-def _checks_due(participant: Participant, campaign: Campaign, answered: int) -> list[str]:
-    """The kinds of check item (gold, attention) due now, so that every participant meets one of each within
-    their first ``checks_within`` items: each kind has a place among them, drawn from the participant's seed, and
-    is due there and at every item after it until they have answered one of its kind."""
-    places = random.Random(participant.seed).sample(range(campaign.checks_within), 2)
-    answered_kinds = set(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post__kind", flat=True))
-    return [kind for kind, place in zip((Kind.GOLD, Kind.ATTENTION), places, strict=True)
-            if kind not in answered_kinds and answered >= place]
+def _checks_due(participant: Participant, campaign: Campaign, answered: int, finishing: bool = False) -> list[str]:
+    """The kinds of check item (``quality.CHECK_KINDS``) due now: each required check item has a place drawn from
+    the participant's seed (``quality.schedule``), the first of each kind within their first ``checks_within``
+    items, and is due there and at every item after it until met; every missing one is due when only as many
+    items are left before the cap, or when the session is ``finishing`` with a code at stake."""
+    plan = check_plan(campaign)
+    places = quality.schedule(plan, participant.seed, campaign.min_answers_for_code)
+    return quality.due_checks(plan, places, answered=answered, met=checks_met(participant),
+                              items_left=campaign.per_participant_cap - answered, finishing=finishing)
+
+
+def _check_posts(posts: QuerySet[CampaignPost], kind: str) -> QuerySet[CampaignPost]:
+    """The posts among ``posts`` that are check items of ``kind``."""
+    if kind == quality.GOLD:
+        return posts.filter(kind=Kind.GOLD)
+    return posts.filter(kind=Kind.ATTENTION, gold_answer=kind == quality.ATTENTION_YES)
 
 
 def _lock_participant(participant: Participant) -> None:
@@ -491,16 +569,12 @@ def undo(participant: Participant, now: datetime | None = None) -> Assignment:
 def refresh_flag(participant: Participant) -> tuple[str, bool]:
     """Flag (or clear) a participant from their gold and attention answers; returns the reason ("" when not
     flagged) and whether the flag changed (then their posts must be recounted: ``_requeue``)."""
-    campaign = participant.campaign
-    rows = list(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post_id", "post__kind",
-                                                                                   "post__gold_answer", "answer"))
-    records = [JudgmentRecord(str(participant.id), str(post_id), bool(given)) for post_id, _, _, given in rows]
-    gold = {str(post_id): bool(expected) for post_id, kind, expected, _ in rows if kind == Kind.GOLD}
-    failed = [str(participant.id) for _, kind, expected, given in rows if kind == Kind.ATTENTION and given != expected]
-    accuracy = gold_accuracy([r for r in records if r.post in gold], gold)
-    reasons = flag_participants(accuracy, min_accuracy=campaign.min_gold_accuracy,
-                                min_gold=campaign.min_gold_answers, failed_attention=failed)
-    reason = reasons.get(str(participant.id), "")[:300]
+    rows = list(participant.judgments.exclude(post__kind=Kind.REGULAR).values_list("post__kind", "post__gold_answer",
+                                                                                   "answer"))
+    gold = [bool(given) == bool(expected) for kind, expected, given in rows if kind == Kind.GOLD]
+    failed = sum(1 for kind, expected, given in rows if kind == Kind.ATTENTION and bool(given) != bool(expected))
+    reason = quality.verdict(check_plan(participant.campaign), gold_correct=sum(gold), gold_answered=len(gold),
+                             attention_failed=failed)[:300]
     changed = bool(reason) != bool(participant.flagged_reason)
     Participant.objects.filter(id=participant.id).update(flagged_reason=reason)
     participant.flagged_reason = reason
@@ -509,9 +583,12 @@ def refresh_flag(participant: Participant) -> tuple[str, bool]:
 
 # -- where campaign posts come from -----------------------------------------------------------------------------
 _TRUE, _FALSE = {"yes", "y", "true", "t", "1"}, {"no", "n", "false", "f", "0"}
+#: Attention checks, by language: (asks Yes, asks No).
 ATTENTION_TEXTS = {
-    "en": "This is an attention check: please answer Yes to this item.",
-    "ja": "これは確認のための項目です。「はい」と答えてください。",
+    "en": ("This is an attention check: please answer Yes to this item.",
+           "This is an attention check: please answer No to this item."),
+    "ja": ("これは確認のための項目です。「はい」と答えてください。",
+           "これは確認のための項目です。「いいえ」と答えてください。"),
 }
 
 
@@ -585,5 +662,7 @@ def posts_from_corpus(record: TrainedLocationModel, count: int, seed: int = 0) -
 
 
 def attention_checks(language: str, count: int) -> list[PostSpec]:
-    text = ATTENTION_TEXTS.get(language, ATTENTION_TEXTS["en"])
-    return [PostSpec(text, Kind.ATTENTION, True, f"attention-{i + 1}") for i in range(count)]
+    """``count`` attention checks, asking Yes and No in turn (so a participant who always answers the same fails
+    one as soon as there are two)."""
+    texts = ATTENTION_TEXTS.get(language, ATTENTION_TEXTS["en"])
+    return [PostSpec(texts[i % 2], Kind.ATTENTION, i % 2 == 0, f"attention-{i + 1}") for i in range(count)]

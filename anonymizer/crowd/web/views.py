@@ -22,13 +22,15 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
+from anonymizer.crowd import quality
 from anonymizer.crowd.web import selectors
 from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.forms import CampaignForm
+from anonymizer.crowd.web.gold_chart import GoldRow, gold_accuracy_chart
 from anonymizer.crowd.web.jobs import CAMPAIGN_JOBS
 from anonymizer.crowd.web.strike_report import geography_config, map_answers, strike_report
-from anonymizer.models import Campaign, CampaignPost, Participant, TrainedLocationModel
+from anonymizer.models import Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.charts import interval_chart
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
@@ -169,10 +171,14 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
             campaign = crowd.create_campaign(owner=request.user, posts=posts, **form.campaign_fields())
         except CsvFormatError as exc:
             form.add_error("posts_file", str(exc))
+        except crowd.CampaignSettingsError as exc:  # the checks could not hold: said at the setting at fault
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         except UserFacingError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, f"Campaign “{campaign.name}” is open with {campaign.posts.count()} posts.")
+            for warning in crowd.campaign_warnings(campaign):
+                messages.warning(request, warning)
             return redirect("campaign-detail", campaign_id=campaign.id)
     return render(request, "crowd/new.html", {"form": form})
 
@@ -195,11 +201,18 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
     strikes = strike_report(campaign) if campaign.task == Campaign.Task.DEIDENTIFY else None
     answers_map = map_answers(campaign) if campaign.ask_location else None
     ids = [report["external_ids"].get(str(a.post), "") for a in aggregates]
+    items, plan = selectors.check_items(campaign), selectors.check_plan(campaign)
+    # gold_accuracy_chart escapes every text it writes, so its SVG is safe to embed.
+    gold_chart = mark_safe(gold_accuracy_chart(
+        [GoldRow(str(p["id"])[:8], p["gold_correct"], p["gold_answered"], bool(p["flagged_reason"]))
+         for p in report["participants"][:200]],
+        min_accuracy=plan.min_accuracy, judged_after=plan.judged_after)) if plan.gold else ""
     return render(request, "crowd/detail.html", {
         "campaign": campaign, "report": report, "join_url": join_url, "aggregates": aggregates, "jobs": jobs,
         "chart": chart, "aggregate_rows": list(zip(aggregates, texts, ids, strict=True)),
         "actions": selectors.campaign_actions(campaign, report), "strikes": strikes, "map_answers": answers_map,
-        "has_gold": campaign.posts.filter(kind=CampaignPost.Kind.GOLD).exists()})
+        "checks": quality.describe_checks(plan, items, campaign.min_answers_for_code), "plan": plan,
+        "gold_chart": gold_chart})
 
 
 # Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST

@@ -88,7 +88,8 @@ def test_each_post_is_a_dot_at_its_yes_rate_coloured_by_its_interval_against_the
 
 HELPED = {"cutoff": ("human-inferable", "More than 0 and less than 1."),
           "gold_share": ("gold post", "From 0 to less than 1."),
-          "attention_checks": ("what to answer", "From 0 to 20."),
+          "attention_checks": ("what to answer", "0, or from 2 to 20."),
+          "min_gold_answers": ("gold posts", "From 0 to 1,000."),
           "judgments_per_post": ("answers each post", "From 1 to 1,000."),
           "min_gold_accuracy": ("flagged", "From 0 to 1."),
           "per_participant_cap": ("one participant", "From 1 to 10,000."),

@@ -102,7 +102,7 @@ def test_staff_create_a_campaign_through_the_api_and_export_it(staff, location_m
     client = APIClient()
     client.force_authenticate(staff)
     body = {"name": "Tokyo sample", "instructions": "Judge.", "consent_text": "OK.", "location_model": "tokyo-ja",
-            "sample": 30, "attention_checks": 2, "judgments_per_post": 3,
+            "sample": 30, "attention_checks": 2, "judgments_per_post": 3, "min_gold_answers": 1,
             "posts": [{"text": "東京タワーの真下なう", "kind": "gold", "gold": True, "id": "g1"}]}
     created = client.post(reverse("api-campaign-list"), body, format="json")
     assert created.status_code == 201, created.content

@@ -1,0 +1,85 @@
+"""The campaign dashboard's picture of each participant's gold accuracy against the campaign's minimum: one row
+per participant, a dot at their share of gold posts answered right on a 0-100% axis, the minimum as a dashed line.
+Server-drawn SVG in the 360-unit viewBox of ``anonymizer.platform.charts`` (readable on a phone), colour-blind
+safe (Okabe-Ito colours and three marker shapes, so the states differ without colour too)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from anonymizer.platform.charts import NARROW, _marker  # the markers of the other dot charts
+
+#: A participant's state, as its class, colour, marker and legend text.
+STATES = {
+    "flagged": ("#D55E00", "square", "flagged (below the minimum, or a failed attention check)"),
+    "passing": ("#0072B2", "circle", "at or above the minimum"),
+    "not-judged": ("#6B6B6B", "diamond", "not judged yet: too few gold answers"),
+}
+
+
+@dataclass(frozen=True)
+class GoldRow:
+    """One participant: a short label, gold posts right and answered, and whether they are flagged."""
+
+    label: str
+    correct: int
+    answered: int
+    flagged: bool
+
+
+def state_of(row: GoldRow, judged_after: int) -> str:
+    if row.flagged:
+        return "flagged"
+    return "passing" if row.answered and row.answered >= judged_after else "not-judged"
+
+
+def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_after: int,
+                        title: str = "Gold accuracy per participant", width: int = NARROW) -> str:
+    """The SVG (empty without rows); every text escaped, so it is safe to embed."""
+    if not rows:
+        return ""
+    left, right, top, row_height = 10, 14, 78, 28
+    height = top + row_height * len(rows) + 34
+
+    def px(share: float) -> float:
+        return left + max(0.0, min(1.0, share)) * (width - left - right)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{escape(title)}" class="chart chart-narrow gold-chart">',
+             f'<text x="4" y="16" font-size="13" font-weight="600">{escape(title)}</text>']
+    for i, (colour, shape, text) in enumerate(STATES.values()):
+        y = 30 + 12 * i
+        parts.append(_marker(shape, left + 4, y - 1, colour, text, "key"))
+        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
+    bottom = height - 30
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
+                     f"{tick * 100:g}%</text>")
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
+                 "share of gold posts answered right</text>")
+    x_min = px(min_accuracy)
+    parts.append(f'<line class="minimum" x1="{x_min:.1f}" x2="{x_min:.1f}" y1="{top - 10}" y2="{bottom}" '
+                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x_min:.2f}">'
+                 f"<title>minimum {min_accuracy:.0%}</title></line>")
+    anchor = "start" if min_accuracy < 0.5 else "end"
+    parts.append(f'<text x="{x_min + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
+                 f'text-anchor="{anchor}">minimum {min_accuracy * 100:g}% after {judged_after} gold</text>')
+    for i, row in enumerate(rows):
+        y = top + row_height * i
+        state = state_of(row, judged_after)
+        colour, shape, _ = STATES[state]
+        said = (f"{row.correct} of {row.answered} gold right" if row.answered else "no gold answered yet")
+        label = f"{row.label}: {said}" + (" — flagged" if row.flagged else "")
+        parts.append(f'<g class="participant {state}">')
+        parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12" stroke="#fff" '
+                     f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')
+        if row.answered:
+            parts.append(_marker(shape, px(row.correct / row.answered), y + 17, colour,
+                                 f"{label} ({row.correct / row.answered:.0%})"))
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+

@@ -66,9 +66,21 @@
     }
     gridKey = key;
     const bounds = [[grid.south, grid.west], [grid.north, grid.east]];
+    // Unsync before removing, and drop the window's resize listener by hand: leaflet.sync replaces a synced
+    // map's _onResize after Leaflet registered the original one, so map.remove() cannot find it, and every
+    // later resize of the window called invalidateSize on the removed maps, which threw ("_leaflet_pos";
+    // 70 uncaught errors in 8 model switches with a resize after each, before).
+    if (maps.before && maps.after) {
+      maps.before.map.unsync(maps.after.map);
+      maps.after.map.unsync(maps.before.map);
+    }
     for (const which of ["before", "after"]) {
-      if (maps[which]) maps[which].map.remove();
+      if (maps[which]) {
+        L.DomEvent.off(window, "resize", maps[which].onResize, maps[which].map);
+        maps[which].map.remove();
+      }
       const map = L.map("map-" + which, {attributionControl: Boolean(config.tileUrl), zoomSnap: 0.25});
+      const onResize = map._onResize;  // the window's listener, before leaflet.sync replaces the property
       if (config.tileUrl) L.tileLayer(config.tileUrl, {attribution: config.tileAttribution}).addTo(map);
       const cells = [];
       const height = (grid.north - grid.south) / grid.rows;
@@ -85,9 +97,12 @@
         }
       }
       map.fitBounds(bounds, {padding: [8, 8]});
+      // Out of the Tab order (the cells are drawn once the map has a view): Leaflet's tooltip focus listeners make
+      // every SVG cell focusable in chromium, 200 stops before the zoom buttons. The numbers table gives them.
+      for (const cell of cells) cell.getElement().setAttribute("tabindex", "-1");
       // Land, coast and borders below the cells, place labels above them (static/js/geography.js).
       const geography = KakuregaGeography.draw(map, grid, {layers: model.geography, labels: model.place_labels});
-      maps[which] = {map, cells, geography, topLabel: null};
+      maps[which] = {map, cells, geography, topLabel: null, onResize};
       $("extent-" + which).textContent = extent(grid);
     }
     maps.before.map.sync(maps.after.map);
@@ -321,12 +336,20 @@
     const started = performance.now();
     shown = true;
     $("inspect-submit").disabled = true;
+    let response;
     try {
-      const response = await fetch(config.inspectUrl, {
+      response = await fetch(config.inspectUrl, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
         body: JSON.stringify(body),
       });
+    } catch (error) {  // the network only: an error of this page's own code is not "the server"
+      clearResult();
+      showError("The server could not be reached.");
+      $("inspect-submit").disabled = false;
+      return;
+    }
+    try {
       const payload = await response.json().catch(() => ({}));
       if (!response.ok) clearResult();
       if (response.status === 429) {
@@ -342,9 +365,6 @@
         lastBody = body;
         window.inspectTimings = (window.inspectTimings || []).concat(performance.now() - started);
       }
-    } catch (error) {
-      clearResult();
-      showError("The server could not be reached.");
     } finally {
       $("inspect-submit").disabled = false;
     }

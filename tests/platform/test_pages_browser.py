@@ -90,8 +90,6 @@ VISITOR_PAGES = {"visitor-inspect": "/", "login": "/accounts/login/", "signup": 
 # axe rule id, or "zoom-in-by-keyboard"); they are counted in axe.json but do not fail the test. Remove a pair when
 # its fix lands; empty when every page is clean.
 KNOWN_PENDING: frozenset[tuple[str, str]] = frozenset({
-    ("inspect-result", "nested-interactive"),  # role=img around Leaflet's zoom buttons: the inspect maps' part
-    ("inspect-result", "zoom-in-by-keyboard"),  # the cells' paths come first in Tab order: the inspect maps' part
     ("campaign-strikes", "nested-interactive"),  # role=img around the answers map's zoom buttons: the crowd part
 })
 

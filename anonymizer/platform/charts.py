@@ -6,7 +6,7 @@ sizes). Every text is escaped, so the SVG is safe to embed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from html import escape
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -217,3 +217,136 @@ def histogram(counts: Mapping[int, int], *, title: str, x_label: str, unit: str 
     with its size (or range of sizes) and ``unit``."""
     return bar_chart([(f"{label} {unit}".strip(), count) for label, count in size_bins(counts)], title=title,
                      x_label=x_label, value_format="{:g}")
+
+
+# -- a labelled scatter (what runs trade: one loss against another) -------------------------------------------------
+def _nice_range(values: Sequence[float], floor: float = 0.0, ceiling: float = 1.0) -> tuple[float, float, float]:
+    """(low, high, tick step) of an axis that shows ``values`` with some room, within [floor, ceiling]."""
+    lo, hi = min(values), max(values)
+    pad = max(0.01, (hi - lo) * 0.15)
+    lo, hi = max(floor, lo - pad), min(ceiling, hi + pad)
+    if hi - lo < 0.04:  # a single value, or nearly: show a little around it
+        middle = (lo + hi) / 2
+        lo, hi = max(floor, middle - 0.02), min(ceiling, middle + 0.02)
+    span = hi - lo
+    step = next(s for s in (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0) if span / s <= 5)
+    return math.floor(lo / step) * step, math.ceil(hi / step - 1e-9) * step, step
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes (x0, y0, x1, y1) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def text_width(text: str, size: float = 11) -> float:
+    """About how wide a line of text is in a sans-serif font (0.6 em a character, wide glyphs 1 em): for
+    keeping labels apart, not for typesetting."""
+    return sum(size if ord(c) > 0x2E7F else 0.6 * size for c in text)
+
+
+def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str, x_label: str, y_label: str,
+                  corner_note: str = "", width: int = NARROW, height: int = 340,
+                  shapes: Mapping[str, str] | None = None, joined: Collection[str] | None = None) -> str:
+    """Labelled points (label, series, x, y), x and y in [0, 1], each axis zoomed to the points (ticks say where
+    it starts). A series has one colour (and one marker shape, ``shapes``: "circle", "square", "diamond"); a thin
+    line links the points of each series in ``joined`` (all when None) in the order given. Every point's label
+    sits beside it where it overlaps no other label or point, inside the plot when it can; ``corner_note`` goes
+    in the top-right corner of the plot ("lower left loses less")."""
+    if not points:
+        return ""
+    shapes = shapes or {}
+    left, right, top, bottom = 52, 10, 30, 40
+    series = list(dict.fromkeys(name for _, name, _, _ in points))
+    legend_rows: list[list[str]] = [[]]
+    used = 0.0
+    for name in series:  # the key, wrapped to the chart's width
+        item = 18 + text_width(name) + 12
+        if legend_rows[-1] and used + item > width - 8:
+            legend_rows.append([])
+            used = 0.0
+        legend_rows[-1].append(name)
+        used += item
+    top += 16 * len(legend_rows)
+    x_lo, x_hi, x_step = _nice_range([x for _, _, x, _ in points])
+    y_lo, y_hi, y_step = _nice_range([y for _, _, _, y in points])
+    plot = (left, top, width - right, height - bottom)
+
+    def px(x: float) -> float:
+        return left + (x - x_lo) / ((x_hi - x_lo) or 1.0) * (plot[2] - left)
+
+    def py(y: float) -> float:
+        return plot[3] - (y - y_lo) / ((y_hi - y_lo) or 1.0) * (plot[3] - top)
+
+    def decimals(step: float) -> int:
+        return max(1, -math.floor(math.log10(step) + 1e-9) + (0 if round(step / 10 ** math.floor(math.log10(step)))
+                                                                   in (1, 2, 5) else 1))
+
+    parts = _open(width, height, title, "scatter-chart")
+    y = 30
+    for row in legend_rows:
+        x = 4.0
+        for name in row:
+            i = series.index(name)
+            colour = COLOURS[i % len(COLOURS)]
+            parts.append(_marker(shapes.get(name, "circle"), x + 5, y - 4, colour, name, css="key"))
+            parts.append(f'<text x="{x + 14:.1f}" y="{y}" font-size="11">{escape(name)}</text>')
+            x += 18 + text_width(name) + 12
+        y += 16
+    ticks_x = [x_lo + i * x_step for i in range(round((x_hi - x_lo) / x_step) + 1)]
+    ticks_y = [y_lo + i * y_step for i in range(round((y_hi - y_lo) / y_step) + 1)]
+    for tick in ticks_x:
+        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top}" y2="{plot[3]}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{plot[3] + 13}" font-size="11" text-anchor="middle">'
+                     f"{tick:.{decimals(x_step)}f}</text>")
+    for tick in ticks_y:
+        parts.append(f'<line x1="{left}" x2="{plot[2]}" y1="{py(tick):.1f}" y2="{py(tick):.1f}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{left - 4}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">'
+                     f"{tick:.{decimals(y_step)}f}</text>")
+    parts.append(f'<rect x="{left}" y="{top}" width="{plot[2] - left}" height="{plot[3] - top}" fill="none" '
+                 'stroke="#888"/>')
+    parts.append(f'<text x="{(left + plot[2]) / 2:.0f}" y="{height - 6}" font-size="12" text-anchor="middle">'
+                 f"{escape(x_label)}</text>")
+    middle = (top + plot[3]) / 2
+    parts.append(f'<text x="12" y="{middle:.0f}" font-size="12" text-anchor="middle" '
+                 f'transform="rotate(-90 12 {middle:.0f})">{escape(y_label)}</text>')
+    taken: list[tuple[float, float, float, float]] = []
+    if corner_note:
+        note_width = text_width(corner_note, 10)
+        parts.append(f'<text x="{plot[2] - 4}" y="{top + 12}" font-size="10" fill="#555" text-anchor="end">'
+                     f"{escape(corner_note)}</text>")
+        taken.append((plot[2] - 4 - note_width, top + 2, plot[2] - 4, top + 15))
+    for i, name in enumerate(series):
+        if joined is None or name in joined:
+            line = [(px(x), py(y)) for _, s, x, y in points if s == name]
+            if len(line) > 1:
+                path = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y) in enumerate(line))
+                parts.append(f'<path d="{path}" fill="none" stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="1.2" '
+                             'stroke-opacity="0.6"/>')
+    placed = [(label, name, px(x), py(y), x, y) for label, name, x, y in points]
+    taken += [(x - 5, y - 5, x + 5, y + 5) for _, _, x, y, _, _ in placed]
+    for label, name, x, y, x_value, y_value in placed:
+        colour = COLOURS[series.index(name) % len(COLOURS)]
+        tooltip = f"{label}: {x_label} {x_value:.3f}, {y_label} {y_value:.3f}"
+        parts.append(_marker(shapes.get(name, "circle"), x, y, colour, tooltip, css="point")
+                     .replace(' data-x=', f' data-label="{escape(label)}" data-x-value="{x_value!r}" '
+                              f'data-y-value="{y_value!r}" data-x=', 1))
+    for label, _, x, y, _, _ in placed:
+        w = text_width(label)
+        # Beside the point: right, left, above, below, then the diagonals; the first that overlaps nothing and
+        # stays in the plot, else the one that overlaps least.
+        candidates = [(x + 7, y - 8, "start"), (x - 7 - w, y - 8, "start"), (x - w / 2, y - 21, "start"),
+                      (x - w / 2, y + 6, "start"), (x + 5, y - 19, "start"), (x + 5, y + 4, "start"),
+                      (x - 5 - w, y - 19, "start"), (x - 5 - w, y + 4, "start")]
+
+        def cost(box: tuple[float, float, float, float]) -> float:
+            outside = (max(0.0, plot[0] - box[0]) + max(0.0, box[2] - plot[2]) + max(0.0, plot[1] - box[1])
+                       + max(0.0, box[3] - plot[3]))
+            return sum(_overlap(box, other) for other in taken) + 100 * outside
+
+        boxes = [(cx, cy, cx + w, cy + 14) for cx, cy, _ in candidates]
+        box = min(boxes, key=cost)  # min keeps the first of equal cost: the order above is the preference
+        taken.append(box)
+        parts.append(f'<text class="point-label" x="{box[0]:.1f}" y="{box[1] + 11:.1f}" font-size="11" stroke="#fff" '
+                     f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

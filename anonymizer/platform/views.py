@@ -22,7 +22,7 @@ from anonymizer.platform.forms import SignUpForm
 from anonymizer.platform.health import check_health
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
-from anonymizer.platform.jobs.describe import flatten
+from anonymizer.platform.jobs.describe import flatten, parameter_summary
 from anonymizer.platform.jobs.registry import get_job_kind
 
 
@@ -77,7 +77,8 @@ def job_detail(request: HttpRequest, job_id) -> HttpResponse:
     standing = selectors.job_standing(job)
     return render(request, "jobs/detail.html", {
         "job": job, "title": selectors.title_of(job), "state": standing.text, "standing": standing,
-        "parameters": flatten(job.params),
+        # Folded under the report, behind a summary of the ones that tell the runs apart.
+        "parameters": flatten(job.params), "parameter_summary": parameter_summary(job.params),
         # Without a page of its own for the result, the result as a table (never a raw dict).
         "summary_template": summary_template,
         "result_rows": flatten(job.result) if job.result and not summary_template else [],

@@ -65,8 +65,18 @@ def test_two_lambdas_make_two_titles_and_two_file_names_and_tables_not_dicts(ali
         params = shown[shown.index('id="job-params"'):]
         params = text_of(params[:params.index("</table>")])
         assert "k 2" in params and "config › l diversity —" in params and "config › strategy mondrian" in params
+        # The report comes first; the parameters are folded behind a summary, below it.
+        assert shown.index('id="kanon-verdict"') < shown.index('<details class="job-params" id="job-params-details">')
+        assert shown.index('id="job-params-details"') < shown.index('id="job-params"')
     runs = page(alice_client.get(reverse("kanon-compare", args=[upload.id])))
     assert "k=2, λ=0<" in runs and "k=2, λ=0.5<" in runs
+    # The picture plots NCP_A across and NCP_X up, a point per run (the two lost exactly alike: one point).
+    chart = runs[runs.index('<figure class="chart-figure" id="kanon-tradeoff">'):runs.index("</figure>")]
+    assert "NCP_A (relational columns)" in chart and "NCP_X (texts)" in chart and ">k<" not in chart
+    losses = [(job.result["ncp_relational_total"], job.result["ncp_textual_total"]) for job in jobs]
+    labels = re.findall(r'data-label="([^"]+)"', chart)
+    assert labels == (["k=2, λ=0/0.5"] if round(losses[0][0], 3) == round(losses[1][0], 3) and round(
+        losses[0][1], 3) == round(losses[1][1], 3) else ["k=2, λ=0", "k=2, λ=0.5"])
     listed = page(alice_client.get(reverse("job-list")))
     assert "k-anonymize paper_example.csv — k=2, λ=0.5" in listed
 
@@ -123,3 +133,30 @@ def test_a_job_that_ended_before_its_page_was_shown_is_not_said_to_be_queued(ali
     shown = text_of(page(alice_client.get(response.url)))
     assert "Removing time expressions from posts.csv: job submitted." in shown
     assert "Status: succeeded" in shown and "queued" not in shown
+
+
+def test_the_runs_page_says_when_lambda_did_not_trade_as_the_form_says(alice_client, user):
+    """Two runs of one k where λ = 0 lost more text than λ = 1 (as a 40-row blog sample does): the page names
+    the pair with its numbers and says why small data does that; runs that trade as expected get no note."""
+    upload = create_csv_upload(owner=user, uploaded=csv_upload(name="small.csv"))
+
+    def finished(lam: float, ncp_a: float, ncp_x: float) -> Job:
+        config = {"k": 2, "strategy": "mondrian", "relational_weight": lam, "attributes": []}
+        job = Job.objects.create(owner=user, kind="kanon", params={"config": config}, status=Job.Status.SUCCEEDED,
+                                 finished_at=timezone.now(), result={
+                                     "config": config, "ncp_relational_total": ncp_a, "ncp_textual_total": ncp_x,
+                                     "persons": 23, "classes": 9, "smallest_class": 2, "splits": {"age": 4, "date": 4}})
+        job.inputs.add(upload)
+        return job
+
+    finished(0, 0.505, 0.980)
+    last = finished(1, 0.315, 0.975)
+    shown = page(alice_client.get(reverse("kanon-compare", args=[upload.id])))
+    note = text_of(shown[shown.index('id="kanon-lambda-note"'):shown.index("</p>", shown.index("kanon-lambda-note"))])
+    assert "k = 2: λ = 0 lost more text (NCP_X 0.980) than λ = 1 (0.975)" in note
+    assert "With 23 persons, these runs made 8 cuts into 9 classes" in note
+    assert re.findall(r'data-label="([^"]+)"', shown) == ["k=2, λ=0", "k=2, λ=1"]
+
+    last.result = {**last.result, "ncp_textual_total": 0.990}  # now λ = 1 loses more text: as expected
+    last.save()
+    assert "kanon-lambda-note" not in page(alice_client.get(reverse("kanon-compare", args=[upload.id])))

@@ -18,13 +18,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers
 
 from anonymizer.kanon.config import BUILTIN_TYPES, ROLES, TYPES, ConfigError, KanonConfig, load_config
+from anonymizer.kanon.tradeoff import GDF_SERIES, RunLoss, inversion_note, tradeoff_points
 from anonymizer.kanon.web.jobs import KIND, MAX_RUNS, default_config, refuse_large_config
 from anonymizer.models import Job
 from anonymizer.platform import selectors
-from anonymizer.platform.charts import line_chart
+from anonymizer.platform.charts import scatter_chart
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.forms import upload_refusals
 from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.describe import parameter_summary
 
 # A configuration field as the page labels it (in our schema, or as rx-anon's YAML spells it);
 # attributes.<column>.<key> are the cells of the columns table.
@@ -163,25 +165,31 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
     })
 
 
+def run_loss(job: Job) -> RunLoss:
+    """A finished run's parameters and information loss, from its report."""
+    config = KanonConfig.from_dict(job.result["config"])
+    gdf = config.strategy == "gdf"
+    return RunLoss(k=config.k, strategy=config.strategy, relational_weight=None if gdf else config.relational_weight,
+                   ncp_relational=job.result["ncp_relational_total"], ncp_textual=job.result["ncp_textual_total"],
+                   persons=int(job.result.get("persons") or 0), classes=int(job.result.get("classes") or 0),
+                   cuts=sum((job.result.get("splits") or {}).values()))
+
+
 @login_required
 @require_GET
 def compare(request: HttpRequest, upload_id) -> HttpResponse:
-    """Every anonymization run of one dataset: information loss against k, one line per lambda (and GDF)."""
+    """Every anonymization run of one dataset: what each lost of the columns (NCP_A) against what it lost of the
+    texts (NCP_X), a point per run labelled by k and λ, with a note when λ did not trade as expected here."""
     upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
     runs = list(selectors.jobs_of(request.user).filter(kind=KIND, inputs=upload).order_by("created_at"))
-    done = [job for job in runs if job.status == Job.Status.SUCCEEDED and job.result]
-    relational: dict[str, list] = {}
-    textual: dict[str, list] = {}
-    for job in done:
-        config = KanonConfig.from_dict(job.result["config"])
-        name = "GDF" if config.strategy == "gdf" else f"Mondrian λ = {config.relational_weight:g}"
-        relational.setdefault(name, []).append((config.k, job.result["ncp_relational_total"]))
-        textual.setdefault(name, []).append((config.k, job.result["ncp_textual_total"]))
+    losses = [run_loss(job) for job in runs if job.status == Job.Status.SUCCEEDED and job.result]
+    points = tradeoff_points(losses)
     # The SVG is built here with every text escaped, so it is safe to embed.
-    charts = [mark_safe(line_chart(relational, title="Relational information loss (NCP_A)", x_label="k",
-                                   y_label="NCP_A")),
-              mark_safe(line_chart(textual, title="Textual information loss (NCP_X)", x_label="k",
-                                   y_label="NCP_X"))] if done else []
+    chart = mark_safe(scatter_chart(
+        points, title="What each run lost: columns against texts", x_label="NCP_A (relational columns)",
+        y_label="NCP_X (texts)", corner_note="lower left loses less", shapes={GDF_SERIES: "square"},
+        joined={series for _, series, _, _ in points if series != GDF_SERIES})) if points else ""
     # The rows with where each queued or running run stands; the page polls them (static/js/job-list.js).
-    return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "rows": selectors.standings_of(runs),
-                                                  "charts": charts})
+    rows = [(job, standing, parameter_summary(job.params)) for job, standing in selectors.standings_of(runs)]
+    return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "rows": rows, "chart": chart,
+                                                  "lambda_note": inversion_note(losses)})

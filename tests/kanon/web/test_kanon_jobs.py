@@ -148,7 +148,11 @@ def test_configure_page_is_prefilled_from_the_profile_and_starts_one_run_per_k_a
     assert all(j.status == Job.Status.SUCCEEDED and j.result["k_reached"] for j in jobs), [j.error for j in jobs]
     assert [sorted(j.params["config"]["entity_types"]) for j in jobs] == [["DATE", "GPE", "PERSON"]] * 4
     compare = alice_client.get(reverse("kanon-compare", args=[paper_upload.id])).content.decode()
-    assert compare.count("<svg") == 2 and "Mondrian λ = 0" in compare and "Mondrian λ = 1" in compare
+    # One picture, NCP_A against NCP_X, every run a point labelled by k and λ (runs that lost alike share one).
+    labels = re.findall(r'data-label="([^"]+)"', compare)
+    assert compare.count("<svg") == 1 and "NCP_A (relational columns)" in compare
+    assert sorted((label.split(",")[0], lam) for label in labels for lam in label.split("λ=")[1].split("/")) == [
+        ("k=2", "0"), ("k=2", "1"), ("k=3", "0"), ("k=3", "1")]
     report_page = alice_client.get(reverse("job-detail", args=[jobs[0].id])).content.decode()
     assert "k = 2 reached" in report_page and "NCP_A" in report_page
 

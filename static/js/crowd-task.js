@@ -66,17 +66,53 @@
     });
   }
 
+  // The session is over: the bar full and "Done: N answered" (not "N of up to M" beside "Thank you!").
+  function showDone(answered) {
+    const bar = $("crowd-progress");
+    bar.max = Math.max(answered, 1);
+    bar.value = bar.max;
+    const text = $("crowd-progress-text");
+    const count = document.createElement("span");
+    count.id = "crowd-count";
+    count.textContent = answered;
+    text.replaceChildren("Done: ", count, answered === 1 ? " item answered" : " items answered");
+  }
+
+  // Copy the completion code: the clipboard API where the page may use it (https, localhost), else the code is
+  // selected and copied the older way; either way the page says what happened.
+  async function copyCode() {
+    const code = $("completion-code");
+    let copied = false;
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(code.textContent);
+        copied = true;
+      } catch (error) { copied = false; }
+    }
+    if (!copied) {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+    }
+    $("copy-status").textContent = copied ? "Copied" : "Selected: press Ctrl+C (or ⌘C) to copy it.";
+  }
+
   function show(payload) {
     $("crowd-progress").value = payload.progress.answered;
     $("crowd-count").textContent = payload.progress.answered;
     if (payload.done) {
       $("crowd-item").hidden = true;
       $("crowd-done").hidden = false;
+      showDone(payload.progress.answered);
       $("completion-code").textContent = payload.completion_code;
       $("completion").hidden = !payload.completion_code;
       $("done-message").textContent = payload.message || "";
       $("done-message").hidden = !payload.message;
       current = null;
+      // The keyboard lands where the next step is: the copy button, or the message.
+      (payload.completion_code ? $("copy-code") : $("done-heading")).focus();
       return;
     }
     current = payload.post;
@@ -129,8 +165,10 @@
     button.addEventListener("click", () => submit(button.dataset.answer === "true")));
   if ($("answer-submit")) $("answer-submit").addEventListener("click", () => submit(null));
   $("undo").addEventListener("click", () => call("undo", {}));
+  $("copy-code").addEventListener("click", copyCode);
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("textarea, input") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!$("crowd-done").hidden) return;  // finished: the keys answer nothing (Enter and Space press buttons)
     const key = event.key.toLowerCase();
     if (config.task === "inferable" && (key === "y" || key === "n")) submit(key === "y");
     else if (config.task !== "inferable" && key === "enter" && !event.target.closest("button")) submit(null);

@@ -32,7 +32,7 @@ UNPLACEABLE = {
     "r4": "Feeling a bit tired, going to bed early tonight.",
 }
 GOLD_TEXT = "Made pasta for dinner and watched a film on the sofa."  # nobody can place it: the known answer is No
-ATTENTION_TEXT = crowd.ATTENTION_TEXTS["en"]
+ATTENTION_TEXT = crowd.ATTENTION_TEXTS["en"][0]  # (asks Yes, asks No): the one check here asks Yes
 
 
 def truthful(text: str) -> bool:
@@ -45,8 +45,8 @@ def truthful(text: str) -> bool:
 
 
 def seed_with_attention_last() -> int:
-    """A participant seed whose attention check falls on the last of the first ``CHECKS_WITHIN`` items (services.
-    _checks_due: places = Random(seed).sample(range(checks_within), 2), gold's then attention's), so that the
+    """A participant seed whose attention check falls on the last of the first ``CHECKS_WITHIN`` items (quality.
+    schedule: places = Random(seed).sample(range(checks_within), 2), gold's then attention's), so that the
     careless participant answers a regular post before the check that flags them."""
     return next(seed for seed in range(1, 1000)
                 if random.Random(seed).sample(range(CHECKS_WITHIN), 2)[1] == CHECKS_WITHIN - 1)

@@ -145,6 +145,10 @@ PREPARE = {
 }
 
 
+#: Pages of a campaign's participants (no account): the site's name only, no navigation (issue 43, finding 6).
+PARTICIPANT_PAGES = {"crowd-join"}
+
+
 def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict) -> list[str]:
     """Open one page; return what is wrong with it (and count its serious and critical axe violations)."""
     errors.clear()
@@ -169,7 +173,10 @@ def check_page(page, url: str, name: str, width: str, errors: list[str], axe_cou
             .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
             .slice(-3).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''))""")
         problems.append(f"scrolls sideways by {overflow} px ({', '.join(widest)})")
-    if width == "phone":
+    if name in PARTICIPANT_PAGES:  # a campaign link's pages show no site navigation (issue 43, finding 6)
+        if page.query_selector("#site-nav") is not None:
+            problems.append("a participant's page shows the site navigation")
+    elif width == "phone":
         if not page.is_visible("#site-nav .nav-toggle") or page.is_visible("#nav-menu"):
             problems.append("the navigation is not folded behind Menu")
         else:

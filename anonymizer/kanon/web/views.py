@@ -153,7 +153,7 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
         except serializers.ValidationError as exc:
             errors = _error_lines(exc)
         else:
-            messages.success(request, f"{len(runs)} anonymization run(s) queued.")
+            messages.success(request, f"{len(runs)} anonymization run(s) submitted; their status is in the table.")
             return redirect("kanon-compare", upload_id=upload.id)
     attributes = {a.name: a for a in config.attributes} if config else {}
     rows = [{"index": i, "name": name, "attribute": attributes.get(name)} for i, name in enumerate(columns)]

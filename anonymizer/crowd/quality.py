@@ -196,7 +196,8 @@ def describe_checks(plan: CheckPlan, items: CheckItems, min_answers_for_code: in
         lines.append("No attention checks.")
     if plan.gold:
         lines.append(f"{_count(plan.gold, 'gold post')} (of the campaign's {items.gold}) met by every participant; "
-                     f"gold accuracy below {plan.min_accuracy:.0%} once {plan.judged_after} are answered flags them.")
+                     f"gold accuracy below {plan.min_accuracy:.0%} once {plan.judged_after} "
+                     f"{'is' if plan.judged_after == 1 else 'are'} answered flags them.")
     else:
         lines.append("No gold posts: gold accuracy flags nobody.")
     if plan.required:

@@ -453,6 +453,17 @@ class Deidentifier:
         _, scores = post.ratios_of_scores(post.z_full[None, :])
         return {s.name: float(scores[0, k]) for k, s in enumerate(self.scorers)}
 
+    def distributions(self, norms: Sequence[str]) -> dict[str, np.ndarray]:
+        """Each softmax scorer's probabilities over its columns for a post (its score is their maximum)."""
+        post = _Post(norms, [], self.scorers, max_run=0)
+        out = {}
+        for k, scorer in enumerate(self.scorers):
+            if scorer.link == "softmax_max":
+                z = np.asarray(post.z_full[post.offsets[k]: post.offsets[k + 1]], dtype=np.float64)
+                p = np.exp(z - z.max())
+                out[scorer.name] = p / p.sum()
+        return out
+
     def deidentify(self, norms: Sequence[str], deletable: Sequence[bool] | None = None, *, m: int | None = None,
                    keep: Sequence[int] = (), deadline: Deadline | None = None) -> Deidentification:
         """Automatic mode (``m=None``): the fewest deletions under the thresholds. Fixed mode: the best

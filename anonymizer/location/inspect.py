@@ -11,8 +11,18 @@ import numpy as np
 from anonymizer.location.deidentify import Deidentifier, LinearScorer
 from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.grid import Grid
+from anonymizer.location.language import language_warning
 from anonymizer.location.model import LocationModel
-from anonymizer.location.verdict import STILL_INFERABLE, model_strength, overall, release_checks
+from anonymizer.location.place_scorer import PLACE_SCORER
+from anonymizer.location.verdict import (
+    CHECK_TITLES,
+    CLASSIFIER,
+    STILL_INFERABLE,
+    before_sentence,
+    model_strength,
+    overall,
+    release_checks,
+)
 from anonymizer.platform.deadline import Deadline
 
 TOP_CELLS = 5
@@ -44,6 +54,57 @@ def distribution_summary(probabilities: np.ndarray, grid: Grid, threshold: float
         # Rounded: enough for maps and tables, a tenth of the bytes of full floats.
         "probabilities": [round(float(p), 6) for p in probabilities],
     }
+
+
+def scorer_views(model: LocationModel, text: str, extra_scorers: Sequence[LinearScorer] = (),
+                 places: Sequence[str] | None = None) -> list[dict]:
+    """Every scorer on one text (tokenized as a reader of exactly this text gets it), in the verdict's order:
+    `name`, `title`, `score`, `threshold`, `over` (at or over the threshold: this scorer alone makes the text
+    location-inferable); for the classifier and the place scorer also their distribution over the cells (as
+    distribution_summary); for the place scorer the place units it found (`found`)."""
+    if places is None:
+        places = grid_places(model.grid).cell_texts()
+    tokens = model.tokenize(text)
+    norms = [t.norm for t in tokens]
+    scorers = model.scorers(extra_scorers)
+    deidentifier = Deidentifier(scorers)
+    scores, distributions = deidentifier.scores(norms), deidentifier.distributions(norms)
+    views = []
+    for scorer in scorers:
+        view = {"name": scorer.name, "title": CHECK_TITLES.get(scorer.name, scorer.name),
+                "score": scores[scorer.name], "threshold": scorer.threshold,
+                "over": bool(scores[scorer.name] >= scorer.threshold)}
+        cells = _over_cells(model, scorer.name, distributions.get(scorer.name))
+        if cells is not None:
+            view.update(distribution_summary(cells, model.grid, scorer.threshold, places))
+        if scorer.name == PLACE_SCORER:
+            found: list[str] = []
+            for token in tokens:
+                if token.kind != "word" and token.text not in found and \
+                        model.place_resolver.resolve(token.norm) is not None:
+                    found.append(token.text)
+            view["found"] = found
+        views.append(view)
+    return views
+
+
+def _over_cells(model: LocationModel, name: str, probabilities: np.ndarray | None) -> np.ndarray | None:
+    """A scorer's probabilities as one per grid cell (the classifier's columns are the cells it saw in training)."""
+    if probabilities is None:
+        return None
+    if name == CLASSIFIER:
+        out = np.zeros(model.grid.n_cells)
+        out[model.classifier.classes_] = probabilities
+        return out
+    return probabilities if len(probabilities) == model.grid.n_cells else None
+
+
+def map_scorer(views: Sequence[dict]) -> str:
+    """The scorer whose cells the maps show: the one furthest over its threshold that has cells, else the
+    classifier (the maps then show where the text points, by the scorer that decided it)."""
+    over = sorted((v for v in views if v["over"] and "probabilities" in v),
+                  key=lambda v: v["score"] / v["threshold"], reverse=True)
+    return over[0]["name"] if over else CLASSIFIER
 
 
 class TextEdit(Protocol):
@@ -119,12 +180,19 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "rounds": result.rounds,
         },
     }
-    out["warnings"] = keep_warnings(model, source, result, m=m, extra_scorers=extra_scorers, edit=edit,
-                                    replacement=replacement, places=places)
+    # Each scorer before and after, and the one the maps show: the verdict names the scorer that decided.
+    out["before"]["scorers"] = scorer_views(model, text, extra_scorers, names)
+    out["after"]["scorers"] = scorer_views(model, result.text_after, extra_scorers, names)
+    out["map_scorer"] = map_scorer(out["before"]["scorers"])
+    language = language_warning(text, model.language, model.name)
+    out["warnings"] = ([language] if language else []) + keep_warnings(
+        model, source, result, m=m, extra_scorers=extra_scorers, edit=edit, replacement=replacement, places=places)
     checks = release_checks(out, places_left(model, result.text_after),
                             has_human=any(s.name == "human" for s in extra_scorers))
     strength = model_strength(model.metadata)
-    out["verdict"] = {**overall(checks, decision.under_threshold, strength), "checks": checks,
+    out["verdict"] = {**overall(checks, decision.under_threshold, strength,
+                                language_problem=language["message"] if language else None),
+                      "before": before_sentence(out["before"]["scorers"]), "checks": checks,
                       "model_strength": strength}
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes

@@ -107,7 +107,44 @@ def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool)
     return out
 
 
-def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping) -> dict:
+SCORER_NAMES = {CLASSIFIER: "the classifier", PLACE_SCORER: "the place scorer (gazetteer)",
+                HUMAN: "the human-inferability model"}
+
+
+def before_sentence(views: Sequence[Mapping], *, name_found: bool = True) -> str:
+    """Where the post as written points, by each scorer (inspect.scorer_views), naming the scorer(s) that make it
+    location-inferable and with what: "Before: the place scorer (gazetteer) found “綱島駅” in the text: 43.3% on
+    a18,4 ≈ near 大田区, at or over its threshold 24.1% — the area is inferable. Under its threshold: the
+    classifier 7.8% on a13,6 ≈ 目黒区 (threshold 24.1%)." A number is never set beside another scorer's
+    threshold. Without ``name_found`` the place names are counted, not quoted (a shared file never holds the
+    deleted words)."""
+    def said(view: Mapping) -> str:
+        found = ""
+        if view["name"] == PLACE_SCORER:
+            names = view.get("found") or []
+            if not names:
+                found = " found no place name:"
+            elif name_found:
+                found = f" found {', '.join(f'“{n}”' for n in names)} in the text:"
+            else:
+                found = f" found {len(names)} place name{'s' if len(names) > 1 else ''} in the text:"
+        where = f" on {_cell(view['top_label'], view.get('top_place', ''))}" if "top_label" in view else ""
+        return f"{SCORER_NAMES.get(view['name'], view['name'])}{found} {percent(view['score'])}{where}"
+
+    over = sorted((v for v in views if v["over"]), key=lambda v: v["score"] / v["threshold"], reverse=True)
+    under = [v for v in views if not v["over"]]
+    listed = "; ".join(f"{said(v)} (threshold {percent(v['threshold'])})" for v in under)
+    if not over:
+        return f"Before: already under every threshold: {listed}."
+    text = ("Before: " + "; ".join(f"{said(v)}, at or over its threshold {percent(v['threshold'])}" for v in over)
+            + " — the area is inferable.")
+    if under:
+        text += f" Under {'its' if len(under) == 1 else 'their'} threshold{'' if len(under) == 1 else 's'}: {listed}."
+    return text
+
+
+def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping,
+            language_problem: str | None = None) -> dict:
     """The verdict's status and one sentence: "fail" (a threshold is not met: the text is still inferable, no
     Copy), "places" (every threshold met but a place inside the map is still named), "pass" (every check that
     exists passed). `releasable` is whether the page offers the text to copy."""
@@ -128,4 +165,6 @@ def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping)
             f" ({', '.join(unchecked)}: not checked)" if unchecked else "") + "."
     if strength.get("weak") or not strength["known"]:
         summary += " " + strength["message"]
+    if language_problem:  # never a silent pass on a post the model cannot read
+        summary += " " + language_problem
     return {"status": status, "releasable": under_threshold, "summary": summary}

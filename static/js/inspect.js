@@ -102,7 +102,7 @@
       for (const cell of cells) cell.getElement().setAttribute("tabindex", "-1");
       // Land, coast and borders below the cells, place labels above them (static/js/geography.js).
       const geography = KakuregaGeography.draw(map, grid, {layers: model.geography, labels: model.place_labels});
-      maps[which] = {map, cells, geography, topLabel: null, onResize};
+      maps[which] = {map, cells, geography, topCell: null, onResize};
       $("extent-" + which).textContent = extent(grid);
     }
     maps.before.map.sync(maps.after.map);
@@ -116,7 +116,15 @@
       "a1,1 at the north-west corner";
   }
 
-  function paint(which, distribution, grid, places) {
+  // The scorer whose cells the maps show (the one that decided "before", as the verdict says) and its
+  // distribution on one side; the classifier's when the server names no other.
+  const SCORER_NAMES = {location: "the classifier", places: "the place scorer (gazetteer)"};
+  function mapped(result, which) {
+    const view = (result[which].scorers || []).find((s) => s.name === result.map_scorer && s.probabilities);
+    return view || result[which];
+  }
+
+  function paint(which, distribution, grid, places, scorer) {
     const probabilities = distribution.probabilities;
     const rank = new Array(probabilities.length);
     probabilities.map((p, i) => [p, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1])
@@ -128,15 +136,20 @@
       const label = `a${Math.floor(i / grid.cols) + 1},${(i % grid.cols) + 1}`;
       cell.bindTooltip(`${cellName(label, places[i])}: ${percent(p)}, rank ${rank[i]}`, {sticky: true});
     });
-    // The top cell carries its place's name on the map.
+    // The top cell is outlined (a label on the map covered its neighbours) and named under the map.
     const drawn = maps[which];
-    if (drawn.topLabel) drawn.topLabel.remove();
-    drawn.topLabel = null;
-    if (distribution.top_place) {
-      const center = drawn.cells[distribution.top_cell].getBounds().getCenter();
-      drawn.topLabel = KakuregaGeography.label(center, `${distribution.top_label} ≈ ${distribution.top_place}`,
-        "top-cell-label").addTo(drawn.map);
+    if (drawn.topCell !== null) {
+      const old = drawn.cells[drawn.topCell];
+      old.setStyle({weight: 0.5, color: "#6b7785", opacity: 0.5});
+      old.getElement().classList.remove("top-cell");
     }
+    const top = drawn.cells[distribution.top_cell];
+    top.setStyle({weight: 2.5, color: "#d55e00", opacity: 1});
+    top.getElement().classList.add("top-cell");
+    top.bringToFront();
+    drawn.topCell = distribution.top_cell;
+    $("top-" + which).textContent = `Outlined: the top cell of ${SCORER_NAMES[scorer] || scorer}, ` +
+      `${cellName(distribution.top_label, distribution.top_place)}: ${percent(distribution.top_probability)}`;
   }
 
   // Marks on the original post: location words struck through, time phrases struck through in the time
@@ -173,14 +186,27 @@
 
   function numbers(result) {
     const threshold = result.model.threshold;
+    const scorer = SCORER_NAMES[result.map_scorer] || result.map_scorer;
+    $("numbers-caption").textContent = `The maps in numbers: the cells of ${scorer}, the same scale for both; ` +
+      "then every scorer with its own threshold";
     const rows = [
-      ["Top cell", (d) => `${cellName(d.top_label, d.top_place)}: ${percent(d.top_probability)}`],
-      ["Under the threshold (" + percent(threshold.value) + ", " + threshold.kind + ")",
-        (d) => (d.under_threshold ? "yes" : "no — location-inferable")],
-      ["Top 5 cells", (d) => d.top.map((c) => `${cellName(c.label, c.place)} ${percent(c.probability)}`).join(", ")],
-      ["Entropy", (d) => d.entropy_bits.toFixed(2) + " bits"],
-      ["Cells holding 90% of the probability", (d) => String(d.cells_for_90_percent)],
+      ["Top cell", (w) => { const d = mapped(result, w); return `${cellName(d.top_label, d.top_place)}: ${percent(d.top_probability)}`; }],
+      ["Under every threshold (" + threshold.kind + ")",
+        (w) => (result[w].under_threshold ? "yes" : "no — location-inferable")],
+      ["Top 5 cells", (w) => mapped(result, w).top.map((c) => `${cellName(c.label, c.place)} ${percent(c.probability)}`).join(", ")],
+      ["Entropy", (w) => mapped(result, w).entropy_bits.toFixed(2) + " bits"],
+      ["Cells holding 90% of the probability", (w) => String(mapped(result, w).cells_for_90_percent)],
     ];
+    // Each scorer beside its own threshold, and what it found: which of them decides is never left to guess.
+    for (const view of result.before.scorers || []) {
+      rows.push([`${view.title} (threshold ${percent(view.threshold)})`, (w) => {
+        const v = (result[w].scorers || []).find((s) => s.name === view.name);
+        if (!v) return "";
+        const where = v.top_label ? ` on ${cellName(v.top_label, v.top_place)}` : "";
+        const found = v.found ? (v.found.length ? `, found ${v.found.map((n) => `“${n}”`).join(", ")}` : ", no place name") : "";
+        return `${percent(v.score)}${where}${found} — ${v.over ? "at or over its threshold" : "under"}`;
+      }]);
+    }
     const body = $("numbers").querySelector("tbody");
     body.textContent = "";
     for (const [title, value] of rows) {
@@ -192,7 +218,7 @@
       for (const which of ["before", "after"]) {
         const td = document.createElement("td");
         td.className = "value-" + which;
-        td.textContent = value(result[which]);
+        td.textContent = value(which);
         tr.appendChild(td);
       }
       body.appendChild(tr);
@@ -218,19 +244,18 @@
     }
     const d = result.decision;
     const tr = document.createElement("tr");
-    tr.innerHTML = "<th scope='row'>Morphemes deleted</th><td>0</td><td class='value-after'></td>";
+    tr.innerHTML = "<th scope='row'>Units deleted (words, or whole place names)</th><td>0</td><td class='value-after'></td>";
     tr.lastChild.textContent = `${d.m}${d.optimal ? "" : " (best found, not proven optimal)"}`;
     body.appendChild(tr);
   }
 
-  // The verdict: where the post pointed before, what was done, then the server's checks on the released text
-  // (classifier, places, people: each with its number and ✓ or ✗) and what the model's stored evaluation says.
+  // The verdict: where the post pointed before (the server's sentence: which scorer decided, and with what), what
+  // was done, then the server's checks on the released text (classifier, places, people: each with its number and
+  // ✓ or ✗) and what the model's stored evaluation says.
   function verdict(result) {
     const d = result.decision;
-    const before = result.before;
     const v = result.verdict;
-    let text = `Before: ${percent(before.top_probability)} on ${cellName(before.top_label, before.top_place)}` +
-      (before.under_threshold ? ", already under the threshold." : ", above the threshold: the area is inferable.");
+    let text = v.before;
     const steps = [];
     if (result.time) {
       const removed = result.time.removed.length;
@@ -239,7 +264,7 @@
       if (generalized) steps.push(`generalizing ${generalized} time expression${generalized === 1 ? "" : "s"}`);
       if (!removed && !generalized) text += " No time expression was found.";
     }
-    if (d.m) steps.push(`deleting ${d.m} morpheme${d.m === 1 ? "" : "s"}`);
+    if (d.m) steps.push(`deleting ${d.m} unit${d.m === 1 ? "" : "s"}`);
     if (steps.length) text += ` After ${steps.join(" and ")}:`;
     text += " " + v.summary;
     const replaced = result.tokens.filter((t) => t.replaced_by);
@@ -282,8 +307,11 @@
     $("post-marked").lang = result.model.language;
     makeMaps(result.model);
     const places = result.model.cell_places || [];
-    paint("before", result.before, result.model.grid, places);
-    paint("after", result.after, result.model.grid, places);
+    const scorer = SCORER_NAMES[result.map_scorer] || result.map_scorer;
+    for (const which of ["before", "after"]) {
+      paint(which, mapped(result, which), result.model.grid, places, result.map_scorer);
+      $("caption-" + which).textContent = `${which === "before" ? "Before" : "After"}: the cells of ${scorer}`;
+    }
     markPost(result.text, result.deleted, result.time);
     $("post-after").value = result.text_after;
     // A text still over a threshold is not offered to copy: the page says so instead.
@@ -395,7 +423,7 @@
       const response = await fetch(config.reportUrl, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
-        body: JSON.stringify({...lastBody, format}),
+        body: JSON.stringify({...lastBody, format, include_before: $("download-before").checked}),
       });
       if (!response.ok) {
         const payload = await response.json().catch(() => ({}));

@@ -29,11 +29,12 @@ class InspectOptionsSerializer(serializers.Serializer):
     model = serializers.CharField(required=False, allow_blank=True, default="", max_length=200,
                                   help_text="Model id or name; empty: the default model for the text's language.")
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
-                                   help_text="auto: delete the fewest morphemes that get under the threshold; "
-                                             "fixed: delete exactly m.")
+                                   help_text="auto: delete the fewest units (a word, or a whole place name) that "
+                                             "get under every threshold; fixed: delete exactly m.")
     m = serializers.IntegerField(required=False, min_value=1,
                                  validators=[AtMost(lambda: settings.INSPECT_MAX_M, "m")],
-                                 help_text="Morphemes to delete in fixed mode (at most INSPECT_MAX_M).")
+                                 help_text="Units to delete in fixed mode (a word, or a whole place name; at most "
+                                           "INSPECT_MAX_M).")
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
                                  max_length=50,
                                  help_text="Words or phrases that must not be deleted (\"Des Moines\", \"Iowa Cubs\"): "
@@ -73,8 +74,12 @@ class InspectRequestSerializer(InspectOptionsSerializer):
 
 class InspectReportRequestSerializer(InspectRequestSerializer):
     format = serializers.ChoiceField(choices=["html", "svg"], default="html",
-                                     help_text="html: a standalone page with two synced maps (Folium, Leaflet inlined, "
-                                               "works offline); svg: the same figure as a drawing.")
+                                     help_text="html: a standalone page with the map (Folium, Leaflet inlined, works "
+                                               "offline); svg: the same figure as a drawing.")
+    include_before = serializers.BooleanField(
+        default=False, help_text="false (default): the file shows only the released text and where it points (the "
+                                 "after map), nothing of the original post. true: the before map and numbers too; "
+                                 "the file's first line then says that it reveals where the post points.")
 
 
 _BATCH_LIMIT = ItemsAtMost(_max_batch, "posts")
@@ -155,6 +160,27 @@ class _CellSerializer(serializers.Serializer):
     probability = serializers.FloatField()
 
 
+class _ScorerViewSerializer(serializers.Serializer):
+    name = serializers.ChoiceField(choices=["location", "places", "human"])
+    title = serializers.CharField()
+    score = serializers.FloatField(help_text="Its score on this text (a top probability for location and places).")
+    threshold = serializers.FloatField()
+    over = serializers.BooleanField(help_text="At or over its threshold: this scorer alone makes the text "
+                                              "location-inferable.")
+    found = serializers.ListField(child=serializers.CharField(), required=False,
+                                  help_text="places: the place units of the text it resolved.")
+    top_cell = serializers.IntegerField(required=False)
+    top_label = serializers.CharField(required=False)
+    top_place = serializers.CharField(required=False, allow_blank=True)
+    top_probability = serializers.FloatField(required=False)
+    under_threshold = serializers.BooleanField(required=False)
+    top = _CellSerializer(many=True, required=False)
+    entropy_bits = serializers.FloatField(required=False)
+    cells_for_90_percent = serializers.IntegerField(required=False)
+    probabilities = serializers.ListField(child=serializers.FloatField(), required=False,
+                                          help_text="location and places: one probability per grid cell.")
+
+
 class _DistributionSerializer(serializers.Serializer):
     top_cell = serializers.IntegerField()
     top_label = serializers.CharField()
@@ -166,6 +192,8 @@ class _DistributionSerializer(serializers.Serializer):
     cells_for_90_percent = serializers.IntegerField()
     probabilities = serializers.ListField(child=serializers.FloatField(),
                                           help_text="One probability per grid cell, cell id = row * cols + col.")
+    scorers = _ScorerViewSerializer(many=True, help_text="Every scorer on this text (classifier, places, human): "
+                                                         "which are over their thresholds, and where each points.")
 
 
 class _TokenSerializer(serializers.Serializer):
@@ -268,6 +296,9 @@ class _VerdictSerializer(serializers.Serializer):
                   "still named; fail: a threshold is not met, the text is still inferable.")
     releasable = serializers.BooleanField(help_text="Every threshold met: the page offers the text to copy.")
     summary = serializers.CharField()
+    before = serializers.CharField(help_text="Where the post as written points, naming the scorer(s) over their "
+                                             "thresholds and with what (the place scorer's place names, the "
+                                             "classifier's top cell), each number beside its own threshold.")
     checks = _CheckSerializer(many=True, help_text="Classifier, places, people: always these three, in order.")
     model_strength = _ModelStrengthSerializer()
 
@@ -281,7 +312,10 @@ class InspectResultSerializer(serializers.Serializer):
     after = _DistributionSerializer()
     decision = _DecisionSerializer()
     verdict = _VerdictSerializer(help_text="Each check on the released text and the model's stored strength.")
-    warnings = _WarningSerializer(many=True, help_text="About the request: a keep entry not in the post, a keep list "
+    map_scorer = serializers.ChoiceField(choices=["location", "places"], help_text="Whose cells the page's maps "
+                                         "show: the scorer furthest over its threshold before, else the classifier.")
+    warnings = _WarningSerializer(many=True, help_text="About the request: a post not in the model's language "
+                                                       "(field text), a keep entry not in the post, a keep list "
                                                        "that makes the goal impossible.")
     human = _HumanSerializer(required=False, help_text="When a human-inferability model exists for this model.")
     classes = _ClassesSerializer(required=False, help_text="The paper's machine x human classes, before and after.")

@@ -209,8 +209,9 @@ REPORT_TYPES = {"html": "text/html; charset=utf-8", "svg": "image/svg+xml; chars
 
 def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str) -> Report:
     """The map report of one post (the same options as inspect): a standalone, offline HTML page (Folium, Leaflet
-    inlined) or an SVG figure, with the de-identified text only. Computed again from the request, never stored;
-    the post's text is not logged. Raises ValidationError like inspect."""
+    inlined) or an SVG figure, of the released text only (the after map); with ``options["include_before"]`` the
+    before map too, the file then saying first that it reveals where the post points. Computed again from the
+    request, never stored; the post's text is not logged. Raises ValidationError like inspect."""
     inspection = inspect_posts(user, [options["text"]], options)
     result = inspection.results[0]
     if isinstance(result, TooFewDeletable):
@@ -222,13 +223,15 @@ def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str)
     shapes = cached_shapes(root, description["geography"], (grid.south, grid.west, grid.north, grid.east),
                            report.shape_digits(grid))
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    before = bool(options.get("include_before"))
     if fmt == "svg":
-        document = report.report_svg(result, description, shapes, created)
+        document = report.report_svg(result, description, shapes, created, include_before=before)
     else:
-        document = report.report_html(result, description, shapes, created, root)
+        document = report.report_html(result, description, shapes, created, root, include_before=before)
         if report.external_urls(document):  # never serve a report that loads anything from elsewhere
             raise RuntimeError("the map report would load a file from another host")
-    return Report(document.encode(), REPORT_TYPES[fmt], report.report_filename(description, created, fmt))
+    return Report(document.encode(), REPORT_TYPES[fmt],
+                  report.report_filename(description, created, fmt, include_before=before))
 
 
 def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],

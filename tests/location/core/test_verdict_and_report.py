@@ -153,7 +153,8 @@ class _Tags(HTMLParser):
 def test_the_html_report_is_offline_and_holds_only_the_deidentified_text(midwest_report):
     result, description, shapes = midwest_report
     assert shapes.polygons and shapes.lines  # land and state borders under the grid
-    document = report_html(result, description, shapes, "2026-12-03 15:00 UTC", STATIC)
+    # With "before" (the explicit option): two synced maps (the default file: test_shareable_report.py).
+    document = report_html(result, description, shapes, "2026-12-03 15:00 UTC", STATIC, include_before=True)
     parser = _Tags()
     parser.feed(document)
     parser.close()
@@ -178,7 +179,7 @@ def test_the_html_report_is_offline_and_holds_only_the_deidentified_text(midwest
     for word in deleted:
         assert word not in result["text_after"] and not re.search(rf"\b{re.escape(word)}\b", rest), word
     assert POST not in document
-    assert "de-identified text only" in document
+    assert document.splitlines()[0].startswith("<!-- WARNING: this file includes the “before” map")
     # One cell feature per cell per map, coloured on the page's scale.
     cells = len(result["before"]["probabilities"])
     assert document.count('"kind": "cell"') == 2 * cells
@@ -191,7 +192,7 @@ def test_the_html_report_is_offline_and_holds_only_the_deidentified_text(midwest
 
 def test_the_svg_figure_parses_with_one_rect_per_cell_per_panel(midwest_report, tokyo):
     result, description, shapes = midwest_report
-    document = report_svg(result, description, shapes, "2026-12-03 15:00 UTC")
+    document = report_svg(result, description, shapes, "2026-12-03 15:00 UTC", include_before=True)
     root = ET.fromstring(document)
     cells = len(result["before"]["probabilities"])
     for which in ("before", "after"):

@@ -43,6 +43,8 @@ def test_maps_show_geography_and_place_names_and_an_error_clears_the_result(live
     inspect(page, POST, 1)
     page.wait_for_selector("#inspect-result:not([hidden])")
     api = page.request.post(live_server.url + "/api/v1/inspect", data={"text": POST, "model": "us-midwest-en"}).json()
+    # The maps show the cells of the scorer that decided (here the classifier, furthest over its threshold).
+    assert api["map_scorer"] == "location"
     before = api["before"]
     assert before["top_place"] == api["model"]["cell_places"][before["top_cell"]]
 
@@ -60,9 +62,10 @@ def test_maps_show_geography_and_place_names_and_an_error_clears_the_result(live
     })()""")
     assert page.evaluate("getComputedStyle(document.querySelector('#map-before .leaflet-geography-pane')).zIndex"
                          " < getComputedStyle(document.querySelector('#map-before .leaflet-overlay-pane')).zIndex")
-    # The top cell carries its place's name on the map; other places are labelled too.
+    # The top cell is outlined on the map and named under it; other places are labelled on the map.
     top_text = f"{before['top_label']} ≈ {before['top_place']}"
-    assert page.text_content("#map-before .top-cell-label") == top_text
+    assert top_text in page.text_content("#top-before")
+    assert page.evaluate("document.querySelectorAll('#map-before path.top-cell').length") == 1
     labels = page.evaluate("[...document.querySelectorAll('#map-before .place-label:not(.top-cell-label)')]"
                            ".map(l => l.textContent)")
     assert labels and set(labels) <= {label["name"] for label in api["model"]["place_labels"]}

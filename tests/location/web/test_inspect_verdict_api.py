@@ -73,8 +73,12 @@ def test_the_svg_report_and_bad_input(location_models, tokyo):
     assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml; charset=utf-8"
     root = ET.fromstring(response.content)
     svg = "{http://www.w3.org/2000/svg}"
+    # By default the after map only; the before map is an explicit option.
+    assert len(root.findall(f".//{svg}g[@id='after']/{svg}rect[@class='cell']")) == 200
+    assert root.find(f".//{svg}g[@id='before']") is None
+    with_before = ET.fromstring(report(APIClient(), text=text, format="svg", include_before=True).content)
     for which in ("before", "after"):
-        assert len(root.findall(f".//{svg}g[@id='{which}']/{svg}rect[@class='cell']")) == 200
+        assert len(with_before.findall(f".//{svg}g[@id='{which}']/{svg}rect[@class='cell']")) == 200
     assert text not in response.content.decode()
     bad = report(APIClient(), text="hello", format="pdf")
     assert bad.status_code == 400 and "format" in bad.json()

@@ -61,7 +61,8 @@ def scorer_views(model: LocationModel, text: str, extra_scorers: Sequence[Linear
     """Every scorer on one text (tokenized as a reader of exactly this text gets it), in the verdict's order:
     `name`, `title`, `score`, `threshold`, `over` (at or over the threshold: this scorer alone makes the text
     location-inferable); for the classifier and the place scorer also their distribution over the cells (as
-    distribution_summary); for the place scorer the place units it found (`found`)."""
+    distribution_summary; the classifier's `probabilities` are the distribution's own, left out here); for the
+    place scorer the place units it found (`found`)."""
     if places is None:
         places = grid_places(model.grid).cell_texts()
     tokens = model.tokenize(text)
@@ -77,6 +78,8 @@ def scorer_views(model: LocationModel, text: str, extra_scorers: Sequence[Linear
         cells = _over_cells(model, scorer.name, distributions.get(scorer.name))
         if cells is not None:
             view.update(distribution_summary(cells, model.grid, scorer.threshold, places))
+            if scorer.name == CLASSIFIER:  # the distribution's own probabilities: not sent twice
+                del view["probabilities"]
         if scorer.name == PLACE_SCORER:
             found: list[str] = []
             for token in tokens:
@@ -102,7 +105,7 @@ def _over_cells(model: LocationModel, name: str, probabilities: np.ndarray | Non
 def map_scorer(views: Sequence[dict]) -> str:
     """The scorer whose cells the maps show: the one furthest over its threshold that has cells, else the
     classifier (the maps then show where the text points, by the scorer that decided it)."""
-    over = sorted((v for v in views if v["over"] and "probabilities" in v),
+    over = sorted((v for v in views if v["over"] and "top_cell" in v),
                   key=lambda v: v["score"] / v["threshold"], reverse=True)
     return over[0]["name"] if over else CLASSIFIER
 

@@ -82,7 +82,7 @@ def _distribution(result: Mapping, which: str, scorer: str) -> Mapping:
     for view in result[which].get("scorers", []):
         if view["name"] == scorer and "probabilities" in view:
             return view
-    return result[which]
+    return result[which]  # the classifier's (its view leaves out the probabilities the distribution has)
 
 
 def _heading(result: Mapping, model: Mapping, created: str, include_before: bool) -> tuple[str, str]:

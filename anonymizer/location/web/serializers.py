@@ -178,7 +178,8 @@ class _ScorerViewSerializer(serializers.Serializer):
     entropy_bits = serializers.FloatField(required=False)
     cells_for_90_percent = serializers.IntegerField(required=False)
     probabilities = serializers.ListField(child=serializers.FloatField(), required=False,
-                                          help_text="location and places: one probability per grid cell.")
+                                          help_text="places: one probability per grid cell (the classifier's "
+                                                    "are the distribution's own probabilities).")
 
 
 class _DistributionSerializer(serializers.Serializer):

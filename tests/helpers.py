@@ -219,3 +219,21 @@ def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical"), *, 
     return [{"id": rule["id"], "impact": rule["impact"], "help": rule["help"],
              "targets": [" ".join(map(str, node["target"])) for node in rule["nodes"]]}
             for kind in kinds for rule in results[kind] if rule["impact"] in impacts and rule["nodes"]]
+
+
+# Options whose text is wider than their select's box (less the room for the arrow): a browser shows them cut off.
+_CUT_OFF_OPTIONS = """(selector) => {
+  const context = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll(selector)].filter(select => select.offsetParent !== null).flatMap(select => {
+    const style = getComputedStyle(select);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return [...select.options].filter(o => context.measureText(o.text).width > room)
+      .map(o => `${select.id}: ${o.text}`);
+  });
+}"""
+
+
+def cut_off_options(page, selector: str = "select") -> list[str]:
+    """'<select id>: <option text>' for each option of the shown selects matching ``selector`` that is cut off."""
+    return page.evaluate(_CUT_OFF_OPTIONS, selector)

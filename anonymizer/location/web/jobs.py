@@ -166,6 +166,7 @@ class DeidentifyPostsParams(InspectOptionsSerializer):
                                                             "/api/v1/location-models/).")
     text_columns = serializers.ListField(
         child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
+        error_messages={"min_length": "Choose at least one text column."},
         help_text="The columns that hold the posts; every other column is copied as it is, and a verdict column "
                   "(<column>_location_verdict: pass, places or fail) is added for each.")
 

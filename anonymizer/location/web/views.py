@@ -69,6 +69,11 @@ def use_model_version(request: HttpRequest, version_id) -> HttpResponse:
 
 
 # -- de-identify every post of an upload -------------------------------------------------------------------------
+# The form's fields as the page labels them, for the list of refusals above the form.
+_DEIDENTIFY_LABELS = {"text_columns": "Text column(s)", "model": "Location model",
+                      "replacement": "A deleted place becomes", "places": "Place names", "remove_time": "Time",
+                      "time_mode": "Time", "non_field_errors": "The form"}
+
 def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None = None,
                      errors: dict | None = None) -> HttpResponse:
     header = list(upload.metadata.get("header", []))
@@ -76,8 +81,12 @@ def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None 
     form = form or {"text_columns": ["text" if "text" in header else (header[0] if header else "")],
                     "model": str(models.first().id) if models.exists() else "", "remove_time": False,
                     "time_mode": "both", "replacement": "delete", "places": "all"}
+    errors = errors or {}
+    refusals: dict[str, list[str]] = {}
+    for field, problems in errors.items():
+        refusals.setdefault(_DEIDENTIFY_LABELS.get(field, field), []).extend(problems)
     return render(request, "location/deidentify_posts.html", {
-        "upload": upload, "header": header, "form": form, "errors": errors or {}, "models": models,
+        "upload": upload, "header": header, "form": form, "errors": errors, "refusals": refusals, "models": models,
         "replacements": REPLACEMENTS, "place_policies": PLACE_POLICIES,
     })
 
@@ -96,5 +105,6 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
         job = job_services.start_job(owner=request.user, kind=DEIDENTIFY_KIND, params=form, inputs=[upload])
     except drf_serializers.ValidationError as exc:
         return _deidentify_page(request, upload, form=form, errors=field_errors(exc))
-    messages.success(request, f"De-identifying the posts of {upload.original_name}: the job is queued.")
+    # The job page shows the job's live status: a "queued" here would go stale once the job ends.
+    messages.success(request, f"De-identifying the posts of {upload.original_name}: job submitted.")
     return redirect("job-detail", job_id=job.id)

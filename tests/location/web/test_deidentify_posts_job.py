@@ -117,6 +117,23 @@ def test_the_page_starts_the_job_for_the_uploads_owner_only(alice_client, client
     assert Job.objects.count() == 1
 
 
+def test_the_page_refuses_no_text_column_in_words_and_says_submitted_not_queued(alice_client, upload,
+                                                                                location_models):
+    """Issue 43: DRF's "Ensure this field has at least 1 elements." and the field's code name never reach the page;
+    a started job's confirmation never says "queued" (it goes stale once the job ends)."""
+    url = reverse("location-deidentify-posts", args=[upload.id])
+    refused = alice_client.post(url, {"model": str(location_models["us-midwest-en"].id)})
+    page = refused.content.decode()
+    listed = page[page.index('id="deidentify-errors"'):]
+    listed = listed[:listed.index("</div>")]
+    assert refused.status_code == 200 and "Text column(s): Choose at least one text column." in listed
+    assert "elements" not in page and "<code>text_columns</code>" not in page
+    assert not Job.objects.exists()
+    started = alice_client.post(url, {"text_columns": ["text"], "model": str(location_models["us-midwest-en"].id)},
+                                follow=True).content.decode()
+    assert "De-identifying the posts of posts.csv: job submitted." in started and "queued." not in started
+
+
 @pytest.mark.worker
 def test_two_workers_share_the_parts_and_release_the_file_of_one_piece(user, location_models, settings, start_worker):
     many = [[f"{n}-{row[0]}", *row[1:]] for n in range(8) for row in ROWS]  # 48 rows, a part each

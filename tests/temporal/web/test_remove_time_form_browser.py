@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from anonymizer.models import Job
 from anonymizer.platform.uploads import create_csv_upload
-from tests.helpers import ROOT, browser_page, csv_bytes, sign_in
+from tests.helpers import ROOT, browser_page, csv_bytes, cut_off_options, sign_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -22,17 +22,6 @@ BOXES = """[...document.querySelectorAll('#remove-time-form .field select, #remo
   return {id: e.id || e.name, left: box.left, right: box.right, fieldLeft: field.left, fieldRight: field.right,
           page: document.documentElement.clientWidth, scrollWidth: e.scrollWidth, clientWidth: e.clientWidth};
 })"""
-# Options whose text is wider than their select's box (less room for the arrow): they show cut off.
-CUT_OPTIONS = """(() => {
-  const context = document.createElement('canvas').getContext('2d');
-  return [...document.querySelectorAll('#remove-time-form select')].flatMap(select => {
-    const style = getComputedStyle(select);
-    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
-    return [...select.options].filter(o => context.measureText(o.text).width > room)
-      .map(o => `${select.id}: ${o.text}`);
-  });
-})()"""
 
 
 def test_the_form_fits_and_refuses_no_text_column_in_words(live_server, user):
@@ -50,7 +39,7 @@ def test_the_form_fits_and_refuses_no_text_column_in_words(live_server, user):
                 assert box["fieldLeft"] - 0.5 <= box["left"] and box["right"] <= box["fieldRight"] + 0.5, (width, box)
                 assert box["right"] <= box["page"], (width, box)
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            assert page.evaluate(CUT_OPTIONS) == [], width
+            assert cut_off_options(page, '#remove-time-form select') == [], width
             page.screenshot(path=str(ARTIFACTS / f"remove-time-form-{width}.png"), full_page=True)
 
         for box in page.locator("#remove-time-form input[name=text_columns]").all():

@@ -108,6 +108,7 @@
       showDone(payload.progress.answered);
       $("completion-code").textContent = payload.completion_code;
       $("completion").hidden = !payload.completion_code;
+      $("done-heading").textContent = payload.heading || "Thank you!";
       $("done-message").textContent = payload.message || "";
       $("done-message").hidden = !payload.message;
       current = null;

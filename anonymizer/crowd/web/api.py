@@ -45,7 +45,9 @@ def _payload(participant: Participant, assignment: Assignment | None, error: str
         participant.refresh_from_db(fields=["completed_at", "completion_code", "flagged_reason"])
         code = crowd.reveal_code(participant)  # once: every later "done" tells when it was shown instead
         message = "" if code else crowd.done_message(participant)
-        return {**out, "done": True, "completion_code": code, "message": message}
+        # A session ended by the checks is said to have ended, not thanked as if it had completed.
+        return {**out, "done": True, "completion_code": code, "message": message,
+                "heading": "Your session has ended" if participant.flagged_reason else "Thank you!"}
     post = {"id": assignment.post_id, "text": assignment.post.text}
     if campaign.task == Campaign.Task.DEIDENTIFY:
         model = artifacts.load(campaign.location_model, LocationModel.load)

@@ -86,6 +86,7 @@ def test_careless_participants_are_flagged_and_shown_no_code(live_server, staff)
                 done, keys = join_and_answer(context, live_server, campaign, decide)
                 assert done.is_hidden("#completion") and done.text_content("#completion-code") == ""
                 assert "Your session has ended" in done.text_content("#done-message")
+                assert done.text_content("h2#done-heading") == "Your session has ended"  # not "Thank you!"
                 assert "of up to" not in done.text_content("#crowd-progress-text")
                 assert int(done.text_content("#crowd-count")) == len(keys)
                 no_site_navigation(done)

@@ -475,8 +475,8 @@ class Deidentifier:
         forbidden = set(keep)
         allowed = [i for i in range(n) if deletable[i] and i not in forbidden]
         if m is not None and not 0 <= m <= len(allowed):
-            raise TooFewDeletable(f"The post has {len(allowed)} deletable morphemes, so exactly {m} cannot be "
-                                  "deleted.")
+            raise TooFewDeletable(f"The post has {len(allowed)} deletable units (words or whole place names), so "
+                                  f"exactly {m} cannot be deleted.")
         last = len(allowed) if m is None else m
         post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), last))
         ratio0, scores0 = post.ratios_of_scores(post.z_full[None, :])

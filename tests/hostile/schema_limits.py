@@ -14,7 +14,7 @@ import json
 BEYOND_THE_SCHEMA: dict[str, dict[str, str]] = {
     **{f"POST /api/v1/inspect{suffix}": {
         "model": "a location model available to the caller, by id or name",
-        "m": "required in fixed mode, and at most the post's deletable morphemes",
+        "m": "required in fixed mode, and at most the post's deletable units",
         "time_patterns": "a temporal-patterns job of the caller's",
         "remove_time": "only with an English model (time expressions are found in English posts)",
     } for suffix in ("", "/batch", "/report")},

@@ -53,7 +53,7 @@ class InspectView(APIView):
         data = serializer.validated_data
         inspection = services.inspect_posts(request.user, [data["text"]], data)
         result = inspection.results[0]
-        if isinstance(result, TooFewDeletable):  # more deletions asked than the post has deletable morphemes
+        if isinstance(result, TooFewDeletable):  # more deletions asked than the post has deletable units
             raise ValidationError({"m": [str(result)]})
         return Response({**result, "model": inspection.model_payload()})
 

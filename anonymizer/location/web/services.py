@@ -133,7 +133,7 @@ def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpe
 @dataclass
 class Inspection:
     """The model a request used and, per post, what the inspect page shows, or why the post could not be
-    de-identified as asked (too few deletable morphemes for a fixed m)."""
+    de-identified as asked (too few deletable units for a fixed m)."""
 
     record: TrainedLocationModel
     model: LocationModel

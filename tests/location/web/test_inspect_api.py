@@ -104,7 +104,7 @@ def test_every_place_name_goes_unless_only_the_needed_ones_are_asked_for(locatio
         ({"text": "hello", "model": "kyoto-ja"}, "model", "available: tokyo-ja, us-midwest-en"),
         ({"text": "hello", "mode": "fixed"}, "m", "required when mode is fixed"),
         ({"text": "hello", "mode": "fixed", "m": 99}, "m", "at most 8"),
-        ({"text": "hello world", "mode": "fixed", "m": 5}, "m", "has 2 deletable morphemes"),
+        ({"text": "hello world", "mode": "fixed", "m": 5}, "m", "has 2 deletable units"),
         ({"text": "hello", "mode": "sometimes"}, "mode", "not a valid choice"),
         ({"text": "hello", "keep": "Rock"}, "keep", "list"),
         ({"text": "hello", "places": "some"}, "places", "not a valid choice"),
@@ -124,7 +124,7 @@ def test_batch(location_models, midwest, openapi):
     body = response.json()
     assert_matches(openapi, "InspectBatchResponse", body)
     assert [item["result"]["text"] for item in body["results"][:-1]] == texts[:-1]
-    assert "deletable morphemes" in body["results"][-1]["error"]  # "ok" has one token: m=2 is impossible
+    assert "deletable units" in body["results"][-1]["error"]  # "ok" has one token: m=2 is impossible
     too_many = APIClient().post(reverse("api-inspect-batch"), {"texts": ["a"] * 101}, format="json")
     assert too_many.status_code == 400 and "limit is 100" in too_many.json()["texts"][0]
 

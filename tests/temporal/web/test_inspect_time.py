@@ -72,7 +72,7 @@ def test_the_neutral_phrase_is_never_deleted(location_models):
     # One more than the post's own words: the phrase's words do not count as deletable.
     response = inspect(APIClient(), text=text, model="us-midwest-en", remove_time=True, mode="fixed",
                        m=deletable + 1)
-    assert response.status_code == 400 and f"has {deletable} deletable morphemes" in response.json()["m"][0]
+    assert response.status_code == 400 and f"has {deletable} deletable units" in response.json()["m"][0]
 
 
 def test_a_granularity_can_be_kept(location_models):

@@ -41,6 +41,7 @@ from anonymizer.platform.serializers import (
     JobListSerializer,
     JobSerializer,
     ProgressSerializer,
+    TokenRequestSerializer,
     UploadSerializer,
 )
 from anonymizer.platform.throttles import lockout_response
@@ -284,6 +285,7 @@ class ObtainTokenView(ObtainAuthToken):
     address as the sign-in form does (django-axes), and attempts per address are rate-limited (AUTH_RATE)."""
 
     parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
+    serializer_class = TokenRequestSerializer
 
     @extend_schema(auth=[{}], responses={
         200: AuthTokenSerializer,
@@ -294,6 +296,13 @@ class ObtainTokenView(ObtainAuthToken):
     def post(self, request: Request, *args, **kwargs) -> Response:
         refuse_wrong_json_types(self.get_serializer(data=request.data))
         data = request.data if hasattr(request.data, "get") else {}  # a JSON list or scalar: the serializer says 400
+        if data.get("username") is not None:
+            try:
+                self.get_serializer().fields["username"].run_validation(data.get("username"))
+            except ValidationError as exc:
+                # Refused before django-axes looks the username up and records it: PostgreSQL holds no NUL in a
+                # text, nor axes more than 255 characters of a username (both were 500s there).
+                raise ValidationError({"username": exc.detail}) from None
         credentials = {"username": str(data.get("username", ""))}
         if AxesProxyHandler.is_locked(request._request, credentials):
             return lockout_response(request._request)

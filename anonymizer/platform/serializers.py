@@ -1,9 +1,11 @@
-"""Serializers of the platform's API: uploads, jobs and job kinds."""
+"""Serializers of the platform's API: uploads, jobs, job kinds and the token request."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractUser
 from django.urls import reverse
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.api_input import StrictUUIDField
@@ -113,3 +115,11 @@ def _shown_default(default):
     if default is serializers.empty:
         return None
     return default() if callable(default) else default
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """A username and password for a token; the username no longer than a username can be (a longer one is no
+    account's, and django-axes keeps at most 255 characters of the usernames it records)."""
+
+    username = serializers.CharField(label="Username", write_only=True,
+                                     max_length=AbstractUser._meta.get_field("username").max_length)

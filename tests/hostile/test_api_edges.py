@@ -208,6 +208,25 @@ def test_the_token_endpoint_still_takes_a_form(user):
     assert response.status_code == 200 and response.json()["token"]
 
 
+@pytest.mark.parametrize("encoding", ["multipart", "json"])
+def test_a_username_holding_nul_is_a_400_naming_it_before_any_lookup(user, encoding):
+    """Found by test_fuzz on PostgreSQL: django-axes looked the username up before the serializer refused its NUL,
+    and PostgreSQL cannot hold NUL in a text (a 500 there)."""
+    response = APIClient().post("/api/v1/auth/token/", {"username": "al\x00ice", "password": "0"}, format=encoding)
+    assert response.status_code == 400, response.content
+    assert response.json() == {"username": ["Null characters are not allowed."]}
+
+
+def test_a_username_longer_than_any_is_a_400_naming_it_before_any_lookup(user):
+    """Found by test_fuzz on PostgreSQL: django-axes recorded the failed attempt's 300-character username in a
+    255-character column (a 500 there); the schema states the limit."""
+    response = APIClient().post("/api/v1/auth/token/", {"username": "a" * 151, "password": "0"}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json() == {"username": ["Ensure this field has no more than 150 characters."]}
+    assert APIClient().post("/api/v1/auth/token/", {"username": "a" * 150, "password": "0"},
+                            format="json").status_code == 400  # a wrong password, said as before
+
+
 def test_an_unknown_api_path_is_a_json_404():
     _assert_json_error(APIClient().get("/api/v1/no-such-thing/"), 404, "No such API endpoint")
 

@@ -86,16 +86,6 @@ VISITOR_PAGES = {"visitor-inspect": "/", "login": "/accounts/login/", "signup": 
                  "visitor-not-found": "/no-such-page/"}
 
 
-# (page, check) pairs still failing on main because their fix belongs to another part of issue 43 (the check: an
-# axe rule id, or "zoom-in-by-keyboard"); they are counted in axe.json but do not fail the test. Remove a pair when
-# its fix lands; empty when every page is clean.
-KNOWN_PENDING: frozenset[tuple[str, str]] = frozenset({
-    # role=img on #map-answers-map (templates/crowd/_map_answers.html) around Leaflet's zoom buttons: the crowd part
-    # (the inspect maps had the same and became named groups in 2c10d1f)
-    ("campaign-strikes", "nested-interactive"),
-})
-
-
 def skip_link_problems(page, screenshot: str | None = None) -> list[str]:
     """From the top of a freshly loaded page, Tab once shows "Skip to content" and Enter moves the focus to main
     (a screenshot of the shown link to ``screenshot``, a file name in ARTIFACTS, when given)."""
@@ -159,16 +149,12 @@ def check_page(page, url: str, name: str, width: str, errors: list[str], axe_cou
     problems = ["the page itself loads axe-core (vendored for the tests only)"] if page.evaluate("'axe' in window") \
         else []
     problems += skip_link_problems(page, f"skip-link-{width}.png" if name == "visitor-inspect" else None)
-    pending: list[str] = []
-    for check, problem in PREPARE.get(name, lambda page: [])(page):
-        (pending if (name, check) in KNOWN_PENDING else problems).append(problem)
+    problems += [problem for _check, problem in PREPARE.get(name, lambda page: [])(page)]
     problems += [f"console: {message}" for message in errors
                  if "not-found" not in name or "404" not in message]  # the 404 page's own status is no error
     violations = axe_violations(page)
-    axe_counts[f"{name}-{width}"] = {v["id"]: len(v["targets"]) for v in violations} | (
-        {"pending": pending} if pending else {})
-    problems += [f"axe {v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations
-                 if (name, v["id"]) not in KNOWN_PENDING]
+    axe_counts[f"{name}-{width}"] = {v["id"]: len(v["targets"]) for v in violations}
+    problems += [f"axe {v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
         widest = page.evaluate("""[...document.querySelectorAll('main *')]

@@ -172,7 +172,10 @@
     if (!$("crowd-done").hidden) return;  // finished: the keys answer nothing (Enter and Space press buttons)
     const key = event.key.toLowerCase();
     if (config.task === "inferable" && (key === "y" || key === "n")) submit(key === "y");
-    else if (config.task !== "inferable" && key === "enter" && !event.target.closest("button")) submit(null);
+    // Enter submits the strikes unless it is meant for what has the focus: a button, a link (the skip link), a
+    // select or a summary keep their own Enter.
+    else if (config.task !== "inferable" && key === "enter"
+             && !event.target.closest("button, a[href], select, summary, [role=button]")) submit(null);
     else if (key === "u") call("undo", {});
     else return;
     event.preventDefault();

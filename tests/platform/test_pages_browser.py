@@ -23,13 +23,14 @@ WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 STAFF_PASSWORD = "a long staff passphrase"
 
 
-def strike_campaign(staff, model) -> Campaign:
-    """A strike-words campaign with map clicks, answered by two participants (words struck, points clicked)."""
+def strike_campaign(staff, model, participants: int = 2) -> Campaign:
+    """A strike-words campaign with map clicks, answered by ``participants`` participants (words struck, points
+    clicked)."""
     campaign = crowd.create_campaign(owner=staff, name="Strike the place", instructions="Strike words.",
                                      consent_text="OK.", posts=crowd.posts_from_corpus(model, 3, seed=5),
                                      task=Campaign.Task.DEIDENTIFY, ask_location=True, location_model=model,
                                      judgments_per_post=2, per_participant_cap=3)
-    for _ in range(2):
+    for _ in range(participants):
         participant = crowd.join(campaign)
         crowd.consent(participant)
         while (assignment := crowd.next_assignment(participant)) is not None:
@@ -66,6 +67,7 @@ def pages_of(staff, location_models=None) -> dict[str, str]:
         "campaign-new": reverse("campaign-new"),
         "campaign": reverse("campaign-detail", args=[campaign.id]),
         "crowd-join": reverse("crowd-join", args=[campaign.join_token]),
+        "crowd-task": reverse("crowd-join", args=[campaign.join_token]),  # started, a post shown (PREPARE)
         "account": reverse("account"),
         "account-delete": reverse("account-delete"),
         "password-change": reverse("password_change"),
@@ -78,6 +80,9 @@ def pages_of(staff, location_models=None) -> dict[str, str]:
         **({"campaign-strikes": reverse("campaign-detail",
                                         args=[strike_campaign(staff, location_models["tokyo-ja"]).id])}
            if location_models else {}),
+        # A participant striking words with the map to click (PREPARE starts it).
+        **({"crowd-task-strikes": reverse("crowd-join", args=[strike_campaign(
+            staff, location_models["tokyo-ja"], participants=0).join_token])} if location_models else {}),
     }
 
 
@@ -131,14 +136,26 @@ def inspect_a_post(page) -> list[str]:
 
 # What to do on a page after the skip link's check and before the rest: wait for what its script builds after
 # "load", or bring it to the state to check; each returns its problems as (check, problem) pairs.
+def start_a_task(page) -> list[str]:
+    """From a campaign's consent page to its first post, as a participant starts (the link of a session that
+    started already opens its task page)."""
+    if page.query_selector("#consent") is not None:  # a session that joined already goes straight to its task
+        page.check("#consent")
+        page.click("#start")
+    wait_for_js(page, "(document.getElementById('crowd-post') || {}).textContent?.trim().length > 0")
+    return []
+
+
 PREPARE = {
     "preferences": lambda page: wait_for_js(page, "document.querySelector('#pref-grid tbody tr') !== null") or [],
     "inspect-result": inspect_a_post,
+    "crowd-task": start_a_task,
+    "crowd-task-strikes": start_a_task,
 }
 
 
 #: Pages of a campaign's participants (no account): the site's name only, no navigation (issue 43, finding 6).
-PARTICIPANT_PAGES = {"crowd-join"}
+PARTICIPANT_PAGES = {"crowd-join", "crowd-task", "crowd-task-strikes"}
 
 
 def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict) -> list[str]:

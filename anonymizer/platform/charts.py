@@ -6,7 +6,7 @@ sizes). Every text is escaped, so the SVG is safe to embed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -126,25 +126,10 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
         return left + max(0.0, min(1.0, x)) * (width - left - right)
 
     parts = _open(width, height, title, "interval-chart")
-    for i, state in enumerate(DECIDED):  # the legend, one line per state
-        colour, shape, text = DECIDED[state]
-        y = 30 + 12 * i
-        parts.append(_marker(shape, left + 4, y - 1, colour, text, css="key"))
-        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
-    bottom = height - 30
-    for tick in (0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
-        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
-                     f"{tick * 100:g}%</text>")
-    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
-                 "share of yes answers, with its 95% Wilson interval</text>")
-    x_cut = px(cutoff)
-    parts.append(f'<line class="cutoff" x1="{x_cut:.1f}" x2="{x_cut:.1f}" y1="{top - 10}" y2="{bottom}" '
-                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x_cut:.2f}">'
-                 f"<title>cut-off {cutoff:.0%}</title></line>")
-    anchor = "start" if cutoff < 0.5 else "end"
-    parts.append(f'<text x="{x_cut + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
-                 f'text-anchor="{anchor}">cut-off {cutoff * 100:g}%</text>')
+    parts += share_scale(px, legend=DECIDED, left=left, width=width, height=height, top=top,
+                         caption="share of yes answers, with its 95% Wilson interval",
+                         line_class="cutoff", line_at=cutoff, line_title=f"cut-off {cutoff:.0%}",
+                         line_label=f"cut-off {cutoff * 100:g}%")
     for i, (label, rate, low, high, n) in enumerate(ordered):
         y = top + row_height * i
         # A white halo keeps the label readable where the cut-off's line crosses it.
@@ -350,3 +335,29 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
                      f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def share_scale(px: Callable[[float], float], *, legend: Mapping[str, tuple[str, str, str]], left: int, width: int,
+                height: int, top: int, caption: str, line_class: str, line_at: float, line_title: str,
+                line_label: str) -> list[str]:
+    """The frame of a dot chart over a share from 0 to 100%: the legend (state -> colour, shape, text), the
+    ticks, the axis caption and one dashed line (a cut-off, a minimum) with its label."""
+    parts = []
+    for i, (colour, shape, text) in enumerate(legend.values()):  # one line per state
+        y = 30 + 12 * i
+        parts.append(_marker(shape, left + 4, y - 1, colour, text, css="key"))
+        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
+    bottom = height - 30
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
+                     f"{tick * 100:g}%</text>")
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">{caption}</text>')
+    x = px(line_at)
+    parts.append(f'<line class="{line_class}" x1="{x:.1f}" x2="{x:.1f}" y1="{top - 10}" y2="{bottom}" '
+                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x:.2f}">'
+                 f"<title>{line_title}</title></line>")
+    anchor = "start" if line_at < 0.5 else "end"
+    parts.append(f'<text x="{x + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
+                 f'text-anchor="{anchor}">{line_label}</text>')
+    return parts

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from anonymizer.platform.charts import NARROW, _marker  # the markers of the other dot charts
+from anonymizer.platform.charts import NARROW, _marker, _open, share_scale  # as the other dot charts
 
 #: A participant's state, as its class, colour, marker and legend text.
 STATES = {
@@ -46,27 +46,11 @@ def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_
     def px(share: float) -> float:
         return left + max(0.0, min(1.0, share)) * (width - left - right)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{escape(title)}" class="chart chart-narrow gold-chart">',
-             f'<text x="4" y="16" font-size="13" font-weight="600">{escape(title)}</text>']
-    for i, (colour, shape, text) in enumerate(STATES.values()):
-        y = 30 + 12 * i
-        parts.append(_marker(shape, left + 4, y - 1, colour, text, "key"))
-        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
-    bottom = height - 30
-    for tick in (0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
-        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
-                     f"{tick * 100:g}%</text>")
-    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
-                 "share of gold posts answered right</text>")
-    x_min = px(min_accuracy)
-    parts.append(f'<line class="minimum" x1="{x_min:.1f}" x2="{x_min:.1f}" y1="{top - 10}" y2="{bottom}" '
-                 f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x_min:.2f}">'
-                 f"<title>minimum {min_accuracy:.0%}</title></line>")
-    anchor = "start" if min_accuracy < 0.5 else "end"
-    parts.append(f'<text x="{x_min + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
-                 f'text-anchor="{anchor}">minimum {min_accuracy * 100:g}% after {judged_after} gold</text>')
+    parts = _open(width, height, title, "gold-chart")
+    parts += share_scale(px, legend=STATES, left=left, width=width, height=height, top=top,
+                         caption="share of gold posts answered right", line_class="minimum", line_at=min_accuracy,
+                         line_title=f"minimum {min_accuracy:.0%}",
+                         line_label=f"minimum {min_accuracy * 100:g}% after {judged_after} gold")
     for i, row in enumerate(rows):
         y = top + row_height * i
         state = state_of(row, judged_after)

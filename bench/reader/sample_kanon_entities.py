@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/reader/sample_kanon_entities.py [--seed 20261201] [--posts 200]
                                                                [--out /tmp/kk/reader/sample.jsonl]
+                                                               [--exclude-seed 20261201] [--exclude-posts 200]
 
 The pool is ``../shared/data/kanon/blogs_100k.csv.gz`` (Blog Authorship Corpus, research use only, see
 PROVENANCE.txt there), minus every post whose text also occurs in ``blogs_1k.csv``, ``blogs_5k.csv`` or
@@ -9,6 +10,13 @@ PROVENANCE.txt there), minus every post whose text also occurs in ``blogs_1k.csv
 again under another row) would flatter recall. Of the rest, only posts of 200-1,500 characters are kept, so that
 each post can be annotated in full by hand. The pool, in file order, is shuffled with ``random.Random(seed)`` and
 the first --posts are written as JSON lines ``{"post": n, "id": ..., "text": ...}`` (n = 0, 1, ...).
+
+A later hand check must not reread an earlier sample's posts. The command line therefore skips, by default,
+every post whose text occurs among the first 200 posts of seed 20261201 (the first hand check):
+``--exclude-seed S --exclude-posts N`` names another earlier sample, and ``--exclude-posts 0`` turns this off.
+Excluded posts are removed after the shuffle, so the rest keep their shuffled order. The exclusion never
+applies to its own seed: ``--seed 20261201`` still gives the first sample unchanged. In code, ``draw(seed,
+posts)`` excludes nothing; ``draw(seed, posts, exclude=[(S, N)])`` skips the first N posts of seed S.
 
 The reader annotates the posts strictly in order, every post in full (no skipping of posts with few entities),
 until at least 320 mentions are reached, and stores only offsets, labels and mention strings plus a SHA-256 of
@@ -43,12 +51,30 @@ def tuning_texts(data: Path = DATA) -> set[str]:
     return texts
 
 
-def draw(seed: int, posts: int, data: Path = DATA) -> list[dict]:
+def _pool(data: Path) -> list[tuple[str, str]]:
     excluded = tuning_texts(data)
     with gzip.open(data / "blogs_100k.csv.gz", "rt", newline="", encoding="utf-8") as handle:
-        pool = [(row["id"], row["text"]) for row in csv.DictReader(handle)
+        return [(row["id"], row["text"]) for row in csv.DictReader(handle)
                 if row["text"] not in excluded and MIN_CHARS <= len(row["text"]) <= MAX_CHARS]
+
+
+def draw(seed: int, posts: int, data: Path = DATA, *,
+         exclude: list[tuple[int, int]] | None = None) -> list[dict]:
+    """The first ``posts`` posts of the pool shuffled with ``seed``.
+
+    ``exclude`` lists earlier samples as (seed, posts) pairs; a post whose text is among the first ``posts``
+    of such a sample is skipped (after the shuffle). Without ``exclude`` the result is unchanged from the
+    first hand check (seed 20261201)."""
+    base = _pool(data)
+    skip: set[str] = set()
+    for old_seed, old_posts in exclude or ():
+        old = list(base)
+        random.Random(old_seed).shuffle(old)
+        skip.update(text for _, text in old[:old_posts])
+    pool = list(base)
     random.Random(seed).shuffle(pool)
+    if skip:
+        pool = [(blog_id, text) for blog_id, text in pool if text not in skip]
     return [{"post": n, "id": blog_id, "text": text} for n, (blog_id, text) in enumerate(pool[:posts])]
 
 
@@ -57,13 +83,20 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--posts", type=int, default=200)
     parser.add_argument("--out", type=Path, default=Path("/tmp/kk/reader/sample.jsonl"))
+    parser.add_argument("--exclude-seed", type=int, default=20261201,
+                        help="skip the posts of this earlier sample (never applied to its own seed)")
+    parser.add_argument("--exclude-posts", type=int, default=200,
+                        help="how many posts of --exclude-seed to skip; 0 turns the exclusion off")
     args = parser.parse_args()
-    rows = draw(args.seed, args.posts)
+    exclude = ([(args.exclude_seed, args.exclude_posts)]
+               if args.exclude_posts > 0 and args.exclude_seed != args.seed else None)
+    rows = draw(args.seed, args.posts, exclude=exclude)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(rows)} posts (seed {args.seed}) -> {args.out}")
+    note = f", excluding seed {args.exclude_seed}'s first {args.exclude_posts}" if exclude else ""
+    print(f"{len(rows)} posts (seed {args.seed}{note}) -> {args.out}")
     return 0
 
 

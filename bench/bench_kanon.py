@@ -46,9 +46,9 @@ from anonymizer.kanon.pipeline import (  # noqa: E402
     spread_part,
     texts_in_span,
 )
-from anonymizer.kanon.recognize import TermCache, TermRecognizer, recognize_with_cache  # noqa: E402
 from anonymizer.kanon.table import iter_rows  # noqa: E402
 from anonymizer.kanon.terms import RowTerms  # noqa: E402
+from anonymizer.recognize import TermCache, TermRecognizer, recognize_with_cache  # noqa: E402
 from anonymizer.tabular.reader import CsvSource  # noqa: E402
 from anonymizer.tabular.spans import record_spans  # noqa: E402
 

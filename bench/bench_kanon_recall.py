@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench" / "reader"))
 
 from anonymizer.kanon.occurrences import OccurrenceSpreader  # noqa: E402
-from anonymizer.kanon.recognize import TermRecognizer  # noqa: E402
+from anonymizer.recognize import TermRecognizer  # noqa: E402
 
 JUDGMENTS = REPO / "bench" / "reader" / "judgments_kanon_entities.jsonl"
 TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE", "DATE",

@@ -147,7 +147,7 @@ class TermHierarchies:
     @cached_property
     def gazetteer(self):
         if self._gazetteer is None:
-            from anonymizer.location.gazetteer import Gazetteer
+            from anonymizer.recognize.gazetteer import Gazetteer
 
             self._gazetteer = Gazetteer.load()
         return self._gazetteer

@@ -30,9 +30,9 @@ from importlib import metadata
 
 import numpy as np
 
-from anonymizer.kanon.recognize import Term
-from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.recognize import Term
+from anonymizer.recognize.recognizer import term_key
 
 __all__ = ["SCOPES", "SPREAD_VERSION", "OccurrenceSpreader", "is_common_word", "is_ordinary"]
 
@@ -61,7 +61,7 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 
 
 def _word_frequency(word: str) -> int:
-    from anonymizer.temporal.normalize import word_frequency
+    from anonymizer.recognize.frequency import word_frequency
 
     return word_frequency(word)
 

@@ -25,12 +25,12 @@ from anonymizer.kanon.metrics import information_loss, released_classes
 from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import TextRecoder, recode_classes
-from anonymizer.kanon.recognize.cache import apply_change, change_of, dump_changes, load_changes
-from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
+from anonymizer.recognize.cache import apply_change, change_of, dump_changes, load_changes
+from anonymizer.recognize.recognizer import term_key
 from anonymizer.tabular import export
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.tabular.spans import records_in_span

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from anonymizer.kanon.recognize import Term
+from anonymizer.recognize import Term
 
 __all__ = ["RowTerms"]
 

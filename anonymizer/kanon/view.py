@@ -17,9 +17,9 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from anonymizer.kanon.recognize.recognizer import term_key
 from anonymizer.kanon.table import Table, as_number
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.recognize.recognizer import term_key
 
 MISSING_LABEL = "missing"
 

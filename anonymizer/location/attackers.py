@@ -31,7 +31,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import ComplementNB
 
-from anonymizer.location.grid import Grid
+from anonymizer.platform.grid import Grid
 
 GAZETTEER_FILE = Path(__file__).resolve().parents[2] / "data" / "geo" / "gazetteer" / "places.json.gz"
 GAZETTEER_VERSION = 1

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from anonymizer.platform.grid import Grid
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.reader import CsvSource
-
-from .grid import Grid
 
 MAX_EXAMPLES = 100
 KEY_CHECK_ROWS = 1000  # JSON Lines: the first rows in which a mapped key that is mostly missing is fatal

@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from anonymizer.location.corpus import ColumnMap
-from anonymizer.location.grid import Grid
 from anonymizer.location.tokenize import TokenizerSettings
+from anonymizer.platform.grid import Grid
 
 # Bumped when how a default model is trained changes beyond its spec (units and the gazetteer scorer: 2), so the
 # bootstrap trains it again.

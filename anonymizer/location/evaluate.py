@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.model_selection import GroupShuffleSplit, ShuffleSplit
 
-from anonymizer.location.grid import Grid, haversine_km
+from anonymizer.platform.grid import Grid, haversine_km
 
 RELIABILITY_BINS = 10
 

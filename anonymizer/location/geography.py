@@ -13,8 +13,8 @@ from functools import cached_property, lru_cache
 import numpy as np
 from sklearn.neighbors import BallTree
 
-from anonymizer.location.gazetteer import Gazetteer, Place
-from anonymizer.location.grid import EARTH_RADIUS_KM, Grid
+from anonymizer.platform.grid import EARTH_RADIUS_KM, Grid
+from anonymizer.recognize.gazetteer import Gazetteer, Place
 
 # Kinds that can name a cell, most preferred first: where the gazetteer has municipalities (Japan: wards,
 # cities, towns, as the official name "新宿区", "川崎市中原区"), they name the cells; elsewhere the cities do.

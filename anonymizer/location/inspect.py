@@ -10,7 +10,6 @@ import numpy as np
 
 from anonymizer.location.deidentify import Deidentifier, LinearScorer
 from anonymizer.location.geography import grid_places, map_description
-from anonymizer.location.grid import Grid
 from anonymizer.location.language import language_warning
 from anonymizer.location.model import LocationModel
 from anonymizer.location.place_scorer import PLACE_SCORER
@@ -24,6 +23,7 @@ from anonymizer.location.verdict import (
     release_checks,
 )
 from anonymizer.platform.deadline import Deadline
+from anonymizer.platform.grid import Grid
 
 TOP_CELLS = 5
 MASS = 0.9

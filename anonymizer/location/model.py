@@ -21,10 +21,10 @@ from anonymizer.location.classifier import LocationClassifier
 from anonymizer.location.corpus import Post, corpus_fingerprint
 from anonymizer.location.deidentify import Deidentification, Deidentifier, LinearScorer
 from anonymizer.location.evaluate import evaluate_predictions, split_train_test
-from anonymizer.location.grid import Grid
 from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smoothed_prior
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
 from anonymizer.platform.deadline import Deadline, check
+from anonymizer.platform.grid import Grid
 
 REPLACEMENTS = ("delete", "mask", "generalize")
 # Which place names go: "all" that the gazetteer resolves inside the grid (a reader reads "東京" or "Iowa" even

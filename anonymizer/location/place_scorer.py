@@ -29,10 +29,10 @@ import numpy as np
 
 from anonymizer.location.classifier import BIGRAM_SEPARATOR, JA_PART_SEPARATOR, UNIT_JOINER
 from anonymizer.location.deidentify import LinearScorer
-from anonymizer.location.gazetteer import Gazetteer, Place, place_weights
-from anonymizer.location.grid import Grid, haversine_km
 from anonymizer.location.tokenize import COORDINATES_PREFIX
 from anonymizer.location.units import JA_PLACE_PREFIX
+from anonymizer.platform.grid import Grid, haversine_km
+from anonymizer.recognize.gazetteer import Gazetteer, Place, place_weights
 
 PLACE_SCORER = "places"
 _FLOOR = 1e-6

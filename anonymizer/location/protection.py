@@ -34,9 +34,9 @@ from anonymizer.location.attackers import (
 from anonymizer.location.calibration import train_calibrated_model
 from anonymizer.location.corpus import Post
 from anonymizer.location.evaluate import evaluate_predictions
-from anonymizer.location.grid import Grid, haversine_km
 from anonymizer.location.model import LocationModel, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings
+from anonymizer.platform.grid import Grid, haversine_km
 
 Progress = Callable[[int, int, str], None]
 

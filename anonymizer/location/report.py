@@ -21,9 +21,9 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from anonymizer.location.grid import Grid
 from anonymizer.location.topojson import Shapes
 from anonymizer.location.verdict import before_sentence
+from anonymizer.platform.grid import Grid
 
 # The inspect page's scale (static/js/inspect.js BREAKS and COLORS; a test keeps them equal): viridis, 8 steps,
 # cells under the first break clear.

@@ -121,7 +121,7 @@ class EnglishPlaces:
     gazetteer knows and that is not a common word, and a state code after a comma ("Lincoln, NE")."""
 
     def __init__(self) -> None:
-        from anonymizer.location.gazetteer import Gazetteer
+        from anonymizer.recognize.gazetteer import Gazetteer
 
         self.gazetteer = Gazetteer.load()
         self.by_first: dict[str, set[tuple[str, ...]]] = {}

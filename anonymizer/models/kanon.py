@@ -1,7 +1,7 @@
 """The sensitive-term cache of the k-anonymization jobs, in the shared database so that every worker on every
 machine reuses what any of them recognized: a text's terms by (recognizer fingerprint, sha256 of the text), and
 a dataset's terms after string-level recoding by a digest of everything they depend on. The encoding is the
-core's (``anonymizer.kanon.recognize.cache``); ``anonymizer.kanon.web.term_cache`` reads and writes them."""
+core's (``anonymizer.recognize.cache``); ``anonymizer.kanon.web.term_cache`` reads and writes them."""
 
 from __future__ import annotations
 

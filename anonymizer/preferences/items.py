@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from anonymizer.location.grid import Grid
+from anonymizer.platform.grid import Grid
 
 if TYPE_CHECKING:
     from anonymizer.preferences.checkins import CheckIns, PreferenceUpload

@@ -25,8 +25,9 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from functools import cache
 from itertools import product
+
+from anonymizer.recognize.frequency import word_frequency
 
 __all__ = ["EMOJI_ONLY", "SNS_LEXICON", "NormalizedText", "Piece", "normalize"]
 
@@ -115,18 +116,6 @@ class Piece:
     @property
     def is_word(self) -> bool:
         return any(c.isalnum() for c in self.original)
-
-
-@cache
-def _frequencies():
-    from spellchecker import SpellChecker
-
-    return SpellChecker(language="en", distance=1).word_frequency
-
-
-def word_frequency(word: str) -> int:
-    """How often ``word`` (lower case) occurs in pyspellchecker's English list; 0 when it is not a word."""
-    return _frequencies()[word.lower()] if word else 0
 
 
 def _elongation_variants(word: str) -> list[str]:

@@ -19,6 +19,17 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from anonymizer.recognize.time_words import (
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    ORDINAL_MODIFIERS,
+    PARTS_AFTER_A_DAY,
+    PERSON_MONTHS,
+    SPEECH_VERBS,
+    TIME_WORDS,
+    WEEKDAY_ABBREVIATIONS,
+    WEEKDAYS,
+)
 from anonymizer.temporal.normalize import EMOJI_ONLY
 
 __all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MAKE_FORMS", "MONTHS", "TIME_LABELS", "TimeTagger",
@@ -27,27 +38,6 @@ __all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MAKE_FORMS", "MONTHS", "
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
 # Words that are a time by themselves (lower case).
-TIME_WORDS = frozenset("""
-now today tonight tomorrow yesterday tmr tdy tmrw morning mornings afternoon afternoons evening evenings night nights
-noon midnight dawn dusk sunrise sunset daylight daybreak nightfall
-weekend weekends weekday weekdays day days week weeks month months year years
-hour hours minute minutes second seconds decade decades century fortnight daily nightly
-weekly monthly yearly annually hourly currently recently lately soon later earlier tomorrows overnight
-christmas xmas halloween easter thanksgiving valentine valentines newyear nye ramadan diwali hanukkah
-spring summer autumn fall winter semester season
-teatime lunchtime dinnertime bedtime daytime nighttime cny deepavali vesak thaipusam hanukah
-goodnight goodnite gnight goodmorning gmorning
-""".split())
-# Weekdays and months: full names always; abbreviations when written with a capital ("Sat", not "sat down").
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-MONTHS = frozenset("january february march april june july august september october november december".split())
-MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
-WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
-ORDINAL_MODIFIERS = frozenset("first second third fourth fifth final".split())
-PERSON_MONTHS = frozenset("april may june august".split())  # months that are also first names
-SPEECH_VERBS = frozenset("said says say told tells texted texts called calls asked asks wants wanted thinks thought "
-                         "loves loved posted sent".split())
-PARTS_AFTER_A_DAY = frozenset("night nite morning afternoon evening".split())
 ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                           "nov dec".split())
 # Shapes: clock times ("9am", "4:30 pm", "430pm", "21:00"), dates ("27.03.15", "14/12", "2014-10-14"), years.

@@ -108,7 +108,7 @@ def test_redos_pattern_runs_in_linear_time_on_a_worker(user, api, start_worker, 
 
 
 def test_redos_pattern_is_matched_in_linear_time():
-    from anonymizer.kanon.patterns import compile_pattern
+    from anonymizer.recognize.patterns import compile_pattern
 
     regex = compile_pattern("(a+)+$")
     started = time.perf_counter()

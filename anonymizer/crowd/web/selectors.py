@@ -19,9 +19,9 @@ from anonymizer.crowd.stats import (
     gold_accuracy,
     krippendorff_alpha,
 )
-from anonymizer.location.grid import haversine_km
 from anonymizer.models import Campaign, CampaignPost, Judgment, Participant
 from anonymizer.platform.charts import snippet
+from anonymizer.platform.grid import haversine_km
 
 
 def campaigns_of(user: AbstractBaseUser) -> QuerySet[Campaign]:

@@ -14,12 +14,12 @@ from django.templatetags.static import static
 from anonymizer.crowd.strikes import StrikeRecord, summarize_strikes
 from anonymizer.crowd.web.selectors import SNIPPET_CHARS
 from anonymizer.location.geography import map_description
-from anonymizer.location.grid import Grid, haversine_km
 from anonymizer.location.model import LocationModel, remove_spans
 from anonymizer.location.tokenize import Token
 from anonymizer.models import Campaign, CampaignPost, Judgment
 from anonymizer.platform import artifacts
 from anonymizer.platform.charts import snippet
+from anonymizer.platform.grid import Grid, haversine_km
 
 #: The dashboard shows this many posts (as its yes/no table does); counts and alpha cover all of them.
 SHOWN_POSTS = 200

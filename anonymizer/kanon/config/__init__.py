@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import yaml
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
+from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
 
 from .ours import _parse_ours
 from .parsing import _resolve_name, _type_name, model_installed

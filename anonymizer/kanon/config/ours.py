@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, CustomEntity
+from anonymizer.recognize.entities import BUILTIN_TYPES, CustomEntity
 
 from .parsing import _model, _number, _order, _parse_hierarchy, _sequence, _show, _strings, _unknown_keys
 from .schema import SCHEMA_VERSION, AttributeConfig, ConfigError, KanonConfig

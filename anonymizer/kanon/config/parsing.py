@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from anonymizer.kanon.entities import DEFAULT_MODEL, MODEL_ALIASES
+from anonymizer.recognize.entities import DEFAULT_MODEL, MODEL_ALIASES
 
 from .schema import ConfigError, HierarchyNode
 

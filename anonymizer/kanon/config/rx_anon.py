@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, CustomEntity
+from anonymizer.recognize.entities import BUILTIN_TYPES, CustomEntity
 
 from .parsing import (
     _mapping,

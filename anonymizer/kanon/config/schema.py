@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, CustomEntity
+from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, CustomEntity
 
 ROLES = ("direct_identifier", "quasi_identifier", "sensitive", "insensitive", "text")
 TYPES = ("nominal", "ordinal", "numerical", "date", "text")

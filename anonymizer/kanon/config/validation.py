@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
-from anonymizer.kanon.patterns import PatternError, compile_pattern
+from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
+from anonymizer.recognize.patterns import PatternError, compile_pattern
 
 from .parsing import _show, _type_name, model_installed
 from .schema import (

@@ -170,7 +170,7 @@ def recognizer_for(config: KanonConfig):
 
 @lru_cache(maxsize=1)  # one model in memory per worker process
 def _recognizer(model: str, entity_types: tuple[str, ...], custom_entities: tuple):
-    from anonymizer.kanon.recognize import TermRecognizer
+    from anonymizer.recognize import TermRecognizer
 
     return TermRecognizer(model=model, entity_types=entity_types, custom_entities=custom_entities,
                           n_process=settings.KANON_NER_PROCESSES)
@@ -187,7 +187,7 @@ def _source_path(upload: Upload, run: JobRun) -> Path:
 
 
 def run_kanon(job: Job, run: JobRun) -> dict:
-    from anonymizer.kanon.recognize import recognize_with_cache
+    from anonymizer.recognize import recognize_with_cache
 
     upload = job.inputs.get()
     try:
@@ -285,7 +285,7 @@ def recognize_part(job: Job, work: ChunkWork) -> None:
 
 
 def _recognized(config: KanonConfig, texts: list[str], work: ChunkWork):
-    from anonymizer.kanon.recognize import recognize_with_cache
+    from anonymizer.recognize import recognize_with_cache
 
     return recognize_with_cache(texts, recognizer_for(config), DatabaseTermCache(), chunk=50,
                                 progress=lambda done, message: work.check(),

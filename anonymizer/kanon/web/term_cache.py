@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from anonymizer.kanon.recognize.cache import (
+from anonymizer.models import CachedSpread, CachedTerms
+from anonymizer.recognize.cache import (
     _check_text,
     decode_terms,
     encode_terms,
     text_digest,
 )
-from anonymizer.kanon.recognize.recognizer import Term
-from anonymizer.models import CachedSpread, CachedTerms
+from anonymizer.recognize.recognizer import Term
 
 #: Datasets whose terms after string-level recoding are kept (the least recently used go first).
 SPREAD_ENTRIES = 16

@@ -13,7 +13,6 @@ from rest_framework import serializers
 
 from anonymizer.location.corpus import ColumnMap, load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
-from anonymizer.location.grid import Grid
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 from anonymizer.location.verdict import model_strength
 from anonymizer.location.web import selectors, services
@@ -23,6 +22,7 @@ from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.compute import ComputeLimit
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.grid import Grid
 from anonymizer.platform.jobs.csv_parts import batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import JobKind, register

@@ -24,7 +24,6 @@ from anonymizer.location.calibration import train_calibrated_model
 from anonymizer.location.corpus import ColumnMap, CorpusReport, Post, open_corpus, read_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
 from anonymizer.location.deidentify import TooFewDeletable
-from anonymizer.location.grid import Grid
 from anonymizer.location.inspect import inspect_text, model_description
 from anonymizer.location.model import LocationModel, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
@@ -33,6 +32,7 @@ from anonymizer.location.web import selectors
 from anonymizer.models import HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts, compute
 from anonymizer.platform.deadline import Deadline, DeadlineExceeded
+from anonymizer.platform.grid import Grid
 from anonymizer.platform.selectors import succeeded_job
 from anonymizer.temporal import removal as time_removal
 

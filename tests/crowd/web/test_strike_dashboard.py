@@ -14,10 +14,10 @@ from django.template.loader import render_to_string
 
 from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.strike_report import map_answers, strike_report
-from anonymizer.location.grid import haversine_km
 from anonymizer.location.model import LocationModel
 from anonymizer.models import Campaign, Judgment, Participant
 from anonymizer.platform import artifacts
+from anonymizer.platform.grid import haversine_km
 
 pytestmark = pytest.mark.django_db
 

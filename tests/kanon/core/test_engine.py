@@ -13,9 +13,9 @@ import pytest
 from anonymizer.kanon.config import load_config
 from anonymizer.kanon.partition import partition
 from anonymizer.kanon.pipeline import anonymize_csv, spread_terms
-from anonymizer.kanon.recognize import TermCache, TermRecognizer, recognize_with_cache
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view, redundant_match
+from anonymizer.recognize import TermCache, TermRecognizer, recognize_with_cache
 from anonymizer.tabular import CsvFormatError
 from tests.helpers import kanon_file, shared_data
 

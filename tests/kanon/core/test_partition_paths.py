@@ -12,9 +12,9 @@ import pytest
 
 from anonymizer.kanon import partition as partition_module
 from anonymizer.kanon.config import load_config
-from anonymizer.kanon.recognize import Term
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view
+from anonymizer.recognize import Term
 from tests.helpers import kanon_file, shared_data
 
 HEADER = ["id", "gender", "age", "topic", "sign", "date", "text"]

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from anonymizer.kanon.recognize import Term
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.recognize import Term
 
 LABELS = ["PERSON", "GPE", "DATE", "ORG"]
 WORDS = ["Kurt", "Omaha", "June 5", "Acme Inc", "kurt", "Ünïcode", "😀 emoji", "Omaha"]

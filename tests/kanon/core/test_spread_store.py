@@ -12,9 +12,9 @@ import pytest
 
 from anonymizer.kanon.occurrences import OccurrenceSpreader
 from anonymizer.kanon.pipeline import merge_parts, spread_part
-from anonymizer.kanon.recognize import Term
-from anonymizer.kanon.recognize.cache import encode_changes
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.recognize import Term
+from anonymizer.recognize.cache import encode_changes
 
 # Names, strings of common words (matched as written only), a lower-case slip, a possessive, a number.
 STRINGS = [("Kurt", "PERSON"), ("Omaha", "GPE"), ("Acme Inc", "ORG"), ("New York", "GPE"), ("Will", "PERSON"),

@@ -15,9 +15,9 @@ from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.occurrences import OccurrenceSpreader
 from anonymizer.kanon.pipeline import anonymize_csv
 from anonymizer.kanon.recode import recode_classes
-from anonymizer.kanon.recognize import Term
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view
+from anonymizer.recognize import Term
 from tests.helpers import kanon_file, shared_data
 
 CONFIG = """
@@ -97,7 +97,7 @@ def test_a_name_tagged_once_is_recoded_in_every_text(tmp_path):
 
 
 def test_string_level_recoding_is_kept_for_the_other_runs_of_a_dataset(tmp_path):
-    from anonymizer.kanon.recognize import TermCache
+    from anonymizer.recognize import TermCache
 
     rows = [("a", 30, "Kurt came by. Lucas loves Kurt."), ("b", 60, "I met Kurt at the station."),
             ("c", 31, "Nothing happened."), ("d", 61, "We will see.")]

@@ -13,10 +13,10 @@ import pytest
 
 from anonymizer.kanon.config import load_config
 from anonymizer.kanon.hierarchies import TermHierarchies
-from anonymizer.kanon.recognize import Term
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.view import build_view
+from anonymizer.recognize import Term
 from tests.helpers import shared_data
 from tests.kanon.core.test_engine import BLOG_HEADER, PAPER_CONFIG
 

@@ -16,14 +16,14 @@ import psutil
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from anonymizer.kanon.recognize import Term
-from anonymizer.kanon.recognize.cache import TermCache, apply_changes, encode_changes
 from anonymizer.kanon.web.jobs import SPREAD_SPANS_PER_PART
 from anonymizer.kanon.web.term_cache import SPREAD_ENTRIES, DatabaseTermCache
 from anonymizer.models import CachedSpread, CachedTerms, FanOutInput, Job, JobChunk
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.chunks import ChunkAborted, ChunkWork
 from anonymizer.platform.uploads import create_csv_upload
+from anonymizer.recognize import Term
+from anonymizer.recognize.cache import TermCache, apply_changes, encode_changes
 from tests.helpers import kanon_file, run_in_process, wait_for
 from webapp.celery import app as celery_app
 

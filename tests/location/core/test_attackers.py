@@ -20,8 +20,8 @@ from anonymizer.location.attackers import (
     words_and_bigrams,
 )
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
-from anonymizer.location.grid import Grid
 from anonymizer.location.protection import three_way_split
+from anonymizer.platform.grid import Grid
 from tests.helpers import default_corpus
 
 SPECS = {"tokyo": TOKYO, "midwest": US_MIDWEST}
@@ -86,7 +86,7 @@ def test_the_attackers_share_no_code_with_the_defender():
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     ours = {name for name in imported if name and name.startswith("anonymizer")}
-    assert ours == {"anonymizer.location.grid"}
+    assert ours == {"anonymizer.platform.grid"}
 
 
 # -- the gazetteer attacker on a small gazetteer written here ---------------------------------------------------

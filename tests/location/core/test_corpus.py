@@ -22,7 +22,7 @@ from anonymizer.location.corpus import (
     open_corpus,
     read_corpus,
 )
-from anonymizer.location.grid import Grid
+from anonymizer.platform.grid import Grid
 from anonymizer.tabular import CsvFormatError
 from tests.helpers import shared_data
 

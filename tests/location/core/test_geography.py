@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.location.defaults import TOKYO, US_MIDWEST
-from anonymizer.location.gazetteer import Gazetteer
 from anonymizer.location.geography import cell_places, geography_layers, grid_places, map_labels
-from anonymizer.location.grid import Grid
+from anonymizer.platform.grid import Grid
+from anonymizer.recognize.gazetteer import Gazetteer
 from tests.helpers import ROOT
 
 

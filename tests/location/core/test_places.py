@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from anonymizer.location.gazetteer import Gazetteer
+from anonymizer.recognize.gazetteer import Gazetteer
 
 
 def resolvable_in_grid(model, text: str) -> list[str]:

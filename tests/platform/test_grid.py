@@ -1,4 +1,4 @@
-"""anonymizer.location.grid: cell numbering, point lookup, GeoJSON export and distances (plain pytest)."""
+"""anonymizer.platform.grid: cell numbering, point lookup, GeoJSON export and distances (plain pytest)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from anonymizer.location.grid import EARTH_RADIUS_KM, Grid, haversine_km
+from anonymizer.platform.grid import EARTH_RADIUS_KM, Grid, haversine_km
 
 TOKYO = Grid(35.50, 139.45, 35.85, 139.95, 20, 10)
 

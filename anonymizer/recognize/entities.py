@@ -28,5 +28,5 @@ class CustomEntity:
     recognizer under. The recognizer accepts any object with ``.label``, ``.patterns`` and ``.terms``."""
 
     label: str  # upper-case label, e.g. "STUDENT_ID"
-    patterns: tuple[str, ...] = ()  # regexes as for Python's re, run by RE2 (anonymizer.kanon.patterns)
+    patterns: tuple[str, ...] = ()  # regexes as for Python's re, run by RE2 (anonymizer.recognize.patterns)
     terms: tuple[str, ...] = ()  # literal terms, whole words

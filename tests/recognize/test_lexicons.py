@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from anonymizer.kanon.recognize import Term, TermCache, TermRecognizer, recognize_with_cache
-from anonymizer.kanon.recognize import recognizer as rec
-from anonymizer.kanon.recognize.lexicons import LEXICON_TYPES, Lexicons
+from anonymizer.recognize import Term, TermCache, TermRecognizer, recognize_with_cache
+from anonymizer.recognize import recognizer as rec
+from anonymizer.recognize.lexicons import LEXICON_TYPES, Lexicons
 from tests.helpers import kanon_file
 
 
@@ -223,7 +223,7 @@ def test_fingerprint_differs_with_lexicons_on_and_off(tmp_path):
 
 
 def test_rules_only_recognizer_loads_no_lexicon_data(monkeypatch):
-    from anonymizer.kanon.recognize import lexicons as module
+    from anonymizer.recognize import lexicons as module
 
     def boom():
         raise AssertionError("lexicon data loaded")

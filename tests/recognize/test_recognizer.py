@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from anonymizer.kanon.recognize import (
+from anonymizer.recognize import (
     BUILTIN_TYPES,
     CustomEntity,
     Term,
@@ -19,7 +19,7 @@ from anonymizer.kanon.recognize import (
     TermRecognizer,
     recognize_with_cache,
 )
-from anonymizer.kanon.recognize import recognizer as rec  # the module; `recognizer` is a fixture here
+from anonymizer.recognize import recognizer as rec  # the module; `recognizer` is a fixture here
 from tests.helpers import kanon_file
 
 

@@ -33,8 +33,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
-from anonymizer.kanon.patterns import PATTERN_ENGINE
+from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
+from anonymizer.recognize.patterns import PATTERN_ENGINE
 
 from .custom import _compile_custom
 from .lexicons import Lexicons

@@ -15,7 +15,7 @@ suffixes and date / time shapes; on by default, ``TermRecognizer(lexicons=False)
 `recognizer` (TermRecognizer: spaCy NER plus all of them, and how overlapping spans are resolved) and `cache`.
 """
 
-from anonymizer.kanon.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
+from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
 
 from .cache import TermCache, recognize_with_cache
 from .recognizer import Term, TermRecognizer

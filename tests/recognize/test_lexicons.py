@@ -249,7 +249,8 @@ def test_real_posts_gain_terms_and_stay_valid(blog_texts):
     added: dict[str, int] = {}
     for text, new, old in zip(blog_texts, with_lexicons, spacy_only, strict=True):
         assert_valid(text, new)
-        assert set(old) <= set(new), "spaCy's terms all stay"
+        for term in set(old) - set(new):      # a spaCy term stays unless strong names replace it (people.py)
+            assert any(p.label == "PERSON" and p.start < term.end and term.start < p.end for p in new), term
         for term in set(new) - set(old):
             added[term.label] = added.get(term.label, 0) + 1
     assert added.get("PERSON", 0) >= 10 and added.get("DATE", 0) + added.get("TIME", 0) >= 5, added

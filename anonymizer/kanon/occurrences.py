@@ -27,7 +27,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
+from itertools import accumulate, repeat
+from operator import add, sub
 
+import ahocorasick
 import numpy as np
 
 from anonymizer.kanon.terms import RowTerms
@@ -279,8 +282,19 @@ class OccurrenceSpreader:
         # The same anchors as sets, for the quick first look at a text (set intersections run in C).
         self.anchor_words_ = frozenset(self.anchors_)
         self.exact_anchor_words_ = frozenset(self.exact_anchors_)
-        # Per person: the strings spread to their own texts only.
+        # Per person: the strings spread to their own texts only, and each one's key (looked for with str.find).
         self.owned_ = {person: tuple(learned[n] for n in numbers) for person, numbers in owned.items()}
+        self.own_keys_ = {pattern: _joined(pattern.words) for pattern in learned if not pattern.everywhere}
+        # The strings spread everywhere, in one Aho-Corasick automaton over their keys (each worth its length in
+        # characters and in words):
+        # a text is searched for all of them in one pass in C, not word by word in Python.
+        keys = {_joined(pattern.words) for pattern in learned if pattern.everywhere}
+        self.automaton_ = None
+        if keys:
+            self.automaton_ = ahocorasick.Automaton()
+            for key in keys:
+                self.automaton_.add_word(key, (len(key), key.count(_SEPARATOR) - 1))
+            self.automaton_.make_automaton()
         self.owned_numbers_ = owned
         return self
 
@@ -312,29 +326,33 @@ class OccurrenceSpreader:
         own = self.owned_.get(person)
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
-            raw = _TOKEN.findall(text)
             words = _TOKEN.findall(lowered)
             offsets = None
         else:
             tokens = _tokens(text)
             words, offsets = [t for _, _, t in tokens], [(s, e) for s, e, _ in tokens]
-            raw = [text[s:e] for s, e in offsets]
-        # The anchors the text holds, by set intersection, before looking at any word on its own.
-        folded = self.anchor_words_.intersection(words)
-        written = self.exact_anchor_words_.intersection(raw)
-        if own is not None:
-            folded, written = set(folded), set(written)
-            in_text = (set(words), set(raw))
+        # The text's words joined as the learned strings' keys are: one pass of the automaton finds every learned
+        # string spread everywhere, as (its key's last character, (its key's length, its number of words)).
+        joined = _joined(words)
+        hits = self._matches(joined)
+        own_places: list[tuple[_Pattern, list[int]]] = []
+        if own is not None:  # the person's own strings: a handful, each looked for as a whole key
             for pattern in own:
-                for anchor in pattern.anchors:
-                    if anchor in in_text[pattern.exact]:
-                        (written if pattern.exact else folded).add(anchor)
-        if not folded and not written:
+                key = self.own_keys_[pattern]
+                places, at = [], joined.find(key)
+                while at >= 0:
+                    places.append(at)
+                    at = joined.find(key, at + 1)  # keys overlap by their separators: "a a" twice in "a a a"
+                if places:
+                    own_places.append((pattern, places))
+        if not hits and not own_places:
             return list(terms)
-        candidates = [j for j, (word, as_written) in enumerate(zip(words, raw, strict=True))
-                      if word in folded or as_written in written]
-        if offsets is None:
-            offsets = [m.span() for m in _TOKEN.finditer(text)]
+        # Where each word's separator stands in ``joined``: word i's is at i + the lengths of the words before it.
+        lengths = list(map(len, words))
+        separators = list(accumulate(map(add, lengths, repeat(1)), initial=0))
+        if offsets is None:  # the words' places in the text, from the whitespace between them (ASCII: same lengths)
+            ends = list(accumulate(map(add, map(len, _TOKEN.split(lowered)), lengths)))
+            offsets = list(zip(map(sub, ends, lengths), ends, strict=True))
         n = len(words)
         spans = sorted((t.start, t.end) for t in terms)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
@@ -345,7 +363,7 @@ class OccurrenceSpreader:
         def occurs(i: int, length: int, pattern: _Pattern) -> None:
             """Adds the pattern's match at words i..i + length when it stands there as a string of its own."""
             start, end = offsets[i][0], offsets[i + length - 1][1]
-            if (start, end) in tagged or not _joined(text, offsets, i, length):
+            if (start, end) in tagged or not _only_spaces_between(text, offsets, i, length):
                 return  # exactly a term NER tagged keeps NER's type there (``_crosses`` would say so too)
             if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
                 return
@@ -354,10 +372,17 @@ class OccurrenceSpreader:
                 return
             found.append((i, i + length, pattern))
 
+        # The automaton says which words stand in a learned string; which learned string (several may share their
+        # words: "Mr. Smith" and "Mr.Smith") and in which order they are tried is the anchors' say, as it was when
+        # every word of the text was looked up: the same matches, in the same order, decide the same overlaps.
+        inside: set[int] = set()  # the words of the text inside a match
+        for last, (size, length) in hits:
+            i = bisect.bisect_left(separators, last - size + 1)
+            inside.update(range(i, i + length))
         anchors, exact_anchors = self.anchors_, self.exact_anchors_
-        for j in candidates:
+        for j in sorted(inside):
             word = words[j]
-            for shapes in (anchors.get(word), exact_anchors.get(raw[j])):
+            for shapes in (anchors.get(word), exact_anchors.get(text[offsets[j][0]:offsets[j][1]])):
                 if shapes is None:
                     continue
                 for (offset, length), patterns in shapes:
@@ -367,18 +392,13 @@ class OccurrenceSpreader:
                     pattern = patterns.get(tuple(words[i:i + length])) if length > 1 else patterns.get((word,))
                     if pattern is not None:
                         occurs(i, length, pattern)
-        if own is not None:  # the person's own strings, at the places their anchors stand
-            places: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
-            for j in candidates:
-                places[0].setdefault(words[j], []).append(j)
-                places[1].setdefault(raw[j], []).append(j)
-            for pattern in own:
-                length = len(pattern.words)
-                for anchor in pattern.anchors:
-                    for j in places[pattern.exact].get(anchor, ()):
-                        i = j - pattern.offset
-                        if 0 <= i and i + length <= n and tuple(words[i:i + length]) == pattern.words:
-                            occurs(i, length, pattern)
+        for pattern, places in own_places:  # in the order the person's strings were learned, then by anchor
+            length, firsts = len(pattern.words), [bisect.bisect_left(separators, at) for at in places]
+            for anchor in pattern.anchors:
+                for i in firsts:
+                    j = i + pattern.offset
+                    if not pattern.exact or text[offsets[j][0]:offsets[j][1]] == anchor:
+                        occurs(i, length, pattern)
         if not found:
             return list(terms)
         chosen: list[list] = []  # [first word, end word, pattern]
@@ -396,6 +416,11 @@ class OccurrenceSpreader:
         inside = [(t.start, t.end) for t in added]
         kept = [t for t in terms if not _within(inside, t.start, t.end)]
         return sorted([*kept, *added], key=lambda t: t.start)
+
+    def _matches(self, joined: str) -> list[tuple[int, tuple[int, int]]]:
+        """Every key of a string spread everywhere in ``joined`` (overlapping ones too), as (the index of its last
+        character, (its length, its number of words))."""
+        return list(self.automaton_.iter(joined)) if self.automaton_ is not None else []
 
     def transform(self, texts: Iterable[str], row_terms: Sequence[Sequence[Term]],
                   row_person: Sequence[object] | None = None) -> list[list[Term]]:
@@ -422,6 +447,17 @@ class OccurrenceSpreader:
         return True
 
 
+#: Between the words of a key of the automaton and of the text it runs on. A word is never whitespace and no
+#: character folds to a newline (NFKC, casefold): a key matches only whole words.
+_SEPARATOR = "\n"
+
+
+def _joined(words: Iterable[str]) -> str:
+    """The key of a string of (folded) words, and the text the automaton runs on: the words, each with a separator
+    before it, and one at the end."""
+    return _SEPARATOR + _SEPARATOR.join(words) + _SEPARATOR
+
+
 def _by_shape(anchors: dict) -> dict:
     return {word: sorted(shapes.items(), key=lambda item: -item[0][1]) for word, shapes in anchors.items()}
 
@@ -430,7 +466,7 @@ def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def _joined(text: str, offsets: list[tuple[int, int]], i: int, length: int) -> bool:
+def _only_spaces_between(text: str, offsets: list[tuple[int, int]], i: int, length: int) -> bool:
     """Only whitespace between the words of a string."""
     return all(not text[offsets[j - 1][1]:offsets[j][0]].strip() for j in range(i + 1, i + length))
 

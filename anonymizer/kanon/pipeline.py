@@ -30,6 +30,7 @@ from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.recognize.cache import apply_change, change_of, dump_changes, load_changes
+from anonymizer.recognize.entities import ALWAYS_TYPES
 from anonymizer.recognize.recognizer import term_key
 from anonymizer.tabular import export
 from anonymizer.tabular.reader import CsvSource
@@ -283,7 +284,7 @@ def texts_in_span(fileobj: BinaryIO, start: int, end: int, config) -> tuple[list
 
 def spread_labels(config) -> set[str]:
     """The types of the terms string-level recoding learns from and adds to: those the configuration asks for."""
-    return set(config.entity_types) | {c.label for c in config.custom_entities}
+    return set(config.entity_types) | {c.label for c in config.custom_entities} | set(ALWAYS_TYPES)
 
 
 def spread_part(spreader: OccurrenceSpreader, texts: Sequence[str], terms: RowTerms, owners: Sequence[object]

@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from anonymizer.kanon.hierarchies import TermHierarchies, TermNode
 from anonymizer.kanon.table import Table
 from anonymizer.kanon.view import MISSING_LABEL, PersonView, format_number, redundant_match
+from anonymizer.recognize.entities import ALWAYS_TYPES
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ class TextRecoder:
         self.table = table
         self.hierarchies = hierarchies if hierarchies is not None else TermHierarchies(enabled=False)
         self.spellings = spellings or {}
-        self.wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
+        self.wanted = set(config.entity_types) | {c.label for c in config.custom_entities} | set(ALWAYS_TYPES)
         self.qis = [a for a in config.quasi_identifiers if a.type != "text"]
         self.mapped = {label for a in self.qis for label in a.entities}  # only these can state a relational value
 

@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from anonymizer.kanon.table import Table, as_number
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.recognize.entities import ALWAYS_TYPES
 from anonymizer.recognize.recognizer import term_key
 
 MISSING_LABEL = "missing"
@@ -194,7 +195,7 @@ def build_view(table: Table, config, row_terms: Iterable[Iterable], hierarchies=
                 codes[attribute.name] = np.array([position[_mode(vs)] if vs else 0 for vs in per_person],
                                                  dtype=np.int64)
     # Sensitive terms per person and entity type, leaving out redundant ones; only persons with terms are kept.
-    wanted = set(config.entity_types) | {c.label for c in config.custom_entities}
+    wanted = set(config.entity_types) | {c.label for c in config.custom_entities} | set(ALWAYS_TYPES)
     found = _terms_of_store(row_terms, row_person, wanted, qis, table) if isinstance(row_terms, RowTerms) else \
         _terms_of_rows(row_terms, row_person, wanted, qis, table)
     terms: dict[str, PersonTermSets] = {}

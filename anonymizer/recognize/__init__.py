@@ -9,18 +9,28 @@ Unicode text stays Unicode: offsets are ``str`` indices into the original text (
 normalised copy), and no character is stripped (rx-anon's reference removed non-ASCII characters). The rules
 are not tied to one country.
 
-The modules: `rules` (MAIL, URL, PHONE, POSTCODE), `custom` (the user's entity types), `lexicons` (PERSON, GPE,
-LOC, ORG, DATE, TIME from the gazetteer, the US Census name lists of the ``names`` package, organisation
-suffixes and date / time shapes; on by default, ``TermRecognizer(lexicons=False)`` for spaCy alone),
-`recognizer` (TermRecognizer: spaCy NER plus all of them, and how overlapping spans are resolved) and `cache`.
+The modules: `rules` (MAIL, URL, PHONE, POSTCODE, and CODE from `codes`, recognized in every configuration),
+`custom` (the user's entity types), `lexicons` (PERSON, GPE, LOC, ORG, DATE, TIME from the gazetteer, the US
+Census name lists of the ``names`` package, organisation suffixes and date / time shapes; on by default,
+``TermRecognizer(lexicons=False)`` for spaCy alone), `extend` (a PERSON span grows over the name tokens next to
+it, with the lexicons), `recognizer` (TermRecognizer: spaCy NER plus all of them, and how overlapping spans are
+resolved) and `cache`.
 """
 
-from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
+from anonymizer.recognize.entities import (
+    ALWAYS_TYPES,
+    BUILTIN_TYPES,
+    DEFAULT_MODEL,
+    ONTONOTES_TYPES,
+    RULE_TYPES,
+    CustomEntity,
+)
 
 from .cache import TermCache, recognize_with_cache
 from .recognizer import Term, TermRecognizer
 
 __all__ = [
+    "ALWAYS_TYPES",
     "BUILTIN_TYPES",
     "DEFAULT_MODEL",
     "ONTONOTES_TYPES",

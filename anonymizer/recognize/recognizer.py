@@ -33,10 +33,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
+from anonymizer.recognize.entities import ALWAYS_TYPES, BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
 from anonymizer.recognize.patterns import PATTERN_ENGINE
 
 from .custom import _compile_custom
+from .extend import EXTEND_VERSION, grow_person_spans
 from .lexicons import Lexicons
 from .lexicons import data_version as lexicons_version
 from .people import prefer_people
@@ -188,7 +189,8 @@ class TermRecognizer:
             self._explicit_types = sorted(wanted)
         self.custom_labels = frozenset(custom_labels)
         self._ner_types = self.entity_types & _NER_SET
-        self._rules = tuple(rule for rule in RULES if rule.label in self.entity_types)
+        # ALWAYS_TYPES (CODE) are direct identifiers: recognized whatever the configuration asks for
+        self._rules = tuple(rule for rule in RULES if rule.label in self.entity_types or rule.label in ALWAYS_TYPES)
         self.lexicons = bool(lexicons)
         self._lexicons = Lexicons(self._ner_types) if lexicons else None
         self._nlp_obj: Any = None
@@ -214,6 +216,7 @@ class TermRecognizer:
         }
         if self._lexicons:   # only when they can add a term: rules-only recognizers keep their fingerprint
             payload["lexicons"] = lexicons_version()
+            payload["person_growth"] = EXTEND_VERSION
         if any(c.patterns for c in self.custom):  # the engine that matched them (results of another differ)
             payload["custom_pattern_engine"] = PATTERN_ENGINE
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
@@ -349,4 +352,7 @@ class TermRecognizer:
             extra, strong = self._lexicons.spans_and_strong(text)
             ner = prefer_people(ner, strong, text)       # "lin" -> "lin yi qin", ORG "Cat and Kurt" -> two PERSON
             ner = [span for span in _fill(ner, extra) if span[2] in self._ner_types]
-        return [Term(s, e, label, text[s:e]) for s, e, label in _resolve(precise, ner)]
+        spans = _resolve(precise, ner)
+        if self._lexicons and "PERSON" in self._ner_types:     # a name is masked whole (extend.py)
+            spans = grow_person_spans(text, spans, _NER_SET)
+        return [Term(s, e, label, text[s:e]) for s, e, label in spans]

@@ -1,4 +1,5 @@
-"""Precise rule-based recognizers of MAIL, URL, PHONE and POSTCODE terms (rx-anon, §4), not tied to one country.
+"""Precise rule-based recognizers of MAIL, URL, PHONE and POSTCODE terms (rx-anon, §4), not tied to one country;
+CODE (identifying numbers) is in `codes`.
 
 Rules (the named patterns below; ``RULES_VERSION`` and the pattern sources are part of the fingerprint):
 
@@ -47,8 +48,10 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .codes import CODE_PATTERNS, code_spans
+
 #: Bump when the behaviour of a rule changes in code (pattern sources are fingerprinted automatically).
-RULES_VERSION = "1"
+RULES_VERSION = "2"  # 2: CODE (identifying numbers, codes.py)
 
 
 # CJK characters (Han, kana, Hangul, CJK punctuation, full-width/half-width forms except the full-width
@@ -315,4 +318,5 @@ RULES: tuple[_Rule, ...] = (
                                         POSTCODE_JP_PATTERN, POSTCODE_ZIP4_PATTERN, POSTCODE_KEYWORD_PATTERN,
                                         POSTCODE_KEYWORD5_PATTERN)),
     _Rule("PHONE", _phone_spans, (PHONE_CANDIDATE_PATTERN,)),
+    _Rule("CODE", code_spans, CODE_PATTERNS),     # last: a phone-shaped number stays PHONE
 )

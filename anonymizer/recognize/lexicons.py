@@ -472,8 +472,9 @@ class Lexicons:
         """(start, end, label) spans, sorted and non-overlapping, of the wanted types only."""
         return self.spans_and_strong(text)[0]
 
-    def spans_and_strong(self, text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-        """:meth:`spans`, and those of them that may replace a spaCy span (``people.prefer_people``)."""
+    def spans_and_strong(self, text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str, int]]]:
+        """:meth:`spans`, and (start, end, label, strength) of those that may replace a spaCy span
+        (``people.prefer_people``)."""
         if not self.types or not text:
             return [], []
         candidates: list[tuple[int, int, int, str]] = []    # start, end, priority (lower wins ties), label
@@ -481,14 +482,14 @@ class Lexicons:
             candidates.extend((s, e, 0, label) for s, e, label in _date_spans(text))
         if "ORG" in self.types:
             candidates.extend((s, e, 1, label) for s, e, label in _org_spans(text))
-        strong: set[tuple[int, int, str]] = set()
+        strength: dict[tuple[int, int, str], int] = {}
         if self.types & {"PERSON", "GPE", "LOC"}:
-            for s, e, label, is_strong in name_spans(text, _tokens(text), _data(), self):
+            for s, e, label, how in name_spans(text, _tokens(text), _data(), self):
                 candidates.append((s, e, 2, label))
-                if is_strong:
-                    strong.add((s, e, label))
+                if how:
+                    strength[s, e, label] = how
         chosen = _longest_first(candidates, self.types)
-        return chosen, [span for span in chosen if span in strong] if strong else []
+        return chosen, [(*span, strength[span]) for span in chosen if span in strength] if strength else []
 
     # -- GPE, LOC (PERSON: ``people``)
 

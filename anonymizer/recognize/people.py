@@ -108,7 +108,7 @@ _ARTICLES = frozenset("a an the this that these those every each no".split())
 # Never a surname after a first name ("May Day", "Merry Christmas").
 _NOT_SURNAMES = frozenset("""
 day days night nights morning mornings afternoon evening evenings week weekend month year time times
-christmas xmas easter thanksgiving halloween eve
+christmas xmas easter thanksgiving halloween eve street avenue road boulevard lane drive
 """.split())
 # Words before which a first name that is a common word is no name: "the Will", "Top of Page".
 _DETERMINERS = frozenset("the a an my your our his her their this that these those its no every each of".split())
@@ -150,7 +150,7 @@ lol lols lolz lmao lmfao rofl haha hahaha hehe hehehe heh hah hoho hihi yay yey 
 gtg xoxo xo hugs jk nvm idk imo imho btw fyi ok okay kk thx ty np xd xp lah leh lor meh sia liao hor mah wah ah
 oh eh hmm hm argh ugh yeah yea yup nope pfft psst blah bleh woohoo yippee muah mwah ciao bye cya ish etc
 ya yo da ur u k la le eh aw aww ooh ahh oops ooo yah nah ha he hi ho yes no yall gnite nite nuff merci danke
-gracias adios cheers www http https com org net html urllink dun noe yeh neva wat jus dat da den
+gracias adios cheers www http https com org net html urllink dun noe yeh neva wat jus dat da den sucka dawg
 """.split())
 # Romanised Chinese (Mandarin, Cantonese, Hokkien, Teochew), Korean and Vietnamese surnames: the head of "lin yi
 # qin", "tan ah kow", "Lim Wei Kit" (the Census list has them too, but also "ba", "sa", "pa", "ano", ...).
@@ -205,12 +205,15 @@ class PlaceFinder(Protocol):
     def names_a_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> bool: ...
 
 
-# A found name: first token, last token, label, strong (may replace a spaCy span, see prefer_people).
-_Found = tuple[int, int, str, bool]
+# How a found name may replace spaCy's spans (see prefer_people): not at all; only a spaCy PERSON span inside it
+# ("Lyle" -> "Lyle Lovett"); any spaCy span it extends or splits ("lin" -> "lin yi qin", ORG "Cat and Kurt").
+WEAK, EXTENDS, REPLACES = 0, 1, 2
+# A found name: first token, last token, label, strength.
+_Found = tuple[int, int, str, int]
 
 
-def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) -> list[tuple[int, int, str, bool]]:
-    """(start, end, label, strong) of PERSON, GPE and LOC names, sorted and non-overlapping."""
+def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) -> list[tuple[int, int, str, int]]:
+    """(start, end, label, strength) of PERSON, GPE and LOC names, sorted and non-overlapping."""
     want_person = "PERSON" in places.types
     want_place = bool(places.types & {"GPE", "LOC"})
     found: list[_Found] = []
@@ -237,11 +240,11 @@ def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) ->
         i = hit[1] + 1
     if want_person and found:
         found = _coordinated(toks, found, data)
-    return [(toks[a].start, toks[b].end, label, strong) for a, b, label, strong in found]
+    return [(toks[a].start, toks[b].end, label, strength) for a, b, label, strength in found]
 
 
 def _weak(hit: tuple[int, int, str] | None) -> _Found | None:
-    return None if hit is None else (hit[0], hit[1], hit[2], False)
+    return None if hit is None else (hit[0], hit[1], hit[2], WEAK)
 
 
 # ------------------------------------------------------------------------------------------ capitalised names
@@ -251,8 +254,8 @@ def surname_at(text: str, toks: list[_Tok], j: int, data: _Data, *, strict: bool
     initial ("John F. Kennedy") or a particle ("Ludwig van Beethoven") may come first; a second surname
     ("Sarah Jessica Parker") is taken in. strict: the surname must not be a common word."""
     n = len(toks)
-    if j >= n or not toks[j].spaced:
-        return None
+    if j >= n or not toks[j].spaced or toks[j - 1].end != toks[j].start - 1:
+        return None                               # one space after the first name: not "Amy's Song"
     k = j
     word = toks[k].word
     if len(word) == 1 and word.isupper():                        # an initial: "F. " or "F "
@@ -337,7 +340,7 @@ def _title_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
     if last is None and not nxt.cap and i + 2 < len(toks) and toks[i + 2].spaced and toks[i + 2].word.islower() \
             and toks[i + 2].low in data.surnames and freq(toks[i + 2].low) < RARE_FREQUENCY:
         last = i + 2                                  # "auntie mary tan"
-    return i + 1, last if last is not None else i + 1, "PERSON", True
+    return i + 1, last if last is not None else i + 1, "PERSON", REPLACES
 
 
 def _person(text: str, toks: list[_Tok], i: int, data: _Data, places: PlaceFinder) -> _Found | None:
@@ -356,7 +359,7 @@ def _person(text: str, toks: list[_Tok], i: int, data: _Data, places: PlaceFinde
         return None
     last = surname_at(text, toks, i + 1, data, strict=kind == "common")
     if last is not None:
-        return i, last, "PERSON", False
+        return i, last, "PERSON", EXTENDS         # "Lyle Lovett" where spaCy has "Lyle"
     if places.names_a_place(text, toks, i, data):
         return None                               # "Jordan", "in Austin", "Lincoln, NE": a place
     if i and not tok.starts_sentence and toks[i - 1].low in _ARTICLES:
@@ -368,12 +371,12 @@ def _person(text: str, toks: list[_Tok], i: int, data: _Data, places: PlaceFinde
     if kind == "plain":
         if len(tok.low) <= 2 and tok.starts_sentence:
             return None                           # "Un frickin' believable"; "Ed said" is taken
-        return i, i, "PERSON", False
+        return i, i, "PERSON", WEAK
     if tok.after_lower and toks[i - 1].low not in _DETERMINERS and tok.low not in ("will", "may"):
         if freq(tok.low) < SOLO_MAX_FREQUENCY and name_ratio(tok.low, data) < SOLO_MAX_RATIO:
-            return i, i, "PERSON", False          # "I told Mark", never "Will you come?"
+            return i, i, "PERSON", WEAK          # "I told Mark", never "Will you come?"
         if _person_context(text, toks, i, i, strong=True):
-            return i, i, "PERSON", True           # "with Hope and I", "told Joy"
+            return i, i, "PERSON", REPLACES           # "with Hope and I", "told Joy"
     return None
 
 
@@ -410,7 +413,7 @@ def _asian_name(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
         return None                               # one syllable: only a known one ("lin yi"), not "tan ah"
     if f"{low} {toks[i + 1].low}" in _NOT_ASIAN_NAMES:
         return None
-    return i, last, "PERSON", True
+    return i, last, "PERSON", REPLACES
 
 
 def _lower_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
@@ -426,17 +429,17 @@ def _lower_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
         if low[-1] == "s" and first_name_kind(low[:-1], data) == "plain" and low[:-1] not in _WORD_NAMES \
                 and freq(low) < RARE_FREQUENCY and low not in data.surnames and i + 1 < n and toks[i + 1].spaced \
                 and toks[i + 1].word.islower() and freq(toks[i + 1].low) < FUNCTION_FREQUENCY:
-            return i, i, "PERSON", True
+            return i, i, "PERSON", REPLACES
         return None
     nxt = toks[i + 1] if i + 1 < n else None
     if nxt is not None and nxt.spaced and nxt.word.islower() and nxt.low in data.surnames \
-            and freq(nxt.low) < RARE_FREQUENCY and len(nxt.low) >= 3 and nxt.low not in _CHAT \
-            and freq(low) < FUNCTION_FREQUENCY:
-        return i, i + 1, "PERSON", True           # "clay aiken", "will smith"
+            and freq(nxt.low) < RARE_FREQUENCY and len(nxt.low) >= 4 and nxt.low not in _CHAT \
+            and freq(low) < FUNCTION_FREQUENCY and name_ratio(low, data) < SOLO_MAX_RATIO:
+        return i, i + 1, "PERSON", REPLACES           # "clay aiken", "will smith"
     if kind != "plain":
         if kind == "common" and low not in ("will", "may") and before_is(toks, i, _VOCATIVES) \
                 and text[tok.end:tok.end + 1] in (",", "!"):
-            return i, i, "PERSON", True           # "hey bill, whats up"
+            return i, i, "PERSON", REPLACES           # "hey bill, whats up"
         return None
     word_like = low in _WORD_NAMES or freq(low) >= LOWER_PLAIN_FREQUENCY
     place = data.places.get(low)
@@ -444,11 +447,11 @@ def _lower_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
         word_like = True                          # "go to dallas", "from norman to stillwater"
     if (text[tok.end:tok.end + 2] in _POSSESSIVES and low not in _WORD_NAMES) or (
             text[tok.start - 1:tok.start] == "(" and text[tok.end:tok.end + 1] == ")" and not word_like):
-        return i, i, "PERSON", True               # "amelia's blog", "(amelia)"
+        return i, i, "PERSON", REPLACES               # "amelia's blog", "(amelia)"
     if text[tok.end:tok.end + 2] in (": ", ":\n") or text[tok.end:] == ":":
-        return i, i, "PERSON", True               # a chat label: "sam: what's up?" (no "john 3:16")
+        return i, i, "PERSON", REPLACES               # a chat label: "sam: what's up?" (no "john 3:16")
     if _person_context(text, toks, i, i, strong=word_like):
-        return i, i, "PERSON", True
+        return i, i, "PERSON", REPLACES
     return None
 
 
@@ -495,17 +498,17 @@ def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is not None and nxt.spaced and nxt.low in _SPEECH and nxt.word.islower() \
                 and (tok.starts_sentence or not toks[i - 1].cap):
-            return i, i, "PERSON", True           # "Pogo says", "then Pogo said"
+            return i, i, "PERSON", REPLACES           # "Pogo says", "then Pogo said"
     if not ((word_freq < RARE_FREQUENCY and (tok.cap or tok.word.islower()))
             or (tok.cap and word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None)):
         return None
     before = text[toks[i - 1].end if i else 0:tok.start]
     stripped = before.strip(" \t")
     if i + 1 == len(toks) and text[tok.end:].strip(" \t\r\n.!") == "" and stripped[-1:] in _SIGN_GAPS:
-        return i, i, "PERSON", True               # a sign-off at the end: "- Pogo", "your only, sporko."
+        return i, i, "PERSON", REPLACES               # a sign-off at the end: "- Pogo", "your only, sporko."
     if before[-1:] in ("-", "~") and before[-2:-1] in (" ", "\n", '"', "") and len(low) >= 4 \
             and text[tok.end:tok.end + 1] not in ("-", "~"):
-        return i, i, "PERSON", True               # an attribution: '." -evasivecolin'
+        return i, i, "PERSON", REPLACES               # an attribution: '." -evasivecolin'
     return None
 
 
@@ -535,12 +538,12 @@ def _coordinated(toks: list[_Tok], found: list[_Found], data: _Data) -> list[_Fo
                     or low in _NOT_FIRST_NAMES or low in _NOT_ALIASES or _is_chat(low) \
                     or _big_place(data, low):
                 continue
-            extra.append((x, x, "PERSON", True))
+            extra.append((x, x, "PERSON", REPLACES))
             taken.add(x)
             strong.add(a)
     if not extra:
         return found
-    merged = [(a, b, label, s or a in strong) for a, b, label, s in found] + extra
+    merged = [(a, b, label, REPLACES if a in strong else s) for a, b, label, s in found] + extra
     merged.sort()
     return merged
 
@@ -556,20 +559,21 @@ def _big_place(data: _Data, low: str) -> bool:
 _CONNECTORS = frozenset(("and", "&", "n"))
 
 
-def prefer_people(ner: list[tuple[int, int, str]], strong: Iterable[tuple[int, int, str]],
+def prefer_people(ner: list[tuple[int, int, str]], strong: Iterable[tuple[int, int, str, int]],
                   text: str) -> list[tuple[int, int, str]]:
-    """spaCy's spans with the strong informal names put in: a spaCy span is replaced by the strong names that
-    overlap it when they extend it ("lin" -> "lin yi qin") or when what they leave of it is only connectors,
-    titles and punctuation (ORG "Cat and Kurt" -> "Cat", "Kurt"; ORG "mdm tan" -> "tan"). A strong name that
-    still overlaps a spaCy span is left out (the lexicons' other spans are added by ``_fill``)."""
+    """spaCy's spans with the strong names put in. A spaCy span is replaced by the REPLACES names that overlap
+    it when they extend it ("lin" -> "lin yi qin") or when what they leave of it is only connectors, titles
+    and punctuation (ORG "Cat and Kurt" -> "Cat", "Kurt"; ORG "mdm tan" -> "tan"); a spaCy PERSON span also by
+    an EXTENDS name that contains it ("Lyle" -> "Lyle Lovett"). A strong name that still overlaps a spaCy span
+    is left out here (``recognizer._fill`` adds the lexicons' spans that overlap none)."""
     strong = sorted(strong)
     if not strong or not ner:
         return ner
     kept: list[tuple[int, int, str]] = []
-    replaced = False
+    used: set[tuple[int, int, str, int]] = set()
     j = 0
     for span in ner:
-        start, end, _ = span
+        start, end, label = span
         while j < len(strong) and strong[j][1] <= start:
             j += 1
         inside = []
@@ -577,28 +581,31 @@ def prefer_people(ner: list[tuple[int, int, str]], strong: Iterable[tuple[int, i
         while k < len(strong) and strong[k][0] < end:
             inside.append(strong[k])
             k += 1
-        if inside and _only_connectors(text, start, end, inside):
-            replaced = True
+        if inside and all(s[3] == REPLACES for s in inside) and _only_connectors(text, start, end, inside):
+            used.update(inside)
+            continue
+        if len(inside) == 1 and label == "PERSON" and inside[0][0] <= start and end <= inside[0][1]:
+            used.update(inside)
             continue
         kept.append(span)
-    if not replaced:
+    if not used:
         return ner
     starts = [s for s, _, _ in kept]
-    added = []
+    added: list[tuple[int, int, str]] = []
     for span in strong:
+        if span not in used:
+            continue
         i = bisect_right(starts, span[1] - 1) - 1
         if i >= 0 and kept[i][1] > span[0]:
             continue
-        if any(a[1] > span[0] for a in added[-1:]):
-            continue
-        added.append(span)
+        added.append(span[:3])
     return sorted(kept + added)
 
 
-def _only_connectors(text: str, start: int, end: int, inside: list[tuple[int, int, str]]) -> bool:
+def _only_connectors(text: str, start: int, end: int, inside: list[tuple[int, int, str, int]]) -> bool:
     pos = start
     rest = []
-    for s, e, _ in inside:
+    for s, e, _, _ in inside:
         if s > pos:
             rest.append(text[pos:s])
         pos = max(pos, e)

@@ -10,7 +10,7 @@ import pytest
 
 from anonymizer.recognize import TermRecognizer
 from anonymizer.recognize.lexicons import LEXICON_TYPES, Lexicons
-from anonymizer.recognize.people import prefer_people
+from anonymizer.recognize.people import EXTENDS, REPLACES, prefer_people
 
 
 @pytest.fixture(scope="module")
@@ -140,10 +140,19 @@ def test_spacy_spans_that_say_more_stay():
 def test_prefer_people_unit():
     text = "like lin yi qin and Cat and Kurt"
     ner = [(5, 8, "PERSON"), (20, 32, "ORG")]
-    strong = [(5, 15, "PERSON"), (20, 23, "PERSON"), (28, 32, "PERSON")]
-    assert prefer_people(ner, strong, text) == strong
+    strong = [(5, 15, "PERSON", REPLACES), (20, 23, "PERSON", REPLACES), (28, 32, "PERSON", REPLACES)]
+    assert prefer_people(ner, strong, text) == [span[:3] for span in strong]
     assert prefer_people(ner, [], text) == ner
-    assert prefer_people(ner, [(5, 15, "PERSON")], text) == [(5, 15, "PERSON"), (20, 32, "ORG")]
+    assert prefer_people(ner, strong[:1], text) == [(5, 15, "PERSON"), (20, 32, "ORG")]
+    # a full name only extends a spaCy PERSON span, it never relabels another type
+    assert prefer_people(ner, [(5, 15, "PERSON", EXTENDS)], text) == [(5, 15, "PERSON"), (20, 32, "ORG")]
+    assert prefer_people(ner, [(20, 32, "PERSON", EXTENDS)], text) == ner
+
+
+def test_a_full_name_completes_the_first_name_spacy_tagged():
+    text = "that douche bag Lyle Lovett.&nbsp; Now"
+    assert recognized(text, [("Lyle", "PERSON")]) == [("Lyle Lovett", "PERSON")]
+    assert recognized("I drive a John Deere now", [("John Deere", "ORG")]) == [("John Deere", "ORG")]
 
 
 def test_real_spacy_and_lexicons_on_the_issues_sentences():
@@ -152,3 +161,15 @@ def test_real_spacy_and_lexicons_on_the_issues_sentences():
     assert {("wong", "PERSON"), ("clay aiken", "PERSON")} <= got
     got = {(t.text, t.label) for t in r.recognize("we went to a place like lin yi qin said")}
     assert ("lin yi qin", "PERSON") in got
+
+
+def test_a_possessive_first_name_takes_no_surname(lexicons):
+    assert "Amy's Song" not in people(lexicons, "Dare you to Move, Amy's Song is next")
+    assert "Joe's Jeans" not in people(lexicons, "James Perse, Joe's Jeans, Ella Moss")
+    assert "Clinton Street" not in people(lexicons, "then Clinton Street Bakery got me out of bed")
+    assert people(lexicons, "I met Kate Moss today") == ["Kate Moss"]
+
+
+@pytest.mark.parametrize("text", ["you just read it, sucka.", "u wanted yur own page soo hear it is"])
+def test_slang_is_no_name(lexicons, text):
+    assert people(lexicons, text) == []

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from anonymizer.recognize.lexicons import _Data, _Tok
 
 #: Bump when a rule, a threshold or a table below changes (part of ``lexicons.data_version``).
-PEOPLE_VERSION = "1"
+PEOPLE_VERSION = "2"
 
 #: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
 #: "mobile" 19,649; "kurt" 460, "omaha" 95).
@@ -140,6 +140,10 @@ _SPEECH = frozenset("""
 said says say told tells asked asks mentioned replied replies wrote writes thinks thought texted called
 emailed laughed yelled shouted screamed whispered answered agreed admitted explained promised
 """.split())
+# What a lower-case word that is no first name must be followed by to be taken as a name: "mir mentioned".
+_SPEECH_PAST = frozenset("said says mentioned told asked replied wrote screamed yelled shouted".split())
+# Subjects before such a word: "i wud say", "she coyly asked", "what ppl say", "they havent asked".
+_SUBJECTS = frozenset("i you he she it we they who what which that there ppl people".split())
 _PERSON_AFTER = _SPEECH | frozenset("is was has had came comes went goes got gets wants wanted likes liked".split())
 # After "and" / "&" / "n": "leigh and i", "eli n me".
 _AND = frozenset(("and", "n", "&"))
@@ -151,6 +155,7 @@ gtg xoxo xo hugs jk nvm idk imo imho btw fyi ok okay kk thx ty np xd xp lah leh 
 oh eh hmm hm argh ugh yeah yea yup nope pfft psst blah bleh woohoo yippee muah mwah ciao bye cya ish etc
 ya yo da ur u k la le eh aw aww ooh ahh oops ooo yah nah ha he hi ho yes no yall gnite nite nuff merci danke
 gracias adios cheers www http https com org net html urllink dun noe yeh neva wat jus dat da den sucka dawg
+ive youve weve theyve hes shes im id ill dont cant wont didnt doesnt isnt wasnt arent thats whats theres
 """.split())
 # Romanised Chinese (Mandarin, Cantonese, Hokkien, Teochew), Korean and Vietnamese surnames: the head of "lin yi
 # qin", "tan ah kow", "Lim Wei Kit" (the Census list has them too, but also "ba", "sa", "pa", "ano", ...).
@@ -487,27 +492,35 @@ def _is_chat(low: str) -> bool:
 
 
 def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
-    """A word the text uses as a name: "Pogo says", "- Pogo" at the end, "your only, sporko.", "-evasivecolin"."""
+    """A word the text uses as a name: "Pogo says", "- Pogo" at the end, "your only, sporko.", "-evasivecolin",
+    "the items mir mentioned"."""
     tok = toks[i]
+    n = len(toks)
+    speech = i + 1 < n and toks[i + 1].low in _SPEECH and toks[i + 1].spaced and toks[i + 1].word.islower()
+    dash = text[tok.start - 1:tok.start] in ("-", "~")
+    if not (speech or dash or i + 1 == n):
+        return None                                   # the cheap test first: most words are none of these
     low = tok.low
-    if len(low) < 3 or not tok.word.isalpha() or _is_chat(low) or low in _NOT_ALIASES or low in _TITLES \
-            or low in WEEKDAYS or low in MONTHS:
+    lower = tok.word.islower()
+    if len(low) < 3 or not (tok.cap or lower) or not tok.word.isalpha() or low in _NOT_ALIASES or low in _TITLES \
+            or low in WEEKDAYS or low in MONTHS or _is_chat(low):
         return None
     word_freq = freq(low)
-    if tok.cap and word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None:
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if nxt is not None and nxt.spaced and nxt.low in _SPEECH and nxt.word.islower() \
-                and (tok.starts_sentence or not toks[i - 1].cap):
+    rare = word_freq < RARE_FREQUENCY
+    if speech:
+        if tok.cap and (tok.starts_sentence or not toks[i - 1].cap) and (rare or (
+                word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None)):
             return i, i, "PERSON", REPLACES           # "Pogo says", "then Pogo said"
-    if not ((word_freq < RARE_FREQUENCY and (tok.cap or tok.word.islower()))
-            or (tok.cap and word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None)):
+        if lower and (rare or (low in data.surnames and word_freq < LOWER_PLAIN_FREQUENCY)) \
+                and toks[i + 1].low in _SPEECH_PAST and (i == 0 or (toks[i - 1].low not in _DETERMINERS
+                                                                    and toks[i - 1].low not in _SUBJECTS)):
+            return i, i, "PERSON", REPLACES           # "the items mir mentioned"; not "i wud say", "she coyly asked"
+    if not (rare or (tok.cap and word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None)):
         return None
     before = text[toks[i - 1].end if i else 0:tok.start]
-    stripped = before.strip(" \t")
-    if i + 1 == len(toks) and text[tok.end:].strip(" \t\r\n.!") == "" and stripped[-1:] in _SIGN_GAPS:
+    if i + 1 == n and text[tok.end:].strip(" \t\r\n.!") == "" and before.strip(" \t")[-1:] in _SIGN_GAPS:
         return i, i, "PERSON", REPLACES               # a sign-off at the end: "- Pogo", "your only, sporko."
-    if before[-1:] in ("-", "~") and before[-2:-1] in (" ", "\n", '"', "") and len(low) >= 4 \
-            and text[tok.end:tok.end + 1] not in ("-", "~"):
+    if dash and before[-2:-1] in (" ", "\n", '"', "") and len(low) >= 4 and text[tok.end:tok.end + 1] not in ("-", "~"):
         return i, i, "PERSON", REPLACES               # an attribution: '." -evasivecolin'
     return None
 

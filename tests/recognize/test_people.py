@@ -93,6 +93,10 @@ def test_aliases_sign_offs_and_attributions(lexicons):
     assert people(lexicons, "for now, your one, your only, sporko.") == ["sporko"]
     assert people(lexicons, 'when you don\'t get play from them." -evasivecolin This is new') == ["evasivecolin"]
     assert people(lexicons, "I went home and Zorblat says hi") == ["Zorblat"]
+    assert people(lexicons, "besides the items mir mentioned, i get my protein") == ["mir"]
+    for text in ("I wud say no", "She coyly asked if", "What ppl say and what ppl do", "they havent asked",
+                 "a rockbar called Moser", "i muz say i had fun"):
+        assert people(lexicons, text) == [], text
 
 
 def test_capitalised_word_first_names_in_person_context(lexicons):

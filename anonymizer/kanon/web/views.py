@@ -27,6 +27,7 @@ from anonymizer.platform.errors import field_errors
 from anonymizer.platform.forms import upload_refusals
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.describe import parameter_summary
+from anonymizer.recognize.entities import ALWAYS_TYPES
 
 # A configuration field as the page labels it (in our schema, or as rx-anon's YAML spells it);
 # attributes.<column>.<key> are the cells of the columns table.
@@ -160,7 +161,9 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
     chosen_types = set(config.entity_types) if config else set(BUILTIN_TYPES)
     return render(request, "kanon/configure.html", {
         "upload": upload, "rows": rows, "roles": ROLES, "types": TYPES, "errors": errors, "form": form,
-        "entity_types": [(t, t in chosen_types) for t in BUILTIN_TYPES], "config": config,
+        # ALWAYS_TYPES (CODE) are recognized whatever is ticked: shown ticked and fixed
+        "entity_types": [(t, t in chosen_types or t in ALWAYS_TYPES, t in ALWAYS_TYPES) for t in BUILTIN_TYPES],
+        "config": config,
         "yaml_example": config.to_yaml() if config else "", "profiled": config is not None, "max_runs": MAX_RUNS,
     })
 

@@ -5,7 +5,10 @@ longer span wins (ties: custom entities in their order, then MAIL, URL, POSTCODE
 NER spans come from spaCy's ``doc.ents`` (non-overlapping already) plus, with ``lexicons=True`` (the default),
 the spans of the lexicon recognizers (`lexicons`: gazetteer places, Census names, organisation suffixes, date
 and time shapes) that overlap no spaCy entity of any type: spaCy's spans carry context and win, the lexicons
-fill what it missed. Then the types not asked for are dropped. Output: sorted by start, non-overlapping.
+fill what it missed. Before that, with ``drop_ordinary_words=True`` (the default), spaCy spans that are
+ordinary English words and no name in their context ("Heh", "Ill" for I'll, "creepy", a poem line as DATE) are
+dropped (`precision`), so the lexicons may still fill them ("Today" tagged ORG comes back as DATE). Then the
+types not asked for are dropped. Output: sorted by start, non-overlapping.
 
 Speed: only the components NER needs are loaded. In ``en_core_web_sm`` the NER has its own tok2vec, so
 tok2vec, tagger, parser, attribute_ruler, lemmatizer and senter are all left out: on the 1,000 blog posts
@@ -41,6 +44,8 @@ from .extend import EXTEND_VERSION, grow_person_spans
 from .lexicons import Lexicons
 from .lexicons import data_version as lexicons_version
 from .people import prefer_people
+from .precision import data_version as precision_version
+from .precision import drop_ordinary_spans
 from .rules import RULES, RULES_VERSION
 
 log = logging.getLogger(__name__)
@@ -163,7 +168,7 @@ class TermRecognizer:
 
     def __init__(self, *, model: str = DEFAULT_MODEL, entity_types: Iterable[str] | None = None,
                  custom_entities: Sequence[Any] = (), n_process: int = 1, batch_size: int = 64,
-                 lexicons: bool = True) -> None:
+                 lexicons: bool = True, drop_ordinary_words: bool = True) -> None:
         if n_process == 0 or n_process < -1:
             raise ValueError("n_process must be >= 1 (or -1 for all cores)")
         if batch_size < 1:
@@ -193,6 +198,8 @@ class TermRecognizer:
         self._rules = tuple(rule for rule in RULES if rule.label in self.entity_types or rule.label in ALWAYS_TYPES)
         self.lexicons = bool(lexicons)
         self._lexicons = Lexicons(self._ner_types) if lexicons else None
+        # spaCy spans that are ordinary English words ("Heh", "Ill", "creepy"): see `precision`
+        self.drop_ordinary_words = bool(drop_ordinary_words) and bool(self._ner_types)
         self._nlp_obj: Any = None
         self._lock = threading.Lock()
         self.fingerprint = self._make_fingerprint()
@@ -217,6 +224,8 @@ class TermRecognizer:
         if self._lexicons:   # only when they can add a term: rules-only recognizers keep their fingerprint
             payload["lexicons"] = lexicons_version()
             payload["person_growth"] = EXTEND_VERSION
+        if self.drop_ordinary_words:
+            payload["precision"] = precision_version()
         if any(c.patterns for c in self.custom):  # the engine that matched them (results of another differ)
             payload["custom_pattern_engine"] = PATTERN_ENGINE
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
@@ -347,6 +356,8 @@ class TermRecognizer:
                 end -= 1
             if end > start:
                 ner.append((start, end, label))
+        if self.drop_ordinary_words and ner:
+            ner = drop_ordinary_spans(text, ner)
         if self._lexicons:
             # every spaCy entity, of a wanted type or not, keeps the lexicons out of its span
             extra, strong = self._lexicons.spans_and_strong(text)

@@ -162,16 +162,23 @@ def masked(recognizer: TermRecognizer, text: str, spacy_spans: list[tuple[int, i
     return {(term.text, term.label) for term in recognizer._finish(text, spacy_spans)}
 
 
+def covered_as(recognizer: TermRecognizer, text: str, spacy_span: tuple[int, int, str]) -> bool:
+    """A term of the span's label covers it (the span itself or a longer one grown from it)."""
+    start, end, label = spacy_span
+    return any(t.start <= start and t.end >= end and t.label == label
+               for t in recognizer._finish(text, [spacy_span]))
+
+
 @pytest.mark.parametrize(("text", "words", "label"), ORDINARY + ORDINARY_TIMES)
 def test_hook_drops_what_spacy_tagged(kakurega, unfiltered, text, words, label):
-    spacy_spans = [span(text, words, label)]
-    assert (words, label) in masked(unfiltered, text, spacy_spans)     # what the issue's release masked
-    assert (words, label) not in masked(kakurega, text, spacy_spans)
+    spacy_span = span(text, words, label)
+    assert covered_as(unfiltered, text, spacy_span)         # what the issue's release masked
+    assert not covered_as(kakurega, text, spacy_span)
 
 
 @pytest.mark.parametrize(("text", "words", "label"), NAMES + TIMES)
 def test_hook_keeps_names(kakurega, text, words, label):
-    assert (words, label) in masked(kakurega, text, [span(text, words, label)])
+    assert covered_as(kakurega, text, span(text, words, label))
 
 
 def test_dropped_today_comes_back_from_the_lexicons_as_a_date(kakurega):

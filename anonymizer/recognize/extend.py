@@ -14,7 +14,8 @@ separated from it by one space only, is capitalised and
 It never joins over a line break or punctuation, and an ordinary capitalised word ("Yesterday Ali", "the Court",
 "Judge") stays: its frequency says so, whether it starts a sentence or not. A token covered by a statistical
 span of another type that is exactly that token ("January" DATE) is taken into the person; precise spans
-(rules, custom entities) are never touched. Two PERSON spans one space apart become one.
+(rules, custom entities) are never touched. Two PERSON spans one space apart become one when both are
+capitalised there ("Mehmet Acar" + "Serdar Çakmak"; "taylor artie and i" are two people).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from functools import lru_cache
 from anonymizer.recognize.frequency import word_frequency
 
 #: Bump when what this module does changes (it is part of the recognizer's fingerprint).
-EXTEND_VERSION = "1"
+EXTEND_VERSION = "2"
 RARE_FREQUENCY = 100
 FOREIGN_FREQUENCY = 1_000
 #: Capitalised tokens the honorific rule must not take: they start a clause, not a name.
@@ -57,8 +58,11 @@ def _capitalised(token: str) -> bool:
         token.lower() not in _NOT_NAMES
 
 
+_REPEATED = re.compile(r"(?i)(\w{1,3})\1+")     # "Haha", "Hehe", "Lala": laughter and babble, not names
+
+
 def _name_like(token: str) -> bool:
-    if not _capitalised(token):
+    if len(token) < 2 or not _capitalised(token) or _REPEATED.fullmatch(token):   # "D" of ":D" is no initial
         return False
     if any(_frequency(part) >= COMMON_FREQUENCY for part in _PARTS.split(token) if len(part) > 2):
         return False
@@ -126,7 +130,9 @@ def grow_person_spans(text: str, spans: list[tuple[int, int, str]],
                 break
             token_start, token_end = match.span(1)
             neighbour = occupied.get(token_start)
-            if neighbour is not None and neighbour[2] == "PERSON" and neighbour not in removed:
+            if neighbour is not None and neighbour[2] == "PERSON" and neighbour not in removed and \
+                    _capitalised(match.group(1)) and _capitalised(text[start:end].rsplit(None, 1)[-1]):
+                # two capitalised halves of one name; "taylor artie and i" are two people
                 removed.add(neighbour)          # "Mehmet Acar" + "Serdar Çakmak": one person
                 end = neighbour[1]
                 continue

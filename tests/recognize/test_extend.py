@@ -49,6 +49,14 @@ def test_two_halves_of_one_name_become_one_person():
     ("Mehmet Acar\nSerdar went home", [("Mehmet Acar", "PERSON")], [("Mehmet Acar", "PERSON")]),
     ("Mr Mehmet Acar", [("Acar", "PERSON")], [("Mehmet Acar", "PERSON")]),          # not the honorific
     ("Judge Acar said", [("Acar", "PERSON")], [("Acar", "PERSON")]),
+    ("afterward taylor artie and i hung out", [("taylor", "PERSON"), ("artie", "PERSON")],
+     [("taylor", "PERSON"), ("artie", "PERSON")]),                                  # two people, lower case
+    ("smile...hahaha Haha.. me", [("hahaha", "PERSON")], [("hahaha", "PERSON")]),    # laughter
+    (":D Good Charlotte suck", [("Good Charlotte", "PERSON")], [("Good Charlotte", "PERSON")]),
+    ("the Vice President John Edwards", [("John Edwards", "PERSON")], [("John Edwards", "PERSON")]),
+    ("Mrs. Vice President John Edwards", [("John Edwards", "PERSON")], [("John Edwards", "PERSON")]),
+    ("Ex-President Clinton said", [("Clinton", "PERSON")], [("Clinton", "PERSON")]),
+    ("if u wanna come. Becuase the", [("u wanna come.", "PERSON")], [("u wanna come.", "PERSON")]),
     ("wrote to Anna Mehmet@x.org", [("Anna", "PERSON"), ("Mehmet@x.org", "MAIL")],
      [("Anna", "PERSON"), ("Mehmet@x.org", "MAIL")]),                               # precise spans stay
 ])

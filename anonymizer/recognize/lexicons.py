@@ -36,6 +36,10 @@ lexicons add 746 PERSON, 178 GPE, 4 LOC, 15 ORG, 300 DATE and 149 TIME spans; of
 films and games, products such as "Sherman Tank", sports teams tagged GPE). Cost: about 1 ms per post of
 1,000 characters, against 20-35 ms for NER; loading the lists takes about 2 s once per process.
 
+* Handles (PERSON, ``handles``), organisations and venues after a cue and streets (ORG, FAC, ``cues``), dated
+  events (DATE, ``events``): see those modules. Handles, street grids and events are *strong* spans
+  (:meth:`Lexicons.strong_spans`): they replace the spaCy entities inside them.
+
 :class:`Lexicons` returns ``(start, end, label)`` spans, sorted and non-overlapping (the longest candidate
 wins). The recognizer keeps a span only where spaCy found nothing (see ``recognizer._fill``). Bump
 ``LEXICONS_VERSION`` whenever the behaviour changes: it is part of the recognizer's fingerprint, so cached
@@ -53,6 +57,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata, resources
 
+from anonymizer.recognize.cues import cue_spans, grid_spans, street_spans
+from anonymizer.recognize.events import event_spans
+from anonymizer.recognize.handles import handle_spans
 from anonymizer.recognize.people import (
     COMMON_FREQUENCY,
     FUNCTION_FREQUENCY,
@@ -64,9 +71,9 @@ from anonymizer.recognize.people import (
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 #: Bump when a rule, a threshold or a table below changes.
-LEXICONS_VERSION = "2"
+LEXICONS_VERSION = "3"   # 3: handles, organisations and venues by cue, streets, dated events
 #: Entity types the lexicons can produce.
-LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME"})
+LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME", "FAC"})
 
 #: People a one-word city needs to be taken without a place preposition (see also BIG_CITY_POPULATION).
 MIN_CITY_POPULATION = 15_000
@@ -488,8 +495,27 @@ class Lexicons:
                 candidates.append((s, e, 2, label))
                 if how:
                     strength[s, e, label] = how
+        if "ORG" in self.types:                       # organisations and venues after a cue ("from rgs")
+            candidates.extend((s, e, 3, label) for s, e, label in cue_spans(text))
+        if "FAC" in self.types:                       # named streets ("Loony-Bin Lane")
+            candidates.extend((s, e, 3, label) for s, e, label in street_spans(text))
         chosen = _longest_first(candidates, self.types)
         return chosen, [(*span, strength[span]) for span in chosen if span in strength] if strength else []
+
+    def strong_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Spans a cue or a shape pins down (handles, street grids, dated events): unlike :meth:`spans` they
+        replace the spaCy entities inside them ("70th" ORDINAL in "the 70th anniversary of ...", "5th" in
+        "5th Ave"); sorted and non-overlapping, of the wanted types only."""
+        if not self.types or not text:
+            return []
+        candidates: list[tuple[int, int, int, str]] = []
+        if "DATE" in self.types:
+            candidates.extend((s, e, 0, label) for s, e, label in event_spans(text))
+        if "FAC" in self.types:
+            candidates.extend((s, e, 1, label) for s, e, label in grid_spans(text))
+        if "PERSON" in self.types:
+            candidates.extend((s, e, 2, label) for s, e, label in handle_spans(text))
+        return _longest_first(candidates, self.types)
 
     # -- GPE, LOC (PERSON: ``people``)
 

@@ -7,7 +7,9 @@ the spans of the lexicon recognizers (`lexicons`: gazetteer places, Census names
 and time shapes) that overlap no spaCy entity of any type: spaCy's spans carry context and win, the lexicons
 fill what it missed. Before that, with ``drop_ordinary_words=True`` (the default), spaCy spans that are
 ordinary English words and no name in their context ("Heh", "Ill" for I'll, "creepy", a poem line as DATE) are
-dropped (`precision`), so the lexicons may still fill them ("Today" tagged ORG comes back as DATE). Then the
+dropped (`precision`), so the lexicons may still fill them ("Today" tagged ORG comes back as DATE). The
+lexicons' strong spans (handles, street grids, dated events: `handles`, `cues`, `events`) replace the spaCy
+entities inside them ("70th" ORDINAL in "the 70th anniversary of ..."). Then the
 types not asked for are dropped. Output: sorted by start, non-overlapping.
 
 Speed: only the components NER needs are loaded. In ``en_core_web_sm`` the NER has its own tok2vec, so
@@ -120,6 +122,22 @@ def _fill(ner: list[tuple[int, int, str]], extra: list[tuple[int, int, str]]) ->
         if i < 0 or ends[i] <= span[0]:
             kept.append(span)
     return sorted(ner + kept) if kept else ner
+
+
+def _override(ner: list[tuple[int, int, str]], strong: list[tuple[int, int, str]],
+              wanted: frozenset[str]) -> list[tuple[int, int, str]]:
+    """NER spans with the `strong` spans (both sorted, non-overlapping) put in: a strong span replaces the NER
+    spans inside it and those of unwanted types it overlaps; a wanted NER span reaching outside it wins."""
+    if not strong:
+        return ner
+    kept, dropped = [], set()
+    for s_start, s_end, label in strong:
+        crossing = [n for n in ner if n[0] < s_end and s_start < n[1]]
+        if any(n[2] in wanted and (n[0] < s_start or n[1] > s_end) for n in crossing):
+            continue
+        kept.append((s_start, s_end, label))
+        dropped.update(crossing)
+    return sorted([n for n in ner if n not in dropped] + kept)
 
 
 def _segments(text: str, limit: int) -> list[tuple[int, str]]:
@@ -362,6 +380,7 @@ class TermRecognizer:
             # every spaCy entity, of a wanted type or not, keeps the lexicons out of its span
             extra, strong = self._lexicons.spans_and_strong(text)
             ner = prefer_people(ner, strong, text)       # "lin" -> "lin yi qin", ORG "Cat and Kurt" -> two PERSON
+            ner = _override(ner, self._lexicons.strong_spans(text), self._ner_types)   # "the 70th anniversary of"
             ner = [span for span in _fill(ner, extra) if span[2] in self._ner_types]
         spans = _resolve(precise, ner)
         if self._lexicons and "PERSON" in self._ner_types:     # a name is masked whole (extend.py)

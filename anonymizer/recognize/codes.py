@@ -11,7 +11,7 @@ What is a CODE (``code_spans``):
   ``registration no. D-4840``, ``case no. 1996/302``), or a naming noun (case, file, account, licence/license,
   passport, reference/ref, id, application, registration, serial, docket, policy, membership, customer, order,
   invoice, ticket, plot) followed by ``:`` / ``#`` or directly by a code that has a separator or a letter or at
-  least 4 digits (``passport X1234567``, ``ref: 88-123``). After a bare ``no.`` at least 3 characters
+  least 5 digits (``passport X1234567``, ``ref: 88-123``). After a bare ``no.`` at least 3 characters
   (``no. 1`` is a rank: "the no. 1 song", "Protocol No. 1"), after a bare ``number`` at least 4 ("number 10").
   After a plural cue (``nos.``, ``numbers``, ``applications``, ``plots``) the list goes on: ``nos. 1/02 and
   3/04``, ``nos. 260, 268, 45, 119/5 and 425``;
@@ -111,10 +111,13 @@ def _cued_code_ok(match: re.Match[str], text: str) -> bool:
             return False
         minimum = 4 if cue.lower().startswith("number") and not match.group("noun") else 3
         return len(code) >= minimum or bool(match.group("noun"))
+    if match.group("noun_sep"):     # "ID: 4455", "ref# 123": the colon or hash says a code follows
+        return len(code) >= 3
     # a naming noun alone ("case 1996/302", "passport X1234567"): the code must look like one
+    # plain digits need 5: "id 5000 times" is chat for "I'd", "case 1234" rare
     strong = bool(re.search(r"[/.:-]", code)) or (any(c.isalpha() for c in code) and _digits(code) >= 3) or \
-        sum(len(g) for g in groups) >= 4
-    return strong and (bool(match.group("noun_sep")) or not _is_amount(text, match.start("code"), match.end("code")))
+        sum(len(g) for g in groups) >= 5
+    return strong and not _is_amount(text, match.start("code"), match.end("code"))
 
 
 def _cued_spans(text: str) -> Iterator[tuple[int, int]]:

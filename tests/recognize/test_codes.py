@@ -33,6 +33,7 @@ def codes(text: str) -> list[str]:
     ("quote ref: 88-123 when paying", ["88-123"]),
     ("licence no. AB-99-1234 issued in 2001", ["AB-99-1234"]),
     ("ID: AB123456", ["AB123456"]),
+    ("Member ID: 4455, since 2001", ["4455"]),
     ("order #12345 shipped", ["12345"]),
     ("file 2003/4471 was closed", ["2003/4471"]),
     ("it was lodged as 36110/97 in Strasbourg", ["36110/97"]),          # the application shape, no cue
@@ -55,6 +56,7 @@ def test_identifying_numbers_are_codes(text, expected):
     "version 1.2.3, pi is 3.14159265, 1,234,567 views",           # versions, decimals, groupings
     "born on 20040512 at dawn",                                   # a date written compactly
     "case 500 people would come",                                 # a naming noun without a code
+    "id 5000 times rather stay home",                             # chat "I'd", not an id
     "in fiscal 2003/04 and 2003/2004, in 1979/80",                # spans of years
     "a 303/808/909 and color: #666666",                           # drum machines, a colour
 ])
@@ -95,5 +97,5 @@ def test_phone_keeps_its_number():
 def test_code_changes_the_fingerprint():
     from anonymizer.recognize import rules
 
-    assert rules.RULES_VERSION != "1"
+    assert rules.RULES_VERSION not in ("1", "2")
     assert any(rule.label == "CODE" for rule in rules.RULES)

@@ -107,9 +107,9 @@ def bench_grid(recognizer, cache_path: Path, tmp: Path, ks=KS) -> None:
           " by its type); 'now' = string-level recoding in every text + term hierarchies (the defaults).")
     print("  seconds: spread = string-level recoding (c: kept from the grid's first run, as the app keeps it per "
           "dataset), part = view + partition + class recoding, write = recode and write the texts, verify = re-read "
-          "the file for surviving names")
+          "the file for the names the recognizer found left where their class does not share them")
     print(f"  {'strategy':<14}{'k':>4}{'':>6}{'spread':>8}{'part':>7}{'write':>7}{'verify':>8}{'NCP_A':>8}{'NCP_X':>8}"
-          f"{'names left':>11}{'min':>5}")
+          f"{'recog. left':>12}{'min':>5}")
     with TermCache(cache_path) as cache:
         def recognize(texts):
             return recognize_with_cache(texts, recognizer, cache)
@@ -128,7 +128,7 @@ def bench_grid(recognizer, cache_path: Path, tmp: Path, ks=KS) -> None:
                     spread = f"{s['spread']:.2f}{'c' if report['spread_cached'] else ' '}"
                     print(f"  {name:<14}{k:>4}{version:>6}{spread:>8}{s['partition']:>7.2f}{s['write']:>7.2f}"
                           f"{s['verify']:>8.2f}{report['ncp_relational_total']:>8.3f}{report['ncp_textual_total']:>8.3f}"
-                          f"{report['surviving_names']:>11,}{report['smallest_class']:>5}", flush=True)
+                          f"{report['recognized_names_left']:>12,}{report['smallest_class']:>5}", flush=True)
 
 
 def bench_bound(recognizer, cache_path: Path) -> None:

@@ -8,6 +8,7 @@ spaCy documents.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import json
@@ -25,12 +26,14 @@ from anonymizer.kanon.metrics import information_loss, released_classes
 from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import TextRecoder, recode_classes
+from anonymizer.kanon.review import ReviewList
 from anonymizer.kanon.table import iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
 from anonymizer.recognize.cache import apply_change, change_of, dump_changes, load_changes
 from anonymizer.recognize.entities import ALWAYS_TYPES
+from anonymizer.recognize.measured import measured_recognizer
 from anonymizer.recognize.recognizer import term_key
 from anonymizer.tabular import export
 from anonymizer.tabular.reader import CsvSource
@@ -107,8 +110,8 @@ def _chars(count: int) -> str:
 
 def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | None = None,
                   progress: Progress | None = None, neutralize_formulas: bool = True, cache=None,
-                  fan_out: Callable[[Progress], None] | None = None, spread_in_parts: SpreadInParts | None = None
-                  ) -> dict:
+                  fan_out: Callable[[Progress], None] | None = None, spread_in_parts: SpreadInParts | None = None,
+                  review_output: Path | None = None) -> dict:
     """Run rx-anon on ``source`` into ``output`` and return the report. ``recognize(texts) -> iterator of term
     lists`` is the (cached) sensitive-term recognizer; it is not called when the dataset has no text column.
     ``neutralize_formulas``: cells a spreadsheet would run as formulas are written quoted (``tabular.export``).
@@ -116,7 +119,9 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     dataset, not on k or λ, so that the other runs of a grid skip it. ``fan_out(progress)``: called once the
     file was read and before recognition, to have the texts recognized into the cache elsewhere (by parts, on
     many workers); ``recognize`` then reads them back and recognizes only what it finds missing.
-    ``spread_in_parts``: string-level recoding's adding pass run in parts elsewhere (see ``spread_terms``)."""
+    ``spread_in_parts``: string-level recoding's adding pass run in parts elsewhere (see ``spread_terms``).
+    ``review_output``: where the tokens left for review are written as CSV (row, column, tokens), every text
+    that has some; the report has their counts and the first texts' lists either way (``review``)."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with source.open("rb") as handle:
@@ -160,8 +165,8 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     seconds["partition"] = time.perf_counter() - step
 
     step = time.perf_counter()
-    levels = _write(source, output, table, config, row_terms, recodings, person_class, view, hierarchies,
-                    _stage(progress, "write"), neutralize_formulas)
+    levels, pseudonyms, review = _write(source, output, table, config, row_terms, recodings, person_class, view,
+                                        hierarchies, _stage(progress, "write"), neutralize_formulas, review_output)
     seconds["write"] = time.perf_counter() - step
     loss = information_loss(view, recodings, person_class, config, hierarchies)
     step = time.perf_counter()
@@ -191,10 +196,16 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
         # How the released terms were written: kept, generalized (a node between term and type) or as the type.
         "released_terms": levels,
         "generalize_terms": config.generalize_terms,
-        # Re-read from the written file: recognized names standing where their class does not share them.
-        "surviving_names": sum(check["names"].values()),
-        "surviving_names_by_type": dict(sorted(check["names"].items())),
-        "rows_with_surviving_names": check["rows_with_names"],
+        # Distinct strings written as a numbered pseudonym (PERSON_1, ...), per type; None when the option is off.
+        "numbered_pseudonyms": pseudonyms,
+        # Re-read from the written file: names *the recognizer found* (somewhere in the dataset) standing where
+        # their class does not share them. Names it never found are not counted: 0 here is 0 of those recognized,
+        # not 0 names; how much it finds is ``recognizer`` and where a miss is likeliest ``left_for_review``.
+        "recognized_names_left": sum(check["names"].values()),
+        "recognized_names_left_by_type": dict(sorted(check["names"].items())),
+        "rows_with_recognized_names_left": check["rows_with_names"],
+        "recognizer": measured_recognizer(),
+        "left_for_review": review,
         **loss,
         "dropped_columns": [config.direct_identifier],
         "seconds": {name: round(value, 3) for name, value in seconds.items()},
@@ -394,7 +405,11 @@ def check_release(output: Path, table, config, row_terms, recodings, person_clas
 
 
 def _write(source: Path, output: Path, table, config, row_terms, recodings, person_class, view, hierarchies,
-           progress, neutralize_formulas: bool = True) -> dict:
+           progress, neutralize_formulas: bool = True, review_output: Path | None = None
+           ) -> tuple[dict, dict | None, dict]:
+    """Recode and write every row, in order, by one ``TextRecoder`` (numbered pseudonyms come from its one
+    table). Returns the terms written per kind, the pseudonyms per type (None when off) and the tokens left
+    for review (``ReviewList.report``), written row by row to ``review_output`` when given."""
     roles = {a.name: a for a in config.attributes}
     keep = [i for i, name in enumerate(table.header) if roles[name].role != "direct_identifier"]
     qi_columns = {table.header.index(a.name): a.name for a in config.quasi_identifiers if a.type != "text"}
@@ -402,8 +417,16 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
     partial = output.with_name(output.name + ".partial")
     levels: Counter = Counter()
     recoder, width = TextRecoder(config, table, hierarchies, view.spellings), len(text_columns)
-    with source.open("rb") as handle, partial.open("w", encoding="utf-8", newline="") as out:
+    review = ReviewList()
+    with contextlib.ExitStack() as files:
+        handle = files.enter_context(source.open("rb"))
+        out = files.enter_context(partial.open("w", encoding="utf-8", newline=""))
         writer = export.writer(out, delimiter=table.delimiter, neutralize=neutralize_formulas)
+        review_writer = None
+        if review_output is not None:
+            review_writer = export.writer(files.enter_context(review_output.open("w", encoding="utf-8", newline="")),
+                                          neutralize=neutralize_formulas)
+            review_writer.writerow(["row", "column", "left_for_review"])
         writer.writerow([table.header[i] for i in keep])
         for row, record in enumerate(iter_rows(handle)):
             recoding = recodings[person_class[view.row_person[row]]]
@@ -412,8 +435,13 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
                 if i in qi_columns:
                     line.append(recoding.relational[qi_columns[i]].text)
                 elif i in text_columns:
+                    tokens: list[str] = []
                     line.append(recoder.recode(record[i], row_terms.text(row * width + text_columns[i]), row, recoding,
-                                               levels))
+                                               levels, tokens))
+                    if tokens:
+                        review.add(row + 1, table.header[i], list(tokens))
+                        if review_writer is not None:
+                            review_writer.writerow([row + 1, table.header[i], " ".join(tokens)])
                 else:
                     line.append(record[i])
             writer.writerow(line)
@@ -421,4 +449,5 @@ def _write(source: Path, output: Path, table, config, row_terms, recodings, pers
                 progress(row, table.rows, f"recoding and writing: {row:,} of {table.rows:,} rows")
     partial.replace(output)  # a half-written file never carries the final name
     progress(table.rows, table.rows, "written")
-    return dict(sorted(levels.items()))
+    pseudonyms = recoder.pseudonyms.counts() if recoder.pseudonyms is not None else None
+    return dict(sorted(levels.items())), pseudonyms, review.report()

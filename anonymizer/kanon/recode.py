@@ -6,7 +6,9 @@ that covers the class, a nominal value to the set of values, an ordinal one to t
 texts, a redundant term gets the class's generalised value of its attribute in place of the value it states;
 every other sensitive term becomes the most specific node of its hierarchy (``hierarchies``) that every person
 of the class holds — the class's least common ancestor: the term itself when all have it ("UK"), a broader
-value when all have one under it ("a city in Nebraska"), its entity type when they share nothing.
+value when all have one under it ("a city in Nebraska"), its entity type when they share nothing. With
+``numbered_pseudonyms`` a person, organisation or place written as its type becomes a numbered pseudonym
+instead ("PERSON_2"), one per distinct string in the whole released file (``PseudonymTable``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from anonymizer.kanon.hierarchies import TermHierarchies, TermNode
+from anonymizer.kanon.review import ReviewScanner
 from anonymizer.kanon.table import Table
 from anonymizer.kanon.view import MISSING_LABEL, PersonView, format_number, redundant_match
 from anonymizer.recognize.entities import ALWAYS_TYPES
@@ -166,11 +169,41 @@ def recode_classes(view: PersonView, classes: list[np.ndarray], config, hierarch
     return out, person_class
 
 
+#: The entity types whose terms get a numbered pseudonym where their class writes the bare type: those that name
+#: one person, organisation or place (a date or an amount written as "DATE" merges nothing a reader follows).
+PSEUDONYM_TYPES = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC"})
+
+
+class PseudonymTable:
+    """The numbered pseudonyms of one released file: the first distinct string of a type (by ``Term.key``) to
+    be written as its type becomes ``PERSON_1``, the next ``PERSON_2``, and so on, each type counted on its own;
+    the same string is the same pseudonym wherever it is written in the file. Numbers are handed out in the
+    order the file is written, row by row, column by column and term by term, by this one table: the file is
+    written by one process in row order (``pipeline._write``, after the fanned-out passes are merged), so a
+    re-run, or a run recognized in parts on many workers, numbers alike. Not a counter per part."""
+
+    def __init__(self) -> None:
+        self._pseudonyms: dict[tuple[str, str], str] = {}
+        self._counts: Counter = Counter()
+
+    def pseudonym(self, label: str, key: str) -> str:
+        found = self._pseudonyms.get((label, key))
+        if found is None:
+            self._counts[label] += 1
+            found = self._pseudonyms[(label, key)] = f"{label}_{self._counts[label]}"
+        return found
+
+    def counts(self) -> dict[str, int]:
+        """The distinct strings given a pseudonym, per type."""
+        return dict(sorted(self._counts.items()))
+
+
 class TextRecoder:
     """Writes a post with each sensitive term recoded: with the class's relational value when it states one,
     else as the most specific node of its hierarchy the class shares (the term itself when shared, its type
-    when nothing is). Configured once per file (``spellings``: the view's first spelling per type and key, so
-    that paths match the view's), then called per text."""
+    when nothing is, or its numbered pseudonym: ``PseudonymTable``). Configured once per file (``spellings``:
+    the view's first spelling per type and key, so that paths match the view's), then called per text, in the
+    order of the file."""
 
     def __init__(self, config, table: Table, hierarchies: TermHierarchies | None = None,
                  spellings: dict | None = None) -> None:
@@ -180,28 +213,51 @@ class TextRecoder:
         self.wanted = set(config.entity_types) | {c.label for c in config.custom_entities} | set(ALWAYS_TYPES)
         self.qis = [a for a in config.quasi_identifiers if a.type != "text"]
         self.mapped = {label for a in self.qis for label in a.entities}  # only these can state a relational value
+        self.pseudonyms = PseudonymTable() if config.numbered_pseudonyms else None
+        self.reviewer = ReviewScanner(self.wanted)
 
-    def recode(self, text: str, terms, row: int, recoding: ClassRecoding, counts: Counter | None = None) -> str:
-        """``counts`` gets one "kept", "generalized" or "type" per term written."""
+    def _written(self, term, path: tuple[TermNode, ...], node: TermNode) -> tuple[str, str]:
+        """How a term whose class releases ``node`` of its path is written, and which count it adds to."""
+        if node is path[-1]:
+            if self.pseudonyms is not None and term.label in PSEUDONYM_TYPES:
+                return self.pseudonyms.pseudonym(term.label, path[0].key[1]), "pseudonym"
+            return node.text, "type"
+        if node.level == path[0].level:
+            return term.text, "kept"
+        return node.text, "generalized"
+
+    def recode(self, text: str, terms, row: int, recoding: ClassRecoding, counts: Counter | None = None,
+               review: list[str] | None = None) -> str:
+        """``counts`` gets one "kept", "generalized", "type" or "pseudonym" per term written; ``review``, when
+        given, the tokens of what was not recoded that are left for review (``review.ReviewScanner``)."""
         pieces, position = [], 0
+        written: list[tuple[int, int]] = []  # where the recoded terms stand in the released text
+        length = 0  # of the released text so far
         for term in sorted(terms, key=lambda t: t.start):
             if term.label not in self.wanted or term.start < position:
                 continue
             pieces.append(text[position: term.start])
+            length += term.start - position
             redundant = redundant_match(term, row, self.qis, self.table) if term.label in self.mapped else None
             if redundant is not None:
                 attribute, (start, end) = redundant
                 value = recoding.relational[attribute.name].text
                 pieces.append(term.text[:start] + value + term.text[end:])
+                written.append((length, length + len(pieces[-1])))
+                length += len(pieces[-1])
             else:
                 key = term.key()
                 spelling = self.spellings.get(term.label, {}).get(key, term.text)
                 path = self.hierarchies.path(term.label, key, spelling)
-                node = recoding.released(term.label, path)
-                kept = node.level == path[0].level and node is not path[-1]
-                pieces.append(term.text if kept else node.text)
+                shown, how = self._written(term, path, recoding.released(term.label, path))
+                pieces.append(shown)
+                written.append((length, length + len(shown)))
+                length += len(shown)
                 if counts is not None:
-                    counts["kept" if kept else "type" if node is path[-1] else "generalized"] += 1
+                    counts[how] += 1
             position = term.end
         pieces.append(text[position:])
-        return "".join(pieces)
+        released = "".join(pieces)
+        if review is not None:
+            review.extend(self.reviewer.tokens(released, written))
+        return released

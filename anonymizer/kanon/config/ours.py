@@ -18,7 +18,7 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
         data = {}
     _unknown_keys(data, {"version", "k", "strategy", "relational_weight", "l_diversity", "seed", "nlp_model",
                          "entity_types", "custom_entities", "attributes", "warnings", "generalize_terms",
-                         "recode_everywhere"}, "", warnings)
+                         "recode_everywhere", "numbered_pseudonyms"}, "", warnings)
     if data.get("version", SCHEMA_VERSION) != SCHEMA_VERSION:
         errors.append(ConfigError("version",
                                   f"unsupported version {_show(data['version'])}; expected {SCHEMA_VERSION}"))
@@ -51,6 +51,7 @@ def _parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Ka
         seed=data.get("seed", 0),
         generalize_terms=data.get("generalize_terms", True),
         recode_everywhere=data.get("recode_everywhere", True),
+        numbered_pseudonyms=data.get("numbered_pseudonyms", True),
         warnings=_strings(data.get("warnings"), "warnings", errors, what="a message") + tuple(warnings),
     )
 

@@ -35,9 +35,10 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
     column they resolved to (for error messages)."""
     _unknown_keys(data, {"parameters", "nlp", "attributes", "entities"}, "", warnings)
     parameters = _mapping(data.get("parameters"), "parameters", errors)
-    # generalize_terms and recode_everywhere are Kakurega's (issue 16), accepted here so rx-anon files can use them.
-    _unknown_keys(parameters, {"k", "strategy", "relational_weight", "generalize_terms", "recode_everywhere"},
-                  "parameters.", warnings)
+    # generalize_terms, recode_everywhere (issue 16) and numbered_pseudonyms (issue 44) are Kakurega's, accepted
+    # here so rx-anon files can use them.
+    _unknown_keys(parameters, {"k", "strategy", "relational_weight", "generalize_terms", "recode_everywhere",
+                               "numbered_pseudonyms"}, "parameters.", warnings)
     nlp = _mapping(data.get("nlp"), "nlp", errors)
     _unknown_keys(nlp, {"model", "cache"}, "nlp.", warnings)  # cache: Kakurega keeps its own
     entities = _mapping(data.get("entities"), "entities", errors)
@@ -78,6 +79,8 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
         nlp_model=model,
         generalize_terms=parameters.get("generalize_terms", True),
         recode_everywhere=parameters.get("recode_everywhere", True),
+        # Off unless asked for: an rx-anon file releases rx-anon's plain type label ("PERSON").
+        numbered_pseudonyms=parameters.get("numbered_pseudonyms", False),
         warnings=tuple(warnings),
     )
     return config, keys
@@ -117,6 +120,7 @@ def _rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
     """Maps a field of our schema to rx-anon's spelling, so errors name what the user wrote."""
     top = {"k": "parameters.k", "strategy": "parameters.strategy",
            "generalize_terms": "parameters.generalize_terms", "recode_everywhere": "parameters.recode_everywhere",
+           "numbered_pseudonyms": "parameters.numbered_pseudonyms",
            "relational_weight": "parameters.relational_weight", "entity_types": "entities.native",
            "nlp_model": "nlp.model", "custom_entities": "entities.custom"}
     own = {"role": "anonymization_type", "date_format": "format"}

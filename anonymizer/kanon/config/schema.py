@@ -135,6 +135,10 @@ class KanonConfig:
     seed: int = 0
     generalize_terms: bool = True  # terms in texts climb their hierarchy to what the class shares (hierarchies)
     recode_everywhere: bool = True  # a recognized string is recoded in every text, not only its person's
+    # A person, organisation or place the class does not share is written as a numbered pseudonym (PERSON_1,
+    # ORG_2: the same string, the same pseudonym in the whole released file) rather than its bare type, so that
+    # Kurt, Lucas and Missy stay three people. On for our configurations; rx-anon's files get its plain type.
+    numbered_pseudonyms: bool = True
     warnings: tuple[str, ...] = ()  # e.g. the model substitution, ignored unknown keys
 
     def attribute(self, name: str) -> AttributeConfig:
@@ -167,10 +171,12 @@ class KanonConfig:
 
     def with_parameters(self, *, k: int | None = None, strategy: str | None = None,
                         relational_weight: float | None = None, generalize_terms: bool | None = None,
-                        recode_everywhere: bool | None = None) -> KanonConfig:
+                        recode_everywhere: bool | None = None, numbered_pseudonyms: bool | None = None
+                        ) -> KanonConfig:
         """A copy with other run parameters (for re-runs); unchanged where None."""
         changes = {"k": k, "strategy": strategy, "relational_weight": relational_weight,
-                   "generalize_terms": generalize_terms, "recode_everywhere": recode_everywhere}
+                   "generalize_terms": generalize_terms, "recode_everywhere": recode_everywhere,
+                   "numbered_pseudonyms": numbered_pseudonyms}
         return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
 
     def recognition_fingerprint(self) -> str:
@@ -198,6 +204,7 @@ class KanonConfig:
             "seed": self.seed,
             "generalize_terms": self.generalize_terms,
             "recode_everywhere": self.recode_everywhere,
+            "numbered_pseudonyms": self.numbered_pseudonyms,
             "nlp_model": self.nlp_model,
             "entity_types": list(self.entity_types),
             "custom_entities": [{"label": e.label, "patterns": list(e.patterns), "terms": list(e.terms)}

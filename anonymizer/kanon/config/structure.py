@@ -301,7 +301,8 @@ _LAMBDA = Scalar(NUMBER, "a number between 0 and 1")
 _MODEL = Scalar(STRING, "the name of a spaCy model (a string)", null=True)
 
 RX_ANON = Fields({
-    "parameters": Fields({"k": _K, "strategy": _STRATEGY, "relational_weight": _LAMBDA},
+    "parameters": Fields({"k": _K, "strategy": _STRATEGY, "relational_weight": _LAMBDA,
+                          "numbered_pseudonyms": Scalar(BOOLEAN, "true or false")},
                          what="a mapping of k, strategy and relational_weight", null=True),
     "nlp": Fields({"model": _MODEL,
                    # rx-anon's directory of cached documents; Kakurega keeps its own cache and ignores it.
@@ -335,6 +336,7 @@ OURS = Fields({
     "seed": Scalar(INTEGER, "an integer from 0 to 4294967295"),
     "generalize_terms": Scalar(BOOLEAN, "true or false"),
     "recode_everywhere": Scalar(BOOLEAN, "true or false"),
+    "numbered_pseudonyms": Scalar(BOOLEAN, "true or false"),
     "nlp_model": _MODEL,
     "entity_types": _ENTITY_TYPES,
     "custom_entities": Entries(

@@ -237,7 +237,7 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
         error("strategy", f"{_show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
     if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
         error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
-    for name in ("generalize_terms", "recode_everywhere"):
+    for name in ("generalize_terms", "recode_everywhere", "numbered_pseudonyms"):
         if not isinstance(getattr(config, name), bool):
             error(name, f"{_show(getattr(config, name))} is not true or false")
     if not _is_integer(config.seed) or not 0 <= config.seed <= MAX_SEED:

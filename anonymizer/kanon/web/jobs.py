@@ -195,6 +195,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     except ConfigError as exc:
         raise UserFacingError(f"The configuration is invalid: {exc}") from exc
     output = run.scratch_path("anonymized.csv")
+    review = run.scratch_path("left_for_review.csv")
     cache = DatabaseTermCache()
     source = _source_path(upload, run)
     recognizer = recognizer_for(config) if config.text_columns else None
@@ -232,7 +233,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     try:
         report = anonymize_csv(source, config, output, recognize=recognize, progress=run.progress,
                                neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache, fan_out=fan_out,
-                               spread_in_parts=spread_in_parts)
+                               spread_in_parts=spread_in_parts, review_output=review if config.text_columns else None)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:
@@ -243,6 +244,8 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     report = {"input": upload.original_name, **report, "recognition": {**parts, **counts},
               "config": config.to_dict()}
     run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
+    if config.text_columns:  # the words of the released texts a reviewer reads first (``kanon.review``)
+        run.add_result_file(result_name(upload, config, "left_for_review.csv"), review, "text/csv")
     run.add_result(result_name(upload, config, "report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return report

@@ -95,7 +95,8 @@ def _config_from_form(post, columns: list[str]) -> dict:
               "entity_types": post.getlist("entity_types"),
               # Unticked boxes are not sent at all: absent means off.
               "generalize_terms": post.get("generalize_terms") == "on",
-              "recode_everywhere": post.get("recode_everywhere") == "on"}
+              "recode_everywhere": post.get("recode_everywhere") == "on",
+              "numbered_pseudonyms": post.get("numbered_pseudonyms") == "on"}
     if post.get("l_column"):
         config["l_diversity"] = {"column": post["l_column"], "l": _integer_or_text(post.get("l_value") or "2")}
     return config

@@ -87,13 +87,13 @@ def test_a_name_tagged_once_is_recoded_in_every_text(tmp_path):
     # sentence-initial "Will" (a question) is left alone.
     assert texts[4] == "I will, said PERSON. Will you come?"
     assert texts[5] == "We will see."
-    assert report["spread_terms"]["PERSON"] == 4 and report["surviving_names"] == 0
+    assert report["spread_terms"]["PERSON"] == 4 and report["recognized_names_left"] == 0
 
     person_only = config.with_parameters(recode_everywhere=False)
     report = anonymize_csv(source, person_only, tmp_path / "person.csv", recognize=recognize)
     texts = read_texts(tmp_path / "person.csv")
     assert "Kurt" not in texts[0] + texts[1] and texts[2] == "I met Kurt at the station."
-    assert report["surviving_names"] == 1  # the check on the written file sees b's Kurt
+    assert report["recognized_names_left"] == 1  # the check on the written file sees b's Kurt
 
 
 def test_string_level_recoding_is_kept_for_the_other_runs_of_a_dataset(tmp_path):
@@ -265,7 +265,7 @@ def test_released_blog_texts_share_every_term_they_show(tmp_path):
         recognizer.cache.close()
     assert report["k_reached"] and report["generalize_terms"]
     assert report["released_terms"]["generalized"] > 50 and report["released_terms"]["kept"] > 100
-    assert report["surviving_names"] == 0, report["surviving_names_by_type"]
+    assert report["recognized_names_left"] == 0, report["recognized_names_left_by_type"]
 
     # The classes and what each person holds, rebuilt here from the partition and the hierarchies.
     hierarchies = TermHierarchies()

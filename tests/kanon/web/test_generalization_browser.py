@@ -70,10 +70,10 @@ def test_configure_run_and_report_with_term_generalization(live_server, user):
         report["terms"] = page.text_content("#kanon-released-terms")
         report["surviving"] = page.text_content("#kanon-surviving")
         with page.expect_download() as download:
-            page.click("a[download]:has-text('.csv')")
+            page.click("a[download]:has-text('anonymized.csv')")
         report["file"] = download.value.path().read_text(encoding="utf-8")
     assert "generalized to what the class shares" in report["terms"]
-    assert "no recognized name stands where its class does not share it" in report["surviving"]
+    assert "Of the names the recognizer found, none stands where its class does not share it" in report["surviving"]
     released = list(csv.DictReader(io.StringIO(report["file"])))
     texts = [row["text"] for row in released]
     assert "a city in Nebraska" in texts[0] and "a city in Nebraska" in texts[2]

@@ -73,7 +73,8 @@ def test_rx_anon_yaml_job_through_the_api_gives_a_k_anonymous_csv_and_a_report(a
     assert detail["progress"]["fraction"] == 1.0
     results = {r["name"]: r for r in detail["results"]}
     run_name = "paper_example.k2.lambda0.5"  # k, strategy and λ: the runs of one upload differ
-    assert set(results) == {f"{run_name}.anonymized.csv", f"{run_name}.report.json"}
+    assert set(results) == {f"{run_name}.anonymized.csv", f"{run_name}.report.json",
+                            f"{run_name}.left_for_review.csv"}
     content = b"".join(api.get(results[f"{run_name}.anonymized.csv"]["download_url"]).streaming_content)
     released = released_rows(content)
     original = released_rows(kanon_file("rx-anon/paper_example.csv").read_bytes())

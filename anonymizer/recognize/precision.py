@@ -55,7 +55,7 @@ from anonymizer.recognize.time_words import (
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "1"
+PRECISION_VERSION = "2"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -91,7 +91,8 @@ heh hehe hah ha haha hoho hee hmm hm mm mmm uh uhh um umm er erm ah ahh aah oh o
 argh arg agh aargh grr gah bah meh blah bleh eh ehh huh duh doh d'oh pfft pff psh pshh shh ssh tsk whoa woah wow
 woo woot yay yey yippee hooray hurray huzzah woohoo yeehaw yikes yuck eww ew gosh geez jeez gee golly
 dang darn damn dammit crap hey hi hello bye byebye yo oi oy yeah yea yep yup nope nah naw ok okay okey alright
-aww aw awe lol lmao lmfao rofl roflmao omg omfg wtf btw brb bbl ttyl imo imho fyi jk idk nvm gtg hehehe hahaha
+aww aw awe okie okies kk lol lmao lmfao rofl roflmao omg omfg wtf btw brb bbl ttyl imo imho fyi jk idk nvm gtg
+hehehe hahaha
 amen alas oops whoops uhoh mwah xoxo
 """.split())
 FILLERS = _CONTRACTIONS | _INTERJECTIONS

@@ -50,6 +50,7 @@ ORDINARY = [
     ("There will be FREE BEER and cheap drinks.", "FREE", "ORG"),
     ("FEMALE INTERVIEWER: So, what do you do?", "FEMALE INTERVIEWER", "PERSON"),
     ("taking a break. pretty creepy! anyway", "creepy", "NORP"),
+    ("but now okie le.. the heart count", "okie", "PERSON"),
     ("Thou shall not kill.", "Thou", "PERSON"),
     ("it was 12:10.&nbsp; &nbsp;&nbsp;&nbsp;&nbsp; At Madison's house", "&nbsp;&nbsp;&nbsp;&nbsp", "GPE"),
 ]

@@ -3,11 +3,11 @@ baselines for bench/bench_recode_speed.py and for the equivalence test (tests/ka
 
 - ``python_pass``: ``OccurrenceSpreader.transform_one`` as it was until the automaton replaced it: the text's words
   intersected with the anchor words, then every word of a text that holds one looked up in Python;
-- ``RegexSpreader``: the strongest single-regex alternative, one RE2 alternation of every key (RE2 compiles it
-  into an automaton too; Python's ``re`` tries the alternatives one by one), searched again one separator after
-  each match's start so that overlapping strings are found. It finds the longest string starting at each word only,
-  so where a longer one is refused (it crosses a term) a shorter one at the same start is missed: it is a speed
-  baseline, not a replacement.
+- ``RegexSpreader``: the strongest single-regex alternative, one RE2 alternation of every key and one of every
+  spelling matched as written (RE2 compiles them into automata too; Python's ``re`` tries the alternatives one by
+  one), each searched again one character after each match's start so that overlapping strings are found. It
+  finds the longest string starting at each place only, so where a longer one is refused (it crosses a term) a
+  shorter one at the same start is missed: it is a speed baseline, not a replacement.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from collections.abc import Sequence
 import re2
 
 from anonymizer.kanon.occurrences import (
-    _SEPARATOR,
     _TOKEN,
     OccurrenceSpreader,
     _crosses,
@@ -42,26 +41,40 @@ class RegexSpreader(OccurrenceSpreader):
 
     def _index(self, learned, owned):
         super()._index(learned, owned)
-        keys = sorted({p.words for p in learned if p.everywhere}, key=lambda words: (-len(words), words))
-        self.regex_ = None
-        if keys:
-            options = re2.Options()
-            options.longest_match = True
-            options.max_mem = 4 << 30
-            alternation = "|".join(r"\n".join(map(re.escape, words)) for words in keys)
-            self.regex_ = re2.compile(f"\\n(?:{alternation})\\n", options)
+        keys = sorted({p.words for p in learned if p.everywhere and not p.exact}, key=lambda w: (-len(w), w))
+        spellings = sorted({s for p in learned if p.everywhere and p.exact for s in p.surfaces or ()
+                            if len(_TOKEN.findall(s)) == len(p.words)}, key=lambda s: (-len(s), s))
+        alternation = "|".join(r"\n".join(map(re.escape, words)) for words in keys)
+        self.regex_ = _compiled(rf"\n(?:{alternation})\n", keys)
+        self.written_regex_ = _compiled("|".join(map(re.escape, spellings)), spellings)
         return self
 
-    def _matches(self, joined: str) -> list[tuple[int, tuple[int, int]]]:
-        found = []
-        if self.regex_ is None:
-            return found
-        match = self.regex_.search(joined)
-        while match is not None:
-            start, end = match.span()
-            found.append((end - 1, (end - start, joined.count(_SEPARATOR, start, end - 1))))
-            match = self.regex_.search(joined, start + 1)
-        return found
+    def _matches(self, joined: str) -> list[tuple[int, tuple]]:
+        # what the key is worth (its string), from the automaton used as a dict
+        return [(end - 1, self.automaton_.get(joined[start:end])) for start, end in _overlapping(self.regex_, joined)]
+
+    def _written_matches(self, text: str) -> list[tuple[int, tuple]]:
+        return [(end - 1, self.written_automaton_.get(text[start:end]))
+                for start, end in _overlapping(self.written_regex_, text)]
+
+
+def _compiled(pattern: str, alternatives: list):
+    if not alternatives:
+        return None
+    options = re2.Options()
+    options.longest_match = True
+    options.max_mem = 4 << 30
+    return re2.compile(pattern, options)
+
+
+def _overlapping(regex, text: str) -> list[tuple[int, int]]:
+    """The longest match starting at each place where one starts (searched again one character after each)."""
+    found: list[tuple[int, int]] = []
+    match = regex.search(text) if regex is not None else None
+    while match is not None:
+        found.append(match.span())
+        match = regex.search(text, match.start() + 1)
+    return found
 
 
 def python_pass(self: OccurrenceSpreader, text: str, terms: Sequence[Term], person: object = None) -> list[Term]:

@@ -286,15 +286,29 @@ class OccurrenceSpreader:
         self.owned_ = {person: tuple(learned[n] for n in numbers) for person, numbers in owned.items()}
         self.own_keys_ = {pattern: _joined(pattern.words) for pattern in learned if not pattern.everywhere}
         # The strings spread everywhere, in one Aho-Corasick automaton over their keys (each worth its length in
-        # characters and in words):
-        # a text is searched for all of them in one pass in C, not word by word in Python.
-        keys = {_joined(pattern.words) for pattern in learned if pattern.everywhere}
-        self.automaton_ = None
-        if keys:
-            self.automaton_ = ahocorasick.Automaton()
-            for key in keys:
-                self.automaton_.add_word(key, (len(key), key.count(_SEPARATOR) - 1))
-            self.automaton_.make_automaton()
+        # characters and in words, and its string): a text is searched for all of them in one pass in C, not word
+        # by word in Python. Strings of common words, matched only as written ("The", "May"), are looked for by
+        # their allowed spellings in the text as it is, in another automaton: their keys would match every "the".
+        # Each key is worth the one string it finds, or None when strings spread everywhere share their words.
+        sharing: dict[tuple[str, ...], list[_Pattern]] = defaultdict(list)
+        for pattern in learned:
+            if pattern.everywhere:
+                sharing[pattern.words].append(pattern)
+        keys: dict[str, tuple] = {}
+        spellings: dict[str, tuple] = {}
+        for words, patterns in sharing.items():
+            alone = patterns[0] if len(patterns) == 1 else None
+            for pattern in patterns:
+                if not pattern.exact:
+                    key = _joined(words)
+                    keys[key] = (len(key), len(words), alone)
+                    continue
+                for spelling in pattern.surfaces or ():
+                    if len(_TOKEN.findall(spelling)) == len(words):
+                        taken = spellings.get(spelling)
+                        spellings[spelling] = (len(spelling), alone if taken is None or taken[1] is alone else None)
+        self.automaton_ = _automaton(keys)
+        self.written_automaton_ = _automaton(spellings)
         self.owned_numbers_ = owned
         return self
 
@@ -335,6 +349,7 @@ class OccurrenceSpreader:
         # string spread everywhere, as (its key's last character, (its key's length, its number of words)).
         joined = _joined(words)
         hits = self._matches(joined)
+        written = self._written_matches(text)
         own_places: list[tuple[_Pattern, list[int]]] = []
         if own is not None:  # the person's own strings: a handful, each looked for as a whole key
             for pattern in own:
@@ -345,14 +360,17 @@ class OccurrenceSpreader:
                     at = joined.find(key, at + 1)  # keys overlap by their separators: "a a" twice in "a a a"
                 if places:
                     own_places.append((pattern, places))
-        if not hits and not own_places:
+        if not hits and not written and not own_places:
             return list(terms)
         # Where each word's separator stands in ``joined``: word i's is at i + the lengths of the words before it.
         lengths = list(map(len, words))
         separators = list(accumulate(map(add, lengths, repeat(1)), initial=0))
         if offsets is None:  # the words' places in the text, from the whitespace between them (ASCII: same lengths)
-            ends = list(accumulate(map(add, map(len, _TOKEN.split(lowered)), lengths)))
-            offsets = list(zip(map(sub, ends, lengths), ends, strict=True))
+            word_ends = list(accumulate(map(add, map(len, _TOKEN.split(lowered)), lengths)))
+            word_starts = list(map(sub, word_ends, lengths))
+            offsets = list(zip(word_starts, word_ends, strict=True))
+        else:
+            word_starts, word_ends = [s for s, _ in offsets], [e for _, e in offsets]
         n = len(words)
         spans = sorted((t.start, t.end) for t in terms)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
@@ -372,15 +390,29 @@ class OccurrenceSpreader:
                 return
             found.append((i, i + length, pattern))
 
-        # The automaton says which words stand in a learned string; which learned string (several may share their
-        # words: "Mr. Smith" and "Mr.Smith") and in which order they are tried is the anchors' say, as it was when
-        # every word of the text was looked up: the same matches, in the same order, decide the same overlaps.
-        inside: set[int] = set()  # the words of the text inside a match
-        for last, (size, length) in hits:
+        # The automata say which learned string stands where. Where several strings spread everywhere share their
+        # words ("Mr. Smith" and "Mr.Smith"), which of them is taken is the anchors' say, as it was when every word
+        # of the text was looked up: their words are looked up so again, in the same order.
+        shared: set[int] = set()  # the words of the text inside a match of strings sharing their words
+        for last, (size, length, pattern) in hits:
             i = bisect.bisect_left(separators, last - size + 1)
-            inside.update(range(i, i + length))
+            if pattern is None:
+                shared.update(range(i, i + length))
+            else:
+                occurs(i, length, pattern)
+        if written:  # spellings found in the text as they are: those that begin and end with a word of it
+            first_word = dict(zip(word_starts, range(n), strict=True))
+            last_word = dict(zip(word_ends, range(n), strict=True))
+            for last, (size, pattern) in written:
+                i, j = first_word.get(last - size + 1), last_word.get(last + 1)
+                if i is None or j is None:
+                    continue
+                if pattern is None:
+                    shared.update(range(i, j + 1))
+                elif tuple(words[i:j + 1]) == pattern.words:
+                    occurs(i, j + 1 - i, pattern)
         anchors, exact_anchors = self.anchors_, self.exact_anchors_
-        for j in sorted(inside):
+        for j in sorted(shared):
             word = words[j]
             for shapes in (anchors.get(word), exact_anchors.get(text[offsets[j][0]:offsets[j][1]])):
                 if shapes is None:
@@ -417,10 +449,17 @@ class OccurrenceSpreader:
         kept = [t for t in terms if not _within(inside, t.start, t.end)]
         return sorted([*kept, *added], key=lambda t: t.start)
 
-    def _matches(self, joined: str) -> list[tuple[int, tuple[int, int]]]:
-        """Every key of a string spread everywhere in ``joined`` (overlapping ones too), as (the index of its last
-        character, (its length, its number of words))."""
+    def _matches(self, joined: str) -> list[tuple[int, tuple[int, int, _Pattern | None]]]:
+        """Every key of a string spread everywhere in any case in ``joined`` (the text's folded words), overlapping
+        ones too, as (the index of its last character, (its length, its number of words, its string or None when
+        strings share its words))."""
         return list(self.automaton_.iter(joined)) if self.automaton_ is not None else []
+
+    def _written_matches(self, text: str) -> list[tuple[int, tuple[int, _Pattern | None]]]:
+        """Every allowed spelling of a string spread everywhere only as written, in ``text`` as it is (overlapping
+        ones too, within words too), as (the index of its last character, (its length, its string or None when
+        strings share its words))."""
+        return list(self.written_automaton_.iter(text)) if self.written_automaton_ is not None else []
 
     def transform(self, texts: Iterable[str], row_terms: Sequence[Sequence[Term]],
                   row_person: Sequence[object] | None = None) -> list[list[Term]]:
@@ -456,6 +495,17 @@ def _joined(words: Iterable[str]) -> str:
     """The key of a string of (folded) words, and the text the automaton runs on: the words, each with a separator
     before it, and one at the end."""
     return _SEPARATOR + _SEPARATOR.join(words) + _SEPARATOR
+
+
+def _automaton(values: dict[str, object]) -> ahocorasick.Automaton | None:
+    """An Aho-Corasick automaton finding the keys of ``values`` (each reported with its value); None for none."""
+    if not values:
+        return None
+    automaton = ahocorasick.Automaton()
+    for key, value in values.items():
+        automaton.add_word(key, value)
+    automaton.make_automaton()
+    return automaton
 
 
 def _by_shape(anchors: dict) -> dict:

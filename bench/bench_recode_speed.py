@@ -1,0 +1,268 @@
+"""Speed of string-level recoding (``OccurrenceSpreader``; issue 44, item 6: a dataset's first run at 1M rows,
+string-level recoding <= 120 s on two workers).
+
+Usage: .venv/bin/python bench/bench_recode_speed.py [--rows 100000,1000000] [--old-max 100000] [--fill 5000]
+
+Two sections, one run:
+- throughput: the distinct posts whose terms are known (up to 20,000 of blogs_20k.csv), learned once in one
+  process, then every post's learned strings found by three engines side by side, in one process: the Python
+  pass over every word (what string-level recoding did until the automaton, ``recode_baselines.python_pass``),
+  one RE2 alternation of every learned string (``recode_baselines.RegexSpreader``), and the Aho-Corasick
+  automaton (``OccurrenceSpreader``, what runs now); posts per second in wall and CPU time, and how many posts
+  each engine gives other terms than the automaton.
+- pipeline: for each size of ``--rows`` (default 100,000), a file of that many posts drawn with replacement from
+  those posts, each the only post of a new person (as bench_kanon's "million" section: the most persons a file
+  can hold); string-level recoding as a dataset's first run does it (``pipeline.spread_terms``): learning in the
+  main process, then the adding pass in parts of 4 MB on 2 fresh worker processes (each reads its part from the
+  file and its terms from the term cache, makes the spreader from the learned strings' JSON, as a Celery worker
+  does), then the parts' changes applied; with the automaton, and with the Python pass for sizes up to
+  ``--old-max``. The figure of the goal is the sum of the three steps.
+
+The terms: recognized by the recognizer (rx-anon's blog configuration) into var/bench/blogs_20k.terms.sqlite3, the
+first ``--fill`` posts of blogs_20k.csv when the cache holds none (2 processes). When the current recognizer's
+terms are not there, those of the version with the most posts in the cache are used, and said so: the speed of
+string-level recoding depends on how many terms and strings there are, not on which version found them. Resampled
+posts repeat the same learned strings, fewer than as many distinct posts would hold: the automaton's pass is
+linear in the text whatever the number of strings; the learning step grows with the distinct strings.
+The data sets live in ../shared/data/kanon (research use only, not shipped); the benchmark is skipped without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing
+import random
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from anonymizer.kanon.config import load_config  # noqa: E402
+from anonymizer.kanon.occurrences import OccurrenceSpreader  # noqa: E402
+from anonymizer.kanon.pipeline import merge_parts, spread_labels, spread_part, spread_terms, texts_in_span  # noqa: E402
+from anonymizer.kanon.table import iter_rows, read_table  # noqa: E402
+from anonymizer.kanon.terms import RowTerms  # noqa: E402
+from anonymizer.recognize import TermCache, TermRecognizer, recognize_with_cache  # noqa: E402
+from anonymizer.tabular.reader import CsvSource  # noqa: E402
+from anonymizer.tabular.spans import record_spans  # noqa: E402
+
+sys.path.insert(0, str(REPO / "bench"))
+from recode_baselines import RegexSpreader, python_pass  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data" / "kanon"
+CONFIG = DATA / "rx-anon" / "e_blog_authorship_corpus.yaml"
+HEADER = ["id", "gender", "age", "topic", "sign", "date", "text"]
+TERMS = REPO / "var" / "bench" / "blogs_20k.terms.sqlite3"
+#: A part of the adding pass, as a job cuts them (bench_kanon.PART_BYTES): 8 x JOB_CHUNK_BYTES of 512 KB.
+PART_BYTES = 8 * 512 * 1024
+WORKERS = 2
+
+
+def config():
+    return load_config(CONFIG.read_text(encoding="utf-8"), columns=HEADER)
+
+
+def rows_of(path: Path) -> list[list[str]]:
+    with path.open("rb") as handle:
+        return list(iter_rows(handle))
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def fingerprint_in_cache(recognizer: TermRecognizer) -> tuple[str, int, str]:
+    """The recognizer version whose terms are used: the current one's when the cache holds some, else the one
+    with the most posts; with its number of posts and how it is described."""
+    with sqlite3.connect(TERMS) as db:
+        counts = dict(db.execute("SELECT fingerprint, count(*) FROM terms_v1 GROUP BY fingerprint"))
+    if counts.get(recognizer.fingerprint):
+        return recognizer.fingerprint, counts[recognizer.fingerprint], "the current recognizer's"
+    fingerprint = max(counts, key=counts.get)
+    return fingerprint, counts[fingerprint], f"an earlier recognizer version's ({fingerprint[:10]})"
+
+
+def known_posts(fill: int) -> tuple[list[list[str]], list[list], str, str]:
+    """The rows of blogs_20k.csv whose terms the cache holds (filled with ``fill`` posts when it holds none),
+    their terms (the configured types only), the fingerprint, and a line saying where they come from."""
+    base = config()
+    recognizer = TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=2)
+    rows = rows_of(DATA / "blogs_20k.csv")
+    TERMS.parent.mkdir(parents=True, exist_ok=True)
+    with TermCache(TERMS) as cache:
+        if not len(cache):
+            started = time.perf_counter()
+            for _ in recognize_with_cache([row[-1] for row in rows[:fill]], recognizer, cache):
+                pass
+            print(f"  recognized {fill:,} posts of blogs_20k.csv into {TERMS.relative_to(REPO)} in "
+                  f"{time.perf_counter() - started:.0f} s")
+        fingerprint, _, whose = fingerprint_in_cache(recognizer)
+        found = cache.get_many(fingerprint, [row[-1] for row in rows])
+    labels = spread_labels(base)
+    kept = [(row, [t for t in terms if t.label in labels]) for row, terms in zip(rows, found, strict=True)
+            if terms is not None]
+    return [r for r, _ in kept], [t for _, t in kept], fingerprint, f"{whose} terms of {len(kept):,} posts"
+
+
+def timed(run) -> tuple[float, float, object]:
+    started, started_cpu = time.perf_counter(), time.process_time()
+    result = run()
+    return time.perf_counter() - started, time.process_time() - started_cpu, result
+
+
+def bench_throughput(texts: list[str], terms: list[list]) -> None:
+    persons = list(range(len(texts)))
+    scope = "dataset" if config().recode_everywhere else "person"
+    wall, cpu, spreader = timed(lambda: OccurrenceSpreader(scope).fit(texts, terms, persons))
+    everywhere = sum(p.everywhere for p in spreader.learned_)
+    chars = sum(map(len, texts))
+    print(f"throughput, one process, {len(texts):,} distinct posts ({chars / len(texts):,.0f} characters on average), "
+          f"one person each: learned {len(spreader.learned_):,} strings ({everywhere:,} spread everywhere) in "
+          f"{wall:.1f} s")
+    wall, _, regex = timed(lambda: RegexSpreader.of(spreader))
+    print(f"  (the RE2 alternation of the {everywhere:,} strings compiled in {wall:.1f} s)")
+    engines = [("Python pass over every word (before)", lambda t, b, p: python_pass(spreader, t, b, p)),
+               ("one RE2 alternation", regex.transform_one),
+               ("Aho-Corasick automaton (now)", spreader.transform_one)]
+    print(f"  {'engine':<40}{'posts/s wall':>13}{'posts/s CPU':>13}{'MB/s CPU':>10}{'posts changed':>15}")
+    outputs = {}
+    for name, transform in engines:
+        wall, cpu, result = timed(lambda transform=transform: [
+            transform(text, before, person) for text, before, person in zip(texts, terms, persons, strict=True)])
+        outputs[name] = result
+        changed = sum(after != list(before) for after, before in zip(result, terms, strict=True))
+        print(f"  {name:<40}{len(texts) / wall:>13,.0f}{len(texts) / cpu:>13,.0f}{chars / cpu / 2**20:>10.2f}"
+              f"{changed:>15,}", flush=True)
+    now = outputs[engines[-1][0]]
+    for name, _ in engines[:-1]:
+        differ = sum(a != b for a, b in zip(outputs[name], now, strict=True))
+        print(f"  {name}: {differ:,} of {len(texts):,} posts get other terms than from the automaton")
+
+
+def resampled(tmp: Path, rows: list[list[str]], size: int, seed: int = 44) -> Path:
+    rng = random.Random(seed)
+    path = tmp / f"resampled_{size}.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(HEADER)
+        for n in range(size):
+            writer.writerow([f"p{n}", *rng.choice(rows)[1:]])
+    return path
+
+
+_worker: dict = {}  # in each worker process: the spreader made from the learned strings, the term cache
+
+
+def _start_worker(learned: bytes, fingerprint: str, engine: str) -> None:
+    _worker["spreader"] = OccurrenceSpreader.from_state(json.loads(learned.decode("utf-8", "surrogatepass")))
+    if engine == "python":
+        _worker["spreader"].transform_one = lambda text, terms, person=None: python_pass(
+            _worker["spreader"], text, terms, person)
+    _worker["cache"] = TermCache(TERMS)
+    _worker["fingerprint"] = fingerprint
+
+
+def _spread_one_part(source: str, start: int, end: int) -> tuple[bytes, float]:
+    """What a worker does with one part (``kanon.web.jobs.spread_part_of``): its texts from the file, their terms
+    from the term cache, the adding pass; and the process's peak memory so far (MB)."""
+    with open(source, "rb") as handle:
+        texts, persons = texts_in_span(handle, start, end, config())
+    terms = RowTerms(1)
+    for found in _worker["cache"].get_many(_worker["fingerprint"], texts):
+        terms.append(found)
+    return spread_part(_worker["spreader"], texts, terms.only(spread_labels(config())), persons), peak_mb()
+
+
+def _in_parts(source: Path, fingerprint: str, engine: str, facts: dict):
+    def spread_in_parts(spreader, progress) -> str:
+        started = time.perf_counter()
+        with source.open("rb") as handle:
+            spans = record_spans(handle, PART_BYTES, CsvSource(handle).delimiter)
+        learned = json.dumps(spreader.state(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        facts.update(parts=len(spans), learned_mb=len(learned) / 2**20, state=time.perf_counter() - started)
+        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("forkserver"),
+                                 initializer=_start_worker, initargs=(learned, fingerprint, engine)) as pool:
+            peaks: list[float] = []
+
+            def outputs():
+                for output, peak in pool.map(_spread_one_part, [str(source)] * len(spans), *zip(*spans, strict=True)):
+                    peaks.append(peak)
+                    yield output
+
+            merged = merge_parts(outputs())
+        facts["worker_peak_mb"] = max(peaks)
+        return merged
+
+    return spread_in_parts
+
+
+def bench_pipeline(tmp: Path, rows: list[list[str]], fingerprint: str, sizes: list[int], old_max: int) -> None:
+    base = config()
+    print(f"pipeline: string-level recoding of a dataset's first run (pipeline.spread_terms), the adding pass in "
+          f"parts of {PART_BYTES / 2**20:.0f} MB on {WORKERS} worker processes; posts resampled from the "
+          f"{len(rows):,} above, one person each")
+    measured = {}
+    for size in sizes:
+        path = resampled(tmp, rows, size)
+        with path.open("rb") as handle:
+            table = read_table(handle, base)
+        row_terms = RowTerms(1)
+        with TermCache(TERMS) as cache:
+            texts = [row[-1] for row in rows_of(path)]
+            for i in range(0, len(texts), 5000):
+                for found in cache.get_many(fingerprint, texts[i:i + 5000]):
+                    row_terms.append(found)
+            del texts
+        print(f"  {size:,} posts ({path.stat().st_size / 2**20:,.0f} MB):", flush=True)
+        for engine in ("python", "automaton") if size <= old_max else ("automaton",):
+            facts: dict = {}
+            seconds: dict = {}
+            started = time.perf_counter()
+            spread_terms(path, table, base, row_terms, spread_in_parts=_in_parts(path, fingerprint, engine, facts),
+                         seconds=seconds)
+            total = time.perf_counter() - started
+            measured[(size, engine)] = total
+            name = "Python pass (before)" if engine == "python" else "automaton (now)"
+            print(f"    {name:<22}{total:7.1f} s = learn {seconds['spread_learn']:.1f} s + parts "
+                  f"{seconds['spread_parts']:.1f} s ({facts['parts']} parts, learned strings "
+                  f"{facts['learned_mb']:.1f} MB of JSON, worker peak RSS {facts['worker_peak_mb']:.0f} MB) + apply "
+                  f"{seconds['spread_apply']:.1f} s", flush=True)
+        path.unlink()
+    biggest = max(sizes)
+    if biggest < 1_000_000:
+        for engine in ("python", "automaton"):
+            if (biggest_old := max((s for s, e in measured if e == engine), default=0)):
+                print(f"  at 1,000,000 posts, linear from {biggest_old:,}: {engine} about "
+                      f"{measured[(biggest_old, engine)] * 1_000_000 / biggest_old:.0f} s (an extrapolation, not a "
+                      "measurement)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", default="100000", help="sizes of the pipeline section, comma-separated")
+    parser.add_argument("--old-max", type=int, default=100_000, help="the largest size the Python pass runs at")
+    parser.add_argument("--fill", type=int, default=5000, help="posts to recognize when the term cache is empty")
+    parser.add_argument("--skip", default="", help="sections to leave out: throughput, pipeline")
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")
+        return
+    rows, terms, fingerprint, whose = known_posts(args.fill)
+    print(f"String-level recoding speed; {whose} (blogs_20k.csv)")
+    if "throughput" not in args.skip:
+        bench_throughput([row[-1] for row in rows], terms)
+    if "pipeline" not in args.skip:
+        with tempfile.TemporaryDirectory() as directory:
+            bench_pipeline(Path(directory), rows, fingerprint, [int(s) for s in args.rows.split(",")], args.old_max)
+
+
+if __name__ == "__main__":
+    main()

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from anonymizer.recognize.lexicons import _Data, _Tok
 
 #: Bump when a rule, a threshold or a table below changes (part of ``lexicons.data_version``).
-PEOPLE_VERSION = "2"
+PEOPLE_VERSION = "3"
 
 #: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
 #: "mobile" 19,649; "kurt" 460, "omaha" 95).
@@ -144,6 +144,10 @@ emailed laughed yelled shouted screamed whispered answered agreed admitted expla
 _SPEECH_PAST = frozenset("said says mentioned told asked replied wrote screamed yelled shouted".split())
 # Subjects before such a word: "i wud say", "she coyly asked", "what ppl say", "they havent asked".
 _SUBJECTS = frozenset("i you he she it we they who what which that there ppl people".split())
+# Verbs after which a capitalised everyday word mid-sentence is a person ("then Cat said"; not "Nature says").
+_SAID = frozenset("said asked told replied mentioned yelled screamed shouted whispered".split())
+# Words before a place: "in Tahoe and I" is no person.
+_AT_PLACE = frozenset("in at to from near into on of around through".split())
 _PERSON_AFTER = _SPEECH | frozenset("is was has had came comes went goes got gets wants wanted likes liked".split())
 # After "and" / "&" / "n": "leigh and i", "eli n me".
 _AND = frozenset(("and", "n", "&"))
@@ -497,8 +501,10 @@ def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
     tok = toks[i]
     n = len(toks)
     speech = i + 1 < n and toks[i + 1].low in _SPEECH and toks[i + 1].spaced and toks[i + 1].word.islower()
+    and_i = i + 2 < n and toks[i + 1].low in _AND and toks[i + 2].low in _ME and toks[i + 1].spaced \
+        and toks[i + 2].spaced
     dash = text[tok.start - 1:tok.start] in ("-", "~")
-    if not (speech or dash or i + 1 == n):
+    if not (speech or and_i or dash or i + 1 == n):
         return None                                   # the cheap test first: most words are none of these
     low = tok.low
     lower = tok.word.islower()
@@ -507,6 +513,10 @@ def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
         return None
     word_freq = freq(low)
     rare = word_freq < RARE_FREQUENCY
+    if (and_i or (speech and toks[i + 1].low in _SAID)) and tok.cap and tok.after_lower \
+            and toks[i - 1].low not in _DETERMINERS and toks[i - 1].low not in _AT_PLACE \
+            and word_freq < FUNCTION_FREQUENCY and not _big_place(data, low):
+        return i, i, "PERSON", REPLACES               # a capitalised word mid-sentence: "then Cat said", "Cat and I"
     if speech:
         if tok.cap and (tok.starts_sentence or not toks[i - 1].cap) and (rare or (
                 word_freq < ALIAS_MAX_FREQUENCY and data.places.get(low) is None)):

@@ -103,6 +103,11 @@ def test_capitalised_word_first_names_in_person_context(lexicons):
     assert people(lexicons, "I went out with Faith and I had fun") == ["Faith"]
     assert people(lexicons, "I went out with faith and hope") == []
     assert people(lexicons, "then Kyle, Matt and Goat grabbed me") == ["Kyle", "Matt", "Goat"]
+    assert people(lexicons, "yesterday Plez and I were eating sushi") == ["Plez"]
+    assert people(lexicons, "and then Cat said no") == ["Cat"]
+    for text in ("the mountains in Tahoe and I shall", "unless the woman is French. And I don't",
+                 "the Inn is Awesome, and I love it", "An article in Nature says so", "the Police said"):
+        assert people(lexicons, text) == [], text
 
 
 # ------------------------------------------------------------------------------------------ ordinary words stay

@@ -55,7 +55,7 @@ from anonymizer.recognize.time_words import (
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "2"
+PRECISION_VERSION = "3"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -216,6 +216,7 @@ def _strip_possessive(low: str) -> str:
     return low[:-2] if low.endswith(("'s", "’s")) and len(low) > 3 else low
 
 
+@lru_cache(maxsize=200_000)    # a word's answer never changes, and words repeat
 def is_filler(word: str) -> bool:
     """An interjection, laughter or a contraction without its apostrophe ("Heh", "hahaha", "Ill", "dont")."""
     if len(word) == 1:
@@ -227,6 +228,7 @@ def is_filler(word: str) -> bool:
     return single in FILLERS or _FILLER_SHAPES.fullmatch(single) is not None
 
 
+@lru_cache(maxsize=200_000)    # a word's answer never changes, and words repeat
 def is_name(word: str) -> bool:
     """A Census first name or surname, or a gazetteer place, that is not far more often an ordinary word; also
     such a name with an "s" stuck on ("erics")."""
@@ -268,6 +270,7 @@ def _is_word(low: str) -> bool:
 _CAMEL = re.compile(r"(?:[ie]|Ma?c|[A-Z][a-z]{2,})(?:[A-Z][a-z]{2,})+s?")
 
 
+@lru_cache(maxsize=200_000)    # a word's answer never changes, and words repeat
 def is_ordinary(word: str) -> bool:
     """An interjection, a contraction or a frequent ordinary English word, and no known name. Capitalised or
     upper-case words must also be in pyspellchecker's list ("Aerosmith", "ESPN", "WWII" are not)."""
@@ -350,11 +353,11 @@ def _listed_with_name(word: str, gap: str, span: str) -> bool:
     return is_name(word) or (word[:1].isupper() and span[:1].isupper() and not is_ordinary(word))
 
 
-def _name_cue(text: str, start: int, end: int, *, listed: bool = True) -> bool:
+def _name_cue(text: str, start: int, end: int, *, filler: bool = False) -> bool:
     """Context that says name: a title right before the span ("Mr Wong"), a name's possessive before a
     capitalised span ("Ryan's Steakhouse"), a verb of speech or "and I" right after it ("Rose told me", "Bill
-    and I"), with ``listed`` a name next to it in a list ("Kaila, Rob, Elizabeth"), or quotes around a
-    capitalised span (a title: "Toxic")."""
+    and I"), a name next to it in a list ("Kaila, Rob, Elizabeth"), or quotes around a capitalised span (a
+    title: "Toxic"). For a ``filler`` ("Heh", "Mom") only a title counts ("Mr Ha")."""
     span = text[start:end]
     before = _previous_word(text, start)
     if before is not None:
@@ -362,10 +365,14 @@ def _name_cue(text: str, start: int, end: int, *, listed: bool = True) -> bool:
         low = word.lower()
         if low in _TITLES and gap in (" ", ". "):
             return True
+        if filler:
+            return False
         if gap == " " and span[:1].isupper() and low.endswith(("'s", "’s")) and is_name(word[:-2]):
             return True
-        if listed and _listed_with_name(word, gap, span):
+        if _listed_with_name(word, gap, span):
             return True
+    if filler:
+        return False
     after = text[end:end + 60]
     m = re.match(r"(?:['’]s)?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?", after)
     if m:
@@ -373,7 +380,7 @@ def _name_cue(text: str, start: int, end: int, *, listed: bool = True) -> bool:
         if first in _NAME_AFTER or (first == "and" and second in ("i", "me")):
             return True
     m = re.match(r"([\s,&/]*(?:(?:and|or)\s+)?)([^\W\d_]+)", after, re.IGNORECASE)
-    if listed and m and _listed_with_name(m.group(2), m.group(1), span):
+    if m and _listed_with_name(m.group(2), m.group(1), span):
         return True
     if span[:1].isupper():
         opening = text[max(0, start - 1):start]
@@ -405,7 +412,9 @@ def ordinary_reason(text: str, start: int, end: int, label: str) -> str | None:
     if _HANDLE.search(cleaned):
         return None
     if all(is_filler(w) for _, w in words):
-        return None if _name_cue(text, start, end, listed=False) else "filler"
+        return None if _name_cue(text, start, end, filler=True) else "filler"
+    if all(w.lower() in _KIN for _, w in words) and not _name_cue(text, start, end, filler=True):
+        return "ordinary words"                      # "Mom and I", "Daddy says": no name whatever follows
     capitals = 0
     for pos, word in words:
         if not is_ordinary(word):

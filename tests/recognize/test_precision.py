@@ -51,6 +51,8 @@ ORDINARY = [
     ("FEMALE INTERVIEWER: So, what do you do?", "FEMALE INTERVIEWER", "PERSON"),
     ("taking a break. pretty creepy! anyway", "creepy", "NORP"),
     ("but now okie le.. the heart count", "okie", "PERSON"),
+    ("After work today, Mom and I went to Sam's Club.", "Mom", "PERSON"),
+    ("I'm like \"WTF?\" I mean you guys would", "WTF", "WORK_OF_ART"),
     ("Thou shall not kill.", "Thou", "PERSON"),
     ("it was 12:10.&nbsp; &nbsp;&nbsp;&nbsp;&nbsp; At Madison's house", "&nbsp;&nbsp;&nbsp;&nbsp", "GPE"),
 ]

@@ -41,6 +41,7 @@ __all__ = ["SCOPES", "SPREAD_VERSION", "OccurrenceSpreader", "is_common_word", "
 
 SCOPES = ("dataset", "person", "off")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_TOKEN_AND_SPACE = re.compile(r"(\w+|[^\w\s])")  # splits a text into its words and the spaces between them
 #: A word more frequent than this in pyspellchecker's English list is a common word.
 COMMON_WORD_FREQUENCY = 3_000
 #: Changes whenever what the spreader adds to the same input changes (results kept in a cache carry it).
@@ -340,7 +341,8 @@ class OccurrenceSpreader:
         own = self.owned_.get(person)
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
-            words = _TOKEN.findall(lowered)
+            pieces = _TOKEN_AND_SPACE.split(lowered)  # the spaces before each word, the word, ...; the spaces after
+            words, spaces = pieces[1::2], pieces[0::2]
             offsets = None
         else:
             tokens = _tokens(text)
@@ -366,7 +368,7 @@ class OccurrenceSpreader:
         lengths = list(map(len, words))
         separators = list(accumulate(map(add, lengths, repeat(1)), initial=0))
         if offsets is None:  # the words' places in the text, from the whitespace between them (ASCII: same lengths)
-            word_ends = list(accumulate(map(add, map(len, _TOKEN.split(lowered)), lengths)))
+            word_ends = list(accumulate(map(add, map(len, spaces), lengths)))
             word_starts = list(map(sub, word_ends, lengths))
             offsets = list(zip(word_starts, word_ends, strict=True))
         else:

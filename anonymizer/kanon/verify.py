@@ -3,7 +3,10 @@
 A recognized string (a term's key, of any person) may stand in a released text only where the text's class
 shares it: as a term every person of the class has, inside a generalized value every person holds ("a city in
 Nebraska" holds "Nebraska"), or inside the class's relational value written for a redundant term. Anything
-else is a leak: a name tagged in one post and left in another, the thing string-level recoding prevents.
+else is a leak: a name tagged in one post and left in another, the thing string-level recoding prevents. What
+is counted is of those recognized: a name the recognizer never tagged anywhere is not looked for, so a count of
+0 is never "no name left" (the report says how much the recognizer finds, ``recognize.measured``, and which
+words a reviewer should read first, ``review``).
 
 Checked on the output file itself, word by word, for the strings that are names (at least one word that is
 not a common English word: "Kurt", "Omaha", "Acme Inc"); strings of common words only ("today", "last

@@ -237,18 +237,14 @@ def test_each_runs_files_carry_k_the_strategy_and_lambda(api, alice_client, user
     assert all(job.status == Job.Status.SUCCEEDED for job in jobs), [job.error for job in jobs]
     names = {job.params["config"]["strategy"] + str(job.params["config"]["relational_weight"]):
              sorted(result.name for result in job.results.all()) for job in jobs}
+    # The released file, the words left for review in it (issue 44) and the report.
     assert names == {
-        "mondrian0.0": ["paper_example.k2.lambda0.anonymized.csv",
-                        "paper_example.k2.lambda0.report.json"],
-        "mondrian0.5": ["paper_example.k2.lambda0.5.anonymized.csv",
-                        "paper_example.k2.lambda0.5.report.json"],
-        "mondrian1.0": ["paper_example.k2.lambda1.anonymized.csv",
-                        "paper_example.k2.lambda1.report.json"],
-        "gdf0.5": ["paper_example.k2.gdf.anonymized.csv", "paper_example.k2.gdf.report.json"],
-    }
+        run: [f"paper_example.k2.{name}.{what}" for what in ("anonymized.csv", "left_for_review.csv", "report.json")]
+        for run, name in (("mondrian0.0", "lambda0"), ("mondrian0.5", "lambda0.5"), ("mondrian1.0", "lambda1"),
+                          ("gdf0.5", "gdf"))}
     # The download is named so too.
     detail = api.get(reverse("api-job-detail", args=[gdf.json()["id"]])).json()
-    result = next(r for r in detail["results"] if r["name"].endswith(".csv"))
+    result = next(r for r in detail["results"] if r["name"].endswith(".anonymized.csv"))
     download = api.get(result["download_url"])
     assert 'filename="paper_example.k2.gdf.anonymized.csv"' in download["Content-Disposition"]
 

@@ -8,7 +8,9 @@ the occurrences NER missed as terms of that type. Downstream (the person view, t
 they are terms like any other.
 
 Matching is word by word on a simple tokenization (runs of word characters, single other characters), with
-only whitespace between the words of a multi-word string; case and width do not matter (NFKC + casefold, as
+only whitespace between the words of a multi-word string; every learned string is found in one pass of an
+Aho-Corasick automaton (pyahocorasick) over the text's folded words, the strings of common words in a second one
+over the text as written; case and width do not matter (NFKC + casefold, as
 ``Term.key``), except for strings that are also common English words ("Will", "May", "Bill", "Today"): those
 are matched only as written when recognized and not at the start of a sentence, so that "will" stays a verb.
 Strings with no letter or digit, and numbers of one or two digits, are not spread: they identify nobody.

@@ -20,9 +20,10 @@ A span is dropped when every word of it is *ordinary* and nothing around it says
 * names by context: a word capitalised in the middle of a sentence after a word that a name often follows
   ("with Grace", "went to Boot Camp", "watch Survivor"; not "Today was Creepy"), two capitalised words ("Nip
   Tuck", "Adult Swim": a title or a name), a first name in parentheses ("the reader (bill)"), quotes around a
-  capitalised span ("Toxic"), a name next to it in a list ("Kaila, Rob, Elizabeth"), a title before the span
-  ("Mr"), a verb of speech or "and I" after it ("Rose told
-  me", "Bill and I"). A capital at the start of a sentence, of a line or after a quote says nothing.
+  capitalised span ("Toxic"), a PERSON addressed at the start of a post or a line ("Bagel, congratulations"),
+  a name next to it in a list ("Kaila, Rob, Elizabeth"), a title before the span ("Mr"), a verb of speech or
+  "and I" after it ("Rose told me", "Bill and I"). A capital at the start of a sentence, of a line or after a
+  quote says nothing. Family words ("Mom", "Daddy") and fillers take no cue but a title ("Mr Ha").
 
 DATE and TIME spans are dropped when no word of them names a time (a line of a poem: no digit, weekday, month,
 holiday or time word such as "day", "tonight", "ago"), or when they are a vague stretch of time that dates nothing:
@@ -55,7 +56,7 @@ from anonymizer.recognize.time_words import (
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "3"
+PRECISION_VERSION = "4"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -415,6 +416,9 @@ def ordinary_reason(text: str, start: int, end: int, label: str) -> str | None:
         return None if _name_cue(text, start, end, filler=True) else "filler"
     if all(w.lower() in _KIN for _, w in words) and not _name_cue(text, start, end, filler=True):
         return "ordinary words"                      # "Mom and I", "Daddy says": no name whatever follows
+    if label == "PERSON" and len(words) == 1 and _capitalised(span) and text[end:end + 1] == "," \
+            and not text[:start].rstrip(" \t")[-1:].strip():
+        return None                                  # someone addressed at the start of a post or line: "Stu, stop"
     capitals = 0
     for pos, word in words:
         if not is_ordinary(word):

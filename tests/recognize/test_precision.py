@@ -46,6 +46,7 @@ ORDINARY = [
     ("We had boiled crawfish and crawfish ettoufee.", "crawfish", "GPE"),
     ("Rainy weather again. I stayed inside.", "Rainy", "ORG"),
     ("Hooray! School is out.", "Hooray! School", "ORG"),
+    ("Geez, haven't eaten for two days", "Geez", "PERSON"),
     ("theres ALWAYS something that has to be done", "ALWAYS", "ORG"),
     ("There will be FREE BEER and cheap drinks.", "FREE", "ORG"),
     ("FEMALE INTERVIEWER: So, what do you do?", "FEMALE INTERVIEWER", "PERSON"),
@@ -101,6 +102,8 @@ NAMES = [
     ("The challenge, says Chuck, is to get people in.", "Chuck", "PERSON"),
     ("Mr. Hang came and spoke to us today", "Hang", "PERSON"),
     ("Heh, I met Mr Ha today.", "Ha", "PERSON"),
+    ("Bagel, congratulations...thats awesome", "Bagel", "PERSON"),
+    ("Hi all.\nStu, stop sending me messages", "Stu", "PERSON"),
 ]
 TIMES = [
     ("We left for the weekend.", "the weekend", "DATE"),

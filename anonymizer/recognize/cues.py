@@ -81,6 +81,11 @@ miss dr sir madam lady mister master sergeant captain coach president senator go
 princess army navy marines air force police hospital mall gym library park beach airport station cafeteria
 hall dorm dorms lab labs the a an all none nobody everybody everyone someone anyone ok okay yes no
 """.split())
+# Titles and kin words before a name: the name after them is a person (``people``), not an organisation.
+_TITLES = frozenset("""
+mr mrs ms miss mx dr prof professor sir dame rev reverend mister madam mdm aunt auntie uncle cousin grandma grandpa
+granny nana coach president senator sen governor gov pastor father sister brother saint st general captain
+""".split())
 # Lower-case letters without a vowel that are chat and SMS words, not acronyms of an organisation.
 _CHAT_WORDS = frozenset("""
 sch skl tmr tmrw tmw tml ytd ytdy tdy tnt ppl pls plz plzz thx thnx thnks thks bcz bcs cz nt dnt wht wt wth wtf
@@ -221,13 +226,15 @@ def cue_spans(text: str) -> list[tuple[int, int, str]]:
             continue
         if _disease_before(text, cue_start) or _SUFFIX_WORD.search(word):
             continue                                    # "living with HIV", "Web-based"
-        label = "PERSON" if candidate.group(1) == "at" and _LOOK_BEFORE.search(
-            text, max(0, cue_start - 10), cue_start) else "ORG"
+        label = "PERSON" if candidate.group(1) == "at" and not word.isupper() and not m.group("rest") \
+            and _LOOK_BEFORE.search(text, max(0, cue_start - 10), cue_start) else "ORG"
         start = m.start("word")
         run = [(start, m.end("word"))] + [w.span() for w in _CAP_WORDS.finditer(text, m.start("rest"), m.end("rest"))]
         while len(run) > 1 and _freq(text[run[-1][0]:run[-1][1]]) >= FUNCTION_FREQUENCY:
             run.pop()                                   # "Six Apart This goes ...": a new sentence
         words = [text[s:e] for s, e in run]
+        if len(words) > 1 and words[0].lower().rstrip(".") in _TITLES:
+            continue                                    # "from Mrs Tang", "with Uncle Henry": people's business
         if any(_freq(w) >= FUNCTION_FREQUENCY for w in words[1:]):
             continue                                    # Title Case: "Dinner at Home With Friends"
         if len(words) > 1:

@@ -33,6 +33,11 @@ from anonymizer.recognize.frequency import word_frequency
 COMMON_FREQUENCY = 10_000
 #: Function words ("to", "me", "the") are never a handle, not even after "aim:".
 FUNCTION_FREQUENCY = 400_000
+#: A speaker label that is an English word this frequent must be a Census name ("sam", "Dave"; not
+#: "Ingredients", "counterpoint"); and if it ends like a role ("-er", "-or") it is a role ("Teller").
+RARE_FREQUENCY = 100
+#: A speaker label this frequent as a word is a word unless a Census name ("factoid" 93; "reibstein" 0).
+SPEAKER_WORD_FREQUENCY = 50
 #: Letters a handle with a single trailing digit needs (shorter ones are sequels, plurals, pinyin).
 SINGLE_DIGIT_MIN_LETTERS = 7
 
@@ -47,6 +52,15 @@ lot plot euro world cup top area catch blink sum some every any
 evry some1 no one every1 gear geforce radeon pentium athlon playstation nintendo gameboy doom halo quake
 counterstrike spiderman shrek matrix terminator star trek battlefield warcraft diablo
 """.split())
+# Speakers of a transcript that are roles ("FEMALE INTERVIEWER:", "Teller:"); English words with these endings too.
+_ROLES = frozenset("""
+host guest caller customer waitress cashier clerk officer doctor nurse student boss mom dad mum girl boy guy man
+woman lady kid child audience crowd everyone all both voice agent employee cop judge prosecutor witness
+interviewee announcer narrator
+""".split())
+_ROLE_ENDINGS = ("er", "or", "ist", "ess", "ian", "ant", "ent")
+# Laughter and the like after "aim:" ("Your most overused phrase on aol: hehe").
+_LAUGHTER = re.compile(r"(?:[hj][aeiou]+)+h?|(?:l+o+l+)+z?|(?:l+m+f*a+o+)+|ro+fl|x+d+|(?:he)+|(?:ha)+")
 # Characters before "@" that make it part of an address or a path, not a handle.
 _NOT_BEFORE_AT = frozenset("@._-/")
 # What stands where a handle would: the Blog Authorship Corpus writes "urlLink" for every link.
@@ -61,7 +75,8 @@ subscribe unsubscribe list root hostmaster marketing media
 _NOT_SPEAKERS = frozenset("""
 me i you q a note notes ps p.s update edit mood music listening reading watching eating drinking feeling
 quote question answer name age location current link re subject from to date time sent cc bcc title
-lyrics chorus verse bridge intro outro
+lyrics chorus verse bridge intro outro gdp gnp cpi faq eta fyi bio dob sex hp mp xp str dex int wis cha lvl def
+atk spd
 """.split())
 
 _HANDLE_CHARS = r"[A-Za-z0-9_.\-]"
@@ -97,6 +112,9 @@ _MAIL_AT = re.compile(
     rf"|\s+(?i:at)\s+(?=(?i:{_FREEMAIL}){_DOT}(?i:{_TLD})\b))")
 _MAIL_AT_STARTS = ("@", "(at)", "[at]", "{at}", "<at>")
 _MAIL_LOCAL = re.compile(r"(?<![\w.+%'&=~\-])[A-Za-z0-9][\w.+\-]{0,62}$|(?<![\w.+%'&=~\-])[A-Za-z0-9]$")
+# A capitalised word right before a speaker label makes it a heading ("Interesting Factoids:"), unless a title.
+_LABEL_BEFORE = re.compile(r"\b([A-Z][A-Za-z.]*)[ ]$")
+_SPEAKER_TITLES = frozenset("mr mrs ms miss dr prof sir general captain coach uncle aunt auntie officer agent".split())
 _COLON = re.compile(r"[ \t]?: (?=\S)")
 _SPEAKER_BEFORE = re.compile(r"(?:^|(?<=\s))(?:[A-Za-z][\w.\-]{0,24}[A-Za-z0-9_]|[A-Za-z])$")
 # A turn that starts a line or follows a sentence's end (or a time stamp): "[10:05:57 PM] littlemoon_yue: no".
@@ -111,7 +129,8 @@ def _freq(word: str) -> int:
 def _plausible(handle: str, *, strong: bool) -> bool:
     """A cue's handle: not a function word; after a weak cue not a common word unless it has a digit or "_"."""
     word = handle.strip("._-")
-    if len(word) < 2 or not any(c.isalpha() for c in word) or word.lower() in _NOT_HANDLES:
+    if len(word) < 2 or not any(c.isalpha() for c in word) or word.lower() in _NOT_HANDLES \
+            or _LAUGHTER.fullmatch(word.lower()):
         return False
     freq = _freq(word)
     if freq >= FUNCTION_FREQUENCY:
@@ -206,27 +225,54 @@ def _mail_locals(text: str, starts: list[int]) -> list[tuple[int, int, str]]:
     return found
 
 
+def _is_word(low: str) -> bool:
+    """An English word, or the plural of one ("Factoids")."""
+    return _freq(low) >= SPEAKER_WORD_FREQUENCY or (low.endswith("s") and _freq(low[:-1]) >= SPEAKER_WORD_FREQUENCY)
+
+
+def _census_name(low: str) -> bool:
+    """A first name or a surname of the US Census lists (the lexicons' data; imported here, since they import
+    this module)."""
+    from anonymizer.recognize.lexicons import _data
+
+    data = _data()
+    return low in data.first or low in data.surnames
+
+
+def _is_role(low: str) -> bool:
+    """A word that names a role, not a person: "INTERVIEWER:", "Teller:", "Narrator:" in a transcript."""
+    return low in _ROLES or (_freq(low) >= RARE_FREQUENCY and low.endswith(_ROLE_ENDINGS))
+
+
 def _speakers(text: str) -> list[tuple[int, int, str]]:
     """Speakers of a chat log: a name before ": " said at least twice beside another speaker, where turns start
     lines or sentences; or, in a log pasted as one run of text ("... write it up sam: no, i never got it. me:
-    ..."), beside another speaker who also speaks twice."""
+    ..."), beside another speaker who also speaks twice. Headings ("Interesting Factoids:"), roles ("FEMALE
+    INTERVIEWER:") and words count as speakers but are not taken."""
     turns = []
     for m in _COLON.finditer(text):
         name = _SPEAKER_BEFORE.search(text, max(0, m.start() - 26), m.start())
         if name is None:
             continue
         start = name.start()
-        turns.append((name.group(), name.span(), _TURN_START.search(text, max(0, start - 3), start) is not None))
+        if text[max(0, start - 2):start].strip() in (",", "{", ";"):
+            continue                                  # "Bethesda, MD: I read the report", CSS "{ font: 75%"
+        label = _LABEL_BEFORE.search(text, max(0, start - 20), start)
+        heading = label is not None and label.group(1).lower().rstrip(".") not in _SPEAKER_TITLES
+        turn_start = label.start() if label is not None else start      # "GENERAL REINWALD:" starts a turn
+        at_start = _TURN_START.search(text, max(0, turn_start - 3), turn_start) is not None
+        turns.append((name.group(), name.span(), at_start, heading))
     if len(turns) < 3:
         return []
-    strict = Counter(name.lower() for name, _, at_start in turns if at_start)
-    loose = Counter(name.lower() for name, _, _ in turns)
+    strict = Counter(name.lower() for name, _, at_start, _ in turns if at_start)
+    loose = Counter(name.lower() for name, _, _, _ in turns)
     one_run = sum(1 for count in loose.values() if count >= 2) >= 2
     out = []
-    for name, span, _ in turns:
+    for name, span, _, heading in turns:
         low = name.lower()
-        if low in _NOT_SPEAKERS or _freq(low) >= COMMON_FREQUENCY:
-            continue
+        if heading or low in _NOT_SPEAKERS or _freq(low) >= COMMON_FREQUENCY or _is_role(low) \
+                or (_is_word(low) and not _census_name(low)):
+            continue                                  # "Ingredients:", "counterpoint:"; "sam:" is a name
         if (strict[low] >= 2 and len(strict) >= 2) or (one_run and loose[low] >= 2):
             out.append((*span, "PERSON"))
     return out

@@ -171,6 +171,24 @@ def test_handles_shapes():
     assert handles("see Ultr@VNC and everyday--grrrr@myself, we chatted at msn and") == []
 
 
+def test_roles_in_a_transcript_are_no_speakers():
+    from anonymizer.recognize.handles import handle_spans
+
+    text = ("FEMALE INTERVIEWER: So, General? GENERAL REINWALD: We teach. FEMALE INTERVIEWER: Shooting! "
+            "GENERAL REINWALD: Yes.")
+    assert sorted({text[s:e] for s, e, _ in handle_spans(text)}) == ["REINWALD"]
+
+
+def test_speaker_labels_that_are_words_places_or_titles_stay():
+    from anonymizer.recognize.cues import cue_spans
+    from anonymizer.recognize.handles import handle_spans
+
+    for text in ("Bethesda, MD: I read it. Silver Spring, MD: me too. Washington, DC: and I",
+                 "Ingredients: salt. Factoids: none. Ingredients: sugar. Factoids: some."):
+        assert handle_spans(text) == []
+    assert cue_spans("a big stapler from Mrs Tang and a farm with Uncle Henry") == []
+
+
 def test_speakers_need_a_second_speaker():
     from anonymizer.recognize.handles import handle_spans
 

@@ -177,14 +177,14 @@ def test_the_words_left_for_review_are_listed_per_row_in_the_report_and_the_file
     texts, report = run(tmp_path, OURS, rows=rows, tagged={"Kurt": "PERSON"})
     assert texts[0] == "im still on erics computer with Cat and PERSON_1. Then to maya's, said I."
     review = report["left_for_review"]
-    # Rare words ("im", "erics", "rgs", the handle), a capital where no sentence starts ("Cat", "AIM"); not the
-    # pseudonym, not "Then", "She" or "Kurt" at a sentence's start, not "I" or "I'm", not "maya's" (maya is a
-    # word of the list, written in lower case).
-    assert review["first"] == [{"row": 1, "column": "text", "tokens": ["im", "erics", "Cat"]},
+    # Words not in the list or rare in it ("im", "erics", "maya's", "rgs", the handle), a capital where no
+    # sentence starts ("Cat", "AIM"); not the pseudonym, not "Then", "She" or "Kurt" at a sentence's start, not
+    # "I" or "I'm", not "computer" or "said".
+    assert review["first"] == [{"row": 1, "column": "text", "tokens": ["im", "erics", "Cat", "maya's"]},
                                {"row": 3, "column": "text", "tokens": ["rgs", "madnessmia21", "AIM"]}]
-    assert (review["texts"], review["rows"], review["tokens"]) == (2, 2, 6)
+    assert (review["texts"], review["rows"], review["tokens"]) == (2, 2, 7)
     with (tmp_path / "out.review.csv").open(encoding="utf-8", newline="") as handle:
-        assert list(csv.reader(handle)) == [["row", "column", "left_for_review"], ["1", "text", "im erics Cat"],
+        assert list(csv.reader(handle)) == [["row", "column", "left_for_review"], ["1", "text", "im erics Cat maya's"],
                                             ["3", "text", "rgs madnessmia21 AIM"]]
 
 
@@ -210,6 +210,7 @@ def test_the_report_keeps_the_first_texts_only_and_counts_all(tmp_path):
     ("then PERSON_12 and GPE said hi to ORG_3", [], []),
     ("with Mehmet Acar Serdar \u00c7akmak", [], ["Mehmet", "Acar", "Serdar", "\u00c7akmak"]),
     ("I'm sure I'd go, Ivan and I", [], ["Ivan"]),
+    ("then to maya's, with kurt and mom", [], ["maya's", "kurt"]),  # rare in the list, not "mom"
 ])
 def test_the_scanner_lists_capitals_where_no_sentence_starts_and_words_not_in_the_list(text, written, expected):
     assert ReviewScanner({"PERSON", "GPE", "ORG", "FAC"}).tokens(text, written) == expected

@@ -15,7 +15,7 @@ from anonymizer.kanon.partition import partition
 from anonymizer.kanon.pipeline import anonymize_csv, spread_terms
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view, redundant_match
-from anonymizer.recognize import TermCache, TermRecognizer, recognize_with_cache
+from anonymizer.recognize import ALWAYS_TYPES, TermCache, TermRecognizer, recognize_with_cache
 from anonymizer.tabular import CsvFormatError
 from tests.helpers import kanon_file, shared_data
 
@@ -173,10 +173,11 @@ def slow_information_loss(source: Path, config_text: str, k: int, strategy: str,
     # Text: per person and type, the terms of all their posts that are not redundant; a class keeps those
     # every member has.
     person_terms: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+    wanted = set(config.entity_types) | set(ALWAYS_TYPES)     # identifying numbers whatever the configuration says
     for row_index, row_terms in enumerate(terms):
         person = original[row_index]["id"]
         for term in row_terms:
-            if term.label in config.entity_types and redundant_match(term, row_index, qis, table) is None:
+            if term.label in wanted and redundant_match(term, row_index, qis, table) is None:
                 person_terms[person][term.label].add(term.key())
     members: dict[int, list[str]] = defaultdict(list)
     for person in persons:

@@ -51,7 +51,7 @@ _VERB_CUES = {      # preposition -> verbs before it that make it a cue (strong:
                                "volunteered volunteering".split()} for prep in ("for", "with")},
     "at": {},
     "in": {v: True for v in "study studies studied studying teach teaches teaching taught enrolled enroll".split()},
-    "by": {v: True for v in "employed hired sponsored".split()},
+    "by": {v: True for v in "employed hired sponsored powered hosted provided owned operated published you".split()},
     "to": {v: False for v in "go goes going went gone transferred transfer applied apply accepted admitted".split()},
 }
 # A capitalised word: letters, one apostrophe or hyphen or "&" + capitals inside ("O'Brien", "Wal-Mart", "AT&T"),
@@ -59,7 +59,8 @@ _VERB_CUES = {      # preposition -> verbs before it that make it a cue (strong:
 _CAP_WORD = r"[A-Z](?:[A-Za-z]|['’-](?=[A-Za-z])|&(?=[A-Z]))*[A-Za-z](?![\w&-])"
 # A lower-case word before a capitalised word or a lower-case acronym: the cue is checked against the tables
 # in code (re scans for a literal space fast; an alternation of 40 cue words would be tried at every space).
-_CANDIDATE = re.compile(r"[ ]([a-z]{2,9})[ ](?:(The)[ ])?(?=[A-Z]|[b-df-hj-np-tv-z]{3,5}(?:[\s.,!?;:)]|$))")
+_CANDIDATE = re.compile(r"[ ]([a-z]{2,9})[ ](?:urlLink[ ])?(?:(The)[ ])?"
+                        r"(?=[A-Z]|[b-df-hj-np-tv-z]{3,5}(?:[\s.,!?;:)]|$))")
 _NAME_AFTER_CUE = re.compile(
     rf"(?P<word>{_CAP_WORD}|[b-df-hj-np-tv-z]{{3,5}}(?=[\s.,!?;:)]|$))"
     rf"(?P<rest>(?:[ ](?:(?:of|the|&|de|du|la|le)[ ])?{_CAP_WORD}){{0,4}})")
@@ -115,6 +116,9 @@ _GRID_PATTERN = re.compile(
 _STREET_PATTERN = re.compile(
     r"(?<![\w.'’-])(?P<named>[A-Z][a-z]+(?:[-'’][A-Za-z]+)?(?:[ ][A-Z][a-z]+(?:[-'’][A-Za-z]+)?)?)"
     rf"[ ](?P<head>{_STREET_WORDS})(?![\w'’-]|\.\w)")
+# Bare web site names: generic top-level domains only ("index.html", "Node.js", "e.g." are no site).
+_DOMAIN_TLDS = (".com", ".org", ".net", ".edu", ".gov", ".info", ".biz")
+_DOMAIN_NAME_BEFORE = re.compile(r"(?<![\w@/.:\-])[A-Za-z0-9](?:[\w\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[\w\-]*[A-Za-z0-9])?)*$")
 # Every street has one of these words: the patterns run only when one is in the text.
 _STREET_GATE = re.compile(rf"(?:{_STREET_WORDS})(?![a-z])")
 # Street words after which a name of common words is still a street ("Main Street", "Park Avenue"); after the
@@ -255,6 +259,26 @@ def cue_spans(text: str) -> list[tuple[int, int, str]]:
             found.append((*m.span("word"), "ORG"))
     found.sort()
     return _drop_overlaps(found)
+
+
+def domain_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "ORG") spans of bare web site names: "Coffeeresearch.org", "BlogPatrol.com" (a URL with a
+    path or "www." and an e-mail address are the rules' business; only generic top-level domains, so that file
+    names and "Node.js" stay)."""
+    found: list[tuple[int, int, str]] = []
+    low = text.lower()
+    for tld in _DOMAIN_TLDS:
+        i = low.find(tld)
+        while i >= 0:
+            end = i + len(tld)
+            if end == len(text) or not (text[end].isalnum() or text[end] in "/@-_"):
+                name = _DOMAIN_NAME_BEFORE.search(text, max(0, i - 64), i)
+                if name is not None and not name.group().lower().startswith("www.") and any(
+                        c.isalpha() for c in name.group()):
+                    found.append((name.start(), end, "ORG"))
+            i = low.find(tld, end)
+    found.sort()
+    return found
 
 
 def grid_spans(text: str) -> list[tuple[int, int, str]]:

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata, resources
 
-from anonymizer.recognize.cues import cue_spans, grid_spans, street_spans
+from anonymizer.recognize.cues import cue_spans, domain_spans, grid_spans, street_spans
 from anonymizer.recognize.events import event_spans
 from anonymizer.recognize.handles import handle_spans
 from anonymizer.recognize.people import (
@@ -71,7 +71,7 @@ from anonymizer.recognize.people import (
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 #: Bump when a rule, a threshold or a table below changes.
-LEXICONS_VERSION = "3"   # 3: handles, organisations and venues by cue, streets, dated events
+LEXICONS_VERSION = "4"   # 3: handles, organisations and venues by cue, streets, dated events; 4: web sites
 #: Entity types the lexicons can produce.
 LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME", "FAC"})
 
@@ -496,7 +496,7 @@ class Lexicons:
                 if how:
                     strength[s, e, label] = how
         if "ORG" in self.types:                       # organisations and venues after a cue ("from rgs")
-            candidates.extend((s, e, 3, label) for s, e, label in cue_spans(text))
+            candidates.extend((s, e, 3, label) for s, e, label in cue_spans(text) + domain_spans(text))
         if "FAC" in self.types:                       # named streets ("Loony-Bin Lane")
             candidates.extend((s, e, 3, label) for s, e, label in street_spans(text))
         chosen = _longest_first(candidates, self.types)

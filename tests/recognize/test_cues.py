@@ -54,6 +54,9 @@ def found(text: str, entities: list[tuple[str, str]] | None = None, types=BLOG_T
     ("she works for Acadamy now", "Acadamy", "ORG"),
     ("the designer stores at klcc. it was", "klcc", "ORG"),
     ("I can sleep in then, too! Go Bills!! :-)", "Bills", "ORG"),
+    ("urlLink Link - The Coffeeresearch.org Web site is", "Coffeeresearch.org", "ORG"),
+    ("my blog moved to millerzblog.blogspot.com, see", "millerzblog.blogspot.com", "ORG"),
+    ("(PICTURES) brought to you by urlLink Quizilla", "Quizilla", "ORG"),
     ("add me, my aim is madnessmia21", "madnessmia21", "PERSON"),
     ("madnessmia21: hey whats up", "madnessmia21", "PERSON"),
     ("my sn is bluedragon so im me", "bluedragon", "PERSON"),
@@ -134,6 +137,7 @@ def test_spacy_and_the_name_lists_keep_their_types():
     "the day my dog died was the day Mom died",
     "our anniversary of dating",
     "Go Away! Go Team!",
+    "open index.html in Node.js, e.g. this, or see www.example.com and example.com/page",
     "working with Seniors and Presidents",
     "the Support Group met at Community College",
 ])

@@ -118,7 +118,8 @@ _STREET_PATTERN = re.compile(
     rf"[ ](?P<head>{_STREET_WORDS})(?![\w'’-]|\.\w)")
 # Bare web site names: generic top-level domains only ("index.html", "Node.js", "e.g." are no site).
 _DOMAIN_TLDS = (".com", ".org", ".net", ".edu", ".gov", ".info", ".biz")
-_DOMAIN_NAME_BEFORE = re.compile(r"(?<![\w@/.:\-])[A-Za-z0-9](?:[\w\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[\w\-]*[A-Za-z0-9])?)*$")
+_DOMAIN_LABEL = r"[A-Za-z0-9](?:[\w\-]*[A-Za-z0-9])?"
+_DOMAIN_NAME_BEFORE = re.compile(rf"(?<![\w@/.:\-]){_DOMAIN_LABEL}(?:\.{_DOMAIN_LABEL})*$")
 # Every street has one of these words: the patterns run only when one is in the text.
 _STREET_GATE = re.compile(rf"(?:{_STREET_WORDS})(?![a-z])")
 # Street words after which a name of common words is still a street ("Main Street", "Park Avenue"); after the

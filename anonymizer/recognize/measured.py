@@ -54,24 +54,27 @@ class RecognizerMeasurement:
 
 #: Updated by hand from the bench's output when the recognizer changes (issue 44: the lead at its end).
 MEASURED = RecognizerMeasurement(
-    label="measured 2026-12-05 on dev sample seed 20261201 before issue 44: recall 80.2% of 383 mentions",
-    sample="dev sample: 60 Blog Authorship posts never used for tuning, annotated once by a reader "
-           "(bench/reader/judgments_kanon_entities.jsonl, drawn by bench/reader/sample_kanon_entities.py)",
-    seed=20261201,
-    posts=60,
-    mentions=383,
-    mention_recall=0.802,
-    post_leak_rate=16 / 60,
-    leak_sample="issue 44's held-out check: 60 posts released with rx-anon's blog configuration, k = 2, "
-                "λ = 0.5, read beside their originals by a fresh reader; 16 held a span to remove, 110 of the "
-                "602 placeholders replaced an ordinary word",
-    placeholder_precision=(602 - 110) / 602,
-    placeholders=602,
-    tab_er_di_all_types=0.905,
-    tab_er_di_blog=0.460,
+    label="measured 2026-12-05 on the held-out sample (seed 20261205, never tuned on) after issue 44's recognizers: "
+          "recall 77.1% of 323 mentions",
+    sample="held-out sample: 49 Blog Authorship posts never used for tuning, annotated once by a blind reader "
+           "before any output was seen (bench/reader/judgments_kanon_entities_20261205.jsonl, drawn by "
+           "bench/reader/sample_kanon_entities.py)",
+    seed=20261205,
+    posts=49,
+    mentions=323,
+    mention_recall=249 / 323,
+    post_leak_rate=14 / 50,
+    leak_sample="a blind reader's check of 50 other held-out posts (seed 20261206) released with rx-anon's blog "
+                "configuration, k = 2, λ = 0.5, shuffled with the release before issue 44: 14 of 50 still held a "
+                "span to remove (15 of 50 before), 25 of 273 placeholders replaced an ordinary word (47 of 295 "
+                "before)",
+    placeholder_precision=(273 - 25) / 273,
+    placeholders=273,
+    tab_er_di_all_types=0.984,
+    tab_er_di_blog=0.984,
     tab_documents=31,
-    bench_command=".venv/bin/python bench/bench_kanon_recall.py",
-    commit="12f0e98",
+    bench_command=".venv/bin/python bench/bench_kanon_recall.py --sample fresh (TAB: bench/bench_tab.py)",
+    commit="fa4352a",
     measured_on="2026-12-05",
 )
 

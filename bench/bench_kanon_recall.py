@@ -40,7 +40,6 @@ import argparse
 import hashlib
 import inspect
 import json
-import math
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench" / "reader"))
 
+from anonymizer.crowd.stats import wilson_interval  # noqa: E402
 from anonymizer.kanon.occurrences import OccurrenceSpreader  # noqa: E402
 from anonymizer.recognize import TermRecognizer  # noqa: E402
 
@@ -97,19 +97,9 @@ def blog_types() -> tuple[str, ...]:
         return BLOG_TYPES
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def share(successes: int, n: int) -> str:
-    low, high = wilson(successes, n)
+    interval = wilson_interval(successes, n)
+    low, high = (interval.low, interval.high) if interval else (0.0, 1.0)
     return f"{successes / n if n else 0:6.1%} [{low:5.1%}, {high:5.1%}] ({successes}/{n})"
 
 

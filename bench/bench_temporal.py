@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import gzip
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ sys.path.insert(0, str(REPO))
 
 import spacy  # noqa: E402
 
+from anonymizer.crowd.stats import wilson_interval  # noqa: E402
 from anonymizer.temporal.anonymize import TemporalAnonymizer  # noqa: E402
 from anonymizer.temporal.evaluate import is_correct, naturalness_problems, placing_spans  # noqa: E402
 from anonymizer.temporal.language import not_english_reason  # noqa: E402
@@ -86,14 +86,6 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
     print(f"{'':<52} unnatural because: {dict(sorted(reasons.items(), key=lambda kv: -kv[1]))}")
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def language_refusals(rows: list[dict]) -> None:
     """How many posts the English check refuses: the SynTime tweets, and English-located US tweets."""
     refused = sum(not_english_reason(r["text"]) is not None for r in rows)
@@ -132,7 +124,8 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
         agree_correct += correct == judged["correct"]
         auto_both += correct and natural
     human = sum(j["correct"] and j["natural"] for j in sample)
-    low, high = wilson(human, n)
+    interval = wilson_interval(human, n)
+    low, high = interval.low, interval.high
     print(f"hand-checked {label} ({n} tweets), a person: correct {sum(j['correct'] for j in sample)}/{n}, natural "
           f"{sum(j['natural'] for j in sample)}/{n}, correct+natural {human}/{n} ({human / n:.1%}, Wilson 95% "
           f"{low:.1%}-{high:.1%})"
@@ -191,7 +184,8 @@ def hand_checked_midwest(anonymizer: TemporalAnonymizer) -> None:
         stale = sum(out != j["output"] for out, j in zip(outputs, timed + plain, strict=True))
         n = len(timed)
         both = sum(j["correct"] and j["natural"] for j in timed)
-        low, high = wilson(both, n)
+        interval = wilson_interval(both, n)
+        low, high = interval.low, interval.high
         without_time = [(j, out) for j, out in zip(plain, outputs[n:], strict=True) if not j["has_time"]]
         unchanged = sum(out == texts[j["id"]] for j, out in without_time)
         print(f"hand-checked US Midwest {label} sample ({n} posts with a time hint), a person: correct "

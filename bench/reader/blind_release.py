@@ -17,23 +17,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
 OUT = Path("/tmp/kk/release")
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+def _interval(k: int, n: int) -> tuple[float, float]:
+    from anonymizer.crowd.stats import wilson_interval
+
+    interval = wilson_interval(k, n)
+    return (interval.low, interval.high) if interval else (0.0, 1.0)
 
 
 def make(seed: int, files: list[Path]) -> None:
@@ -66,8 +64,8 @@ def score(verdicts: Path, key_path: Path) -> None:
         system["placeholders"] += row["placeholders"]
         system["ordinary"] += len(row["ordinary"])
     for name, s in sorted(per.items()):
-        lo, hi = wilson(s["leaking"], s["posts"])
-        olo, ohi = wilson(s["ordinary"], s["placeholders"])
+        lo, hi = _interval(s["leaking"], s["posts"])
+        olo, ohi = _interval(s["ordinary"], s["placeholders"])
         print(f"{name:>10}: leaking posts {s['leaking']}/{s['posts']} = {s['leaking'] / s['posts']:.1%} "
               f"[{lo:.1%}, {hi:.1%}]; placeholders that replaced an ordinary word {s['ordinary']}/"
               f"{s['placeholders']} = {s['ordinary'] / max(1, s['placeholders']):.1%} [{olo:.1%}, {ohi:.1%}]")

@@ -21,6 +21,7 @@ capitalised there ("Mehmet Acar" + "Serdar Çakmak"; "taylor artie and i" are tw
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Collection
 from functools import lru_cache
 
@@ -97,13 +98,24 @@ def grow_person_spans(text: str, spans: list[tuple[int, int, str]],
     if not any(label == "PERSON" for _, _, label in spans):
         return spans
     occupied = {start: (start, end, label) for start, end, label in spans}
+    starts = [start for start, _, _ in spans]
     removed: set[tuple[int, int, str]] = set()
     grown: dict[tuple[int, int, str], tuple[int, int]] = {}
+
+    def covered(start: int, end: int) -> bool:
+        # the spans are sorted and non-overlapping, so their ends are sorted too: only the spans just before
+        # ``end`` can reach into the token (a scan of every span per token was quadratic in long texts)
+        i = bisect_left(starts, end) - 1
+        while i >= 0 and spans[i][1] > start:
+            if spans[i] not in removed:
+                return True
+            i -= 1
+        return False
 
     def free_or_absorbable(start: int, end: int) -> tuple[bool, tuple[int, int, str] | None]:
         span = occupied.get(start)
         if span is None:    # free unless a span starting elsewhere covers part of the token
-            return not any(s < end and e > start for s, e, label in spans if (s, e, label) not in removed), None
+            return not covered(start, end), None
         if span[1] == end and span[2] in statistical and span[2] != "PERSON":
             return True, span
         return False, None

@@ -29,7 +29,7 @@ import logging
 import multiprocessing
 import threading
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -130,9 +130,12 @@ def _override(ner: list[tuple[int, int, str]], strong: list[tuple[int, int, str]
     spans inside it and those of unwanted types it overlaps; a wanted NER span reaching outside it wins."""
     if not strong:
         return ner
+    # NER spans are sorted and non-overlapping (as ``_fill`` assumes), so their ends are sorted too: the spans a
+    # strong span crosses are one slice, found by bisection (a scan per strong span was quadratic in long texts)
+    starts, ends = [n[0] for n in ner], [n[1] for n in ner]
     kept, dropped = [], set()
     for s_start, s_end, label in strong:
-        crossing = [n for n in ner if n[0] < s_end and s_start < n[1]]
+        crossing = ner[bisect_right(ends, s_start):bisect_left(starts, s_end)]
         if any(n[2] in wanted and (n[0] < s_start or n[1] > s_end) for n in crossing):
             continue
         kept.append((s_start, s_end, label))

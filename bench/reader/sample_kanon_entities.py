@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/reader/sample_kanon_entities.py [--seed 20261201] [--posts 200]
                                                                [--out /tmp/kk/reader/sample.jsonl]
-                                                               [--exclude-seed 20261201] [--exclude-posts 200]
+                                                               [--exclude-seed S --exclude-posts N ...]
 
 The pool is ``../shared/data/kanon/blogs_100k.csv.gz`` (Blog Authorship Corpus, research use only, see
 PROVENANCE.txt there), minus every post whose text also occurs in ``blogs_1k.csv``, ``blogs_5k.csv`` or
@@ -12,17 +12,20 @@ each post can be annotated in full by hand. The pool, in file order, is shuffled
 the first --posts are written as JSON lines ``{"post": n, "id": ..., "text": ...}`` (n = 0, 1, ...).
 
 A later hand check must not reread an earlier sample's posts. The command line therefore skips, by default,
-every post whose text occurs among the first 200 posts of seed 20261201 (the first hand check):
-``--exclude-seed S --exclude-posts N`` names another earlier sample, and ``--exclude-posts 0`` turns this off.
-Excluded posts are removed after the shuffle, so the rest keep their shuffled order. The exclusion never
-applies to its own seed: ``--seed 20261201`` still gives the first sample unchanged. In code, ``draw(seed,
-posts)`` excludes nothing; ``draw(seed, posts, exclude=[(S, N)])`` skips the first N posts of seed S.
+every post whose text occurs among the first 200 posts of seed 20261201 (the first hand check).
+``--exclude-seed S --exclude-posts N`` names earlier samples instead; both may be given several times, paired in
+order (e.g. ``--exclude-seed 20261201 --exclude-posts 200 --exclude-seed 20261205 --exclude-posts 200``), and
+replace the default. A pair with N = 0 (``--exclude-posts 0`` alone turns the default off) or with S equal to
+--seed is ignored, so ``--seed 20261201`` still gives the first sample unchanged. Excluded posts are removed
+after the shuffle, so the rest keep their shuffled order. In code, ``draw(seed, posts)`` excludes nothing;
+``draw(seed, posts, exclude=[(S, N), ...])`` skips the first N posts of each seed S.
 
 The reader annotates the posts strictly in order, every post in full (no skipping of posts with few entities),
 until at least 320 mentions are reached, and stores only offsets, labels and mention strings plus a SHA-256 of
 each text in ``bench/reader/judgments_kanon_entities.jsonl`` (the corpus is not copied into the repo): this
 script recreates the texts. The judgments were made once, before any automatic output was seen
-(bench/reader/judgments_kanon_entities.md). Seed 20261201 is spent; draw a new seed for a new hand check.
+(bench/reader/judgments_kanon_entities.md). Seeds 20261201, 20261205, 20261206 and 20261208 are spent; draw
+a new seed for a new hand check and exclude all earlier samples.
 """
 
 from __future__ import annotations
@@ -83,19 +86,22 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--posts", type=int, default=200)
     parser.add_argument("--out", type=Path, default=Path("/tmp/kk/reader/sample.jsonl"))
-    parser.add_argument("--exclude-seed", type=int, default=20261201,
-                        help="skip the posts of this earlier sample (never applied to its own seed)")
-    parser.add_argument("--exclude-posts", type=int, default=200,
-                        help="how many posts of --exclude-seed to skip; 0 turns the exclusion off")
+    parser.add_argument("--exclude-seed", type=int, action="append",
+                        help="skip the posts of this earlier sample (repeatable; never applied to its own seed)")
+    parser.add_argument("--exclude-posts", type=int, action="append",
+                        help="how many posts of the matching --exclude-seed to skip (repeatable); 0 skips none")
     args = parser.parse_args()
-    exclude = ([(args.exclude_seed, args.exclude_posts)]
-               if args.exclude_posts > 0 and args.exclude_seed != args.seed else None)
+    seeds = args.exclude_seed or [20261201]
+    counts = args.exclude_posts or [200]
+    if len(seeds) != len(counts):
+        parser.error("give --exclude-seed and --exclude-posts the same number of times")
+    exclude = [(s, n) for s, n in zip(seeds, counts, strict=True) if n > 0 and s != args.seed] or None
     rows = draw(args.seed, args.posts, exclude=exclude)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    note = f", excluding seed {args.exclude_seed}'s first {args.exclude_posts}" if exclude else ""
+    note = "".join(f", excluding seed {s}'s first {n}" for s, n in exclude or ())
     print(f"{len(rows)} posts (seed {args.seed}{note}) -> {args.out}")
     return 0
 

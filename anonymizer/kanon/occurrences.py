@@ -29,8 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
-from itertools import accumulate, repeat
-from operator import add, sub
+from itertools import accumulate
 
 import ahocorasick
 import numpy as np
@@ -312,6 +311,9 @@ class OccurrenceSpreader:
                         spellings[spelling] = (len(spelling), alone if taken is None or taken[1] is alone else None)
         self.automaton_ = _automaton(keys)
         self.written_automaton_ = _automaton(spellings)
+        # The keys of the strings spread to their own persons only, in one more automaton (each worth itself):
+        # a person's texts are searched for all of them in one pass, the person's own then taken.
+        self.own_automaton_ = _automaton({key: key for key in self.own_keys_.values()})
         self.owned_numbers_ = owned
         return self
 
@@ -342,39 +344,38 @@ class OccurrenceSpreader:
             return list(terms)
         own = self.owned_.get(person)
         lowered = text.lower()
-        if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
+        if len(lowered) == len(text):  # the common case: words straight from C
             pieces = _TOKEN_AND_SPACE.split(lowered)  # the spaces before each word, the word, ...; the spaces after
-            words, spaces = pieces[1::2], pieces[0::2]
-            offsets = None
-        else:
+            words = pieces[1::2]
+            if not lowered.isascii():  # folded word by word (the same length in the text as lowered)
+                words = [w if w.isascii() else _fold(w) for w in words]
+            bounds = None  # made from ``pieces`` once a match is to be looked at
+        else:  # a few characters change length in lower case (İ)
             tokens = _tokens(text)
-            words, offsets = [t for _, _, t in tokens], [(s, e) for s, e, _ in tokens]
+            words = [t for _, _, t in tokens]
+            bounds = [b for s, e, _ in tokens for b in (s, e)]
+            bounds.append(len(text))
         # The text's words joined as the learned strings' keys are: one pass of the automaton finds every learned
         # string spread everywhere, as (its key's last character, (its key's length, its number of words)).
         joined = _joined(words)
         hits = self._matches(joined)
         written = self._written_matches(text)
         own_places: list[tuple[_Pattern, list[int]]] = []
-        if own is not None:  # the person's own strings: a handful, each looked for as a whole key
-            for pattern in own:
-                key = self.own_keys_[pattern]
-                places, at = [], joined.find(key)
-                while at >= 0:
-                    places.append(at)
-                    at = joined.find(key, at + 1)  # keys overlap by their separators: "a a" twice in "a a a"
-                if places:
-                    own_places.append((pattern, places))
+        if own is not None and self.own_automaton_ is not None:
+            # The person's own strings: every own key of the dataset found in one pass, the person's taken.
+            at_key: dict[str, list[int]] = {}
+            for last, key in self.own_automaton_.iter(joined):
+                at_key.setdefault(key, []).append(last - len(key) + 1)
+            if at_key:
+                own_keys = self.own_keys_
+                for pattern in own:
+                    places = at_key.get(own_keys[pattern])
+                    if places:
+                        own_places.append((pattern, places))
         if not hits and not written and not own_places:
             return list(terms)
-        # Where each word's separator stands in ``joined``: word i's is at i + the lengths of the words before it.
-        lengths = list(map(len, words))
-        separators = list(accumulate(map(add, lengths, repeat(1)), initial=0))
-        if offsets is None:  # the words' places in the text, from the whitespace between them (ASCII: same lengths)
-            word_ends = list(accumulate(map(add, map(len, spaces), lengths)))
-            word_starts = list(map(sub, word_ends, lengths))
-            offsets = list(zip(word_starts, word_ends, strict=True))
-        else:
-            word_starts, word_ends = [s for s, _ in offsets], [e for _, e in offsets]
+        if bounds is None:  # word i stands at [bounds[2i], bounds[2i + 1]) of the text
+            bounds = list(accumulate(map(len, pieces)))
         n = len(words)
         spans = sorted((t.start, t.end) for t in terms)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
@@ -384,8 +385,8 @@ class OccurrenceSpreader:
 
         def occurs(i: int, length: int, pattern: _Pattern) -> None:
             """Adds the pattern's match at words i..i + length when it stands there as a string of its own."""
-            start, end = offsets[i][0], offsets[i + length - 1][1]
-            if (start, end) in tagged or not _only_spaces_between(text, offsets, i, length):
+            start, end = bounds[2 * i], bounds[2 * (i + length) - 1]
+            if (start, end) in tagged or (length > 1 and not _only_spaces_within(text, bounds, i, length)):
                 return  # exactly a term NER tagged keeps NER's type there (``_crosses`` would say so too)
             if not self._whole_word(text, start, end) or _crosses(ends, starts, start, end):
                 return
@@ -398,27 +399,26 @@ class OccurrenceSpreader:
         # words ("Mr. Smith" and "Mr.Smith"), which of them is taken is the anchors' say, as it was when every word
         # of the text was looked up: their words are looked up so again, in the same order.
         shared: set[int] = set()  # the words of the text inside a match of strings sharing their words
+        word_at = _WordAt(joined)
         for last, (size, length, pattern) in hits:
-            i = bisect.bisect_left(separators, last - size + 1)
+            i = word_at(last - size + 1)
             if pattern is None:
                 shared.update(range(i, i + length))
             else:
                 occurs(i, length, pattern)
-        if written:  # spellings found in the text as they are: those that begin and end with a word of it
-            first_word = dict(zip(word_starts, range(n), strict=True))
-            last_word = dict(zip(word_ends, range(n), strict=True))
-            for last, (size, pattern) in written:
-                i, j = first_word.get(last - size + 1), last_word.get(last + 1)
-                if i is None or j is None:
-                    continue
-                if pattern is None:
-                    shared.update(range(i, j + 1))
-                elif tuple(words[i:j + 1]) == pattern.words:
-                    occurs(i, j + 1 - i, pattern)
+        # Spellings found in the text as they are: those that begin and end with a word of it.
+        for last, (size, pattern) in written:
+            i, j = _word_starting(bounds, last - size + 1), _word_ending(bounds, last + 1)
+            if i is None or j is None:
+                continue
+            if pattern is None:
+                shared.update(range(i, j + 1))
+            elif tuple(words[i:j + 1]) == pattern.words:
+                occurs(i, j + 1 - i, pattern)
         anchors, exact_anchors = self.anchors_, self.exact_anchors_
         for j in sorted(shared):
             word = words[j]
-            for shapes in (anchors.get(word), exact_anchors.get(text[offsets[j][0]:offsets[j][1]])):
+            for shapes in (anchors.get(word), exact_anchors.get(text[bounds[2 * j]:bounds[2 * j + 1]])):
                 if shapes is None:
                     continue
                 for (offset, length), patterns in shapes:
@@ -429,11 +429,11 @@ class OccurrenceSpreader:
                     if pattern is not None:
                         occurs(i, length, pattern)
         for pattern, places in own_places:  # in the order the person's strings were learned, then by anchor
-            length, firsts = len(pattern.words), [bisect.bisect_left(separators, at) for at in places]
+            length, firsts = len(pattern.words), [word_at(at) for at in places]
             for anchor in pattern.anchors:
                 for i in firsts:
                     j = i + pattern.offset
-                    if not pattern.exact or text[offsets[j][0]:offsets[j][1]] == anchor:
+                    if not pattern.exact or text[bounds[2 * j]:bounds[2 * j + 1]] == anchor:
                         occurs(i, length, pattern)
         if not found:
             return list(terms)
@@ -445,7 +445,7 @@ class OccurrenceSpreader:
                 chosen[-1][1] = max(chosen[-1][1], stop)
                 continue
             chosen.append([i, stop, pattern])
-        added = [Term(offsets[i][0], offsets[stop - 1][1], pattern.label, text[offsets[i][0]:offsets[stop - 1][1]])
+        added = [Term(bounds[2 * i], bounds[2 * stop - 1], pattern.label, text[bounds[2 * i]:bounds[2 * stop - 1]])
                  for i, stop, pattern in chosen]
         # A string recognized whole elsewhere takes in the shorter terms NER tagged inside it here ("august" of
         # "august 4th", "Thursday" of "Thursday 3"): otherwise the rest of it would be released next to them.
@@ -523,6 +523,44 @@ def _is_word_char(char: str) -> bool:
 def _only_spaces_between(text: str, offsets: list[tuple[int, int]], i: int, length: int) -> bool:
     """Only whitespace between the words of a string."""
     return all(not text[offsets[j - 1][1]:offsets[j][0]].strip() for j in range(i + 1, i + length))
+
+
+class _WordAt:
+    """The number of the word whose separator stands at a place of a text's ``joined`` words (the separators
+    before it), counted from the place asked before: the automaton's matches come nearly in order."""
+
+    __slots__ = ("at", "count", "word")
+
+    def __init__(self, joined: str) -> None:
+        self.count, self.at, self.word = joined.count, 0, 0
+
+    def __call__(self, at: int) -> int:
+        if at >= self.at:
+            self.word += self.count(_SEPARATOR, self.at, at)
+        else:
+            self.word -= self.count(_SEPARATOR, at, self.at)
+        self.at = at
+        return self.word
+
+
+def _only_spaces_within(text: str, bounds: list[int], i: int, length: int) -> bool:
+    """Only whitespace between the words of a string (words i..i + length at ``bounds`` as ``transform_one``
+    has them)."""
+    return all(not text[bounds[2 * j - 1]:bounds[2 * j]].strip() for j in range(i + 1, i + length))
+
+
+def _word_starting(bounds: list[int], at: int) -> int | None:
+    """The word that starts at ``at`` (words at ``bounds`` as ``transform_one`` has them), or None."""
+    k = bisect.bisect_left(bounds, at)
+    if k & 1 and k + 1 < len(bounds) and bounds[k + 1] == at:  # a word ends at ``at``, the next starts there
+        k += 1
+    return k // 2 if not k & 1 and k < len(bounds) - 1 and bounds[k] == at else None
+
+
+def _word_ending(bounds: list[int], at: int) -> int | None:
+    """The word that ends at ``at`` (words at ``bounds`` as ``transform_one`` has them), or None."""
+    k = bisect.bisect_left(bounds, at)
+    return k // 2 if k & 1 and k < len(bounds) and bounds[k] == at else None
 
 
 def _crosses(ends: list[int], starts: list[int], start: int, end: int) -> bool:

@@ -13,6 +13,7 @@ import hashlib
 import inspect
 import json
 import time
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
@@ -241,7 +242,7 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
     stored = cache.get_changes(digest) if cache is not None else None
     if stored is not None:
         try:
-            return _apply_stored(load_changes(stored), _texts(source, columns), base), True
+            return _apply_changes(load_changes(stored), source, columns, base), True
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
     seconds = {} if seconds is None else seconds
@@ -253,7 +254,7 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
         del spreader  # not needed to apply the parts' changes: its strings go before they are parsed
         seconds["spread_parts"] = time.perf_counter() - step - seconds["spread_learn"]
         step = time.perf_counter()
-        spread = _apply_stored(load_changes(stored), _texts(source, columns), base)
+        spread = _apply_changes(load_changes(stored), source, columns, base)
         if cache is not None:
             cache.put_changes(digest, stored)
         seconds["spread_apply"] = time.perf_counter() - step
@@ -327,6 +328,84 @@ def merge_parts(outputs: Iterable[bytes]) -> str:
             pieces.append(dump_changes(changes)[1:-1])
         offset += part["texts"]
     return "{" + ",".join(pieces) + "}"
+
+
+def _apply_changes(changes: dict[int, list], source: Path, columns: list[int], base: RowTerms) -> RowTerms:
+    """``base`` with the stored changes of string-level recoding: on the arrays when every added term carries
+    its text (``change_of``), else text by text with the texts read from ``source``."""
+    spread = _apply_spelled(changes, base)
+    return spread if spread is not None else _apply_stored(changes, _texts(source, columns), base)
+
+
+def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
+    """``base`` with the changes (``load_changes``) whose added terms all carry their text, on the arrays,
+    without the texts: what ``_apply_stored`` makes of them, the same terms in the same order, numbered alike.
+    None when an added term has no text (changes stored before they carried it); ValueError where the changes
+    do not fit the terms."""
+    arrays = base.arrays()
+    bounds = np.frombuffer(base._bounds, dtype=np.int64)
+    old = len(arrays["start"])
+    keep = np.ones(old, dtype=bool)
+    changed = np.zeros(base.texts, dtype=bool)
+    add_text: list[int] = []
+    add_start: list[int] = []
+    add_end: list[int] = []
+    add_label: list[str] = []
+    add_spelling: list[str] = []
+    for index, (removed, added) in changes.items():
+        if not 0 <= index < base.texts:
+            raise ValueError(f"the stored changes name text {index}, past the dataset's last")
+        low, count = int(bounds[index]), int(bounds[index + 1] - bounds[index])
+        if not isinstance(removed, list) or not isinstance(added, list) or not all(
+                type(r) is int and 0 <= r < count for r in removed):
+            raise ValueError(f"the stored changes of text {index} do not fit it")
+        for entry in added:
+            if not isinstance(entry, list) or len(entry) != 4:
+                return None
+            start, end, label, spelling = entry
+            if not (type(start) is int and type(end) is int and isinstance(label, str)
+                    and isinstance(spelling, str) and 0 <= start < end and end - start == len(spelling)):
+                raise ValueError(f"the stored changes of text {index} do not fit it")
+            add_text.append(index)
+            add_start.append(start)
+            add_end.append(end)
+            add_label.append(label)
+            add_spelling.append(spelling)
+        for r in removed:
+            keep[low + r] = False
+        changed[index] = True
+    spread = base.empty_like()
+    added_count = len(add_text)
+    texts = np.concatenate([arrays["text"], np.asarray(add_text, dtype=np.int64)])
+    starts = np.concatenate([arrays["start"], np.asarray(add_start, dtype=np.int32)])
+    # A changed text's terms by start, the kept ones first where starts tie (``sorted`` of kept + added); the
+    # others as they were.
+    order = np.lexsort((np.arange(old + added_count), np.where(changed[texts], starts, 0), texts))
+    order = order[np.concatenate([keep, np.ones(added_count, dtype=bool)])[order]]
+    # Labels and spellings the base does not have are numbered as ``RowTerms.append`` numbers them: in the order
+    # they first stand.
+    label_of = np.concatenate([arrays["label"].astype(np.int64), np.zeros(added_count, dtype=np.int64)])
+    spelling_of = np.concatenate([arrays["spelling"].astype(np.int64), np.zeros(added_count, dtype=np.int64)])
+    for position in order[order >= old].tolist():
+        j = position - old
+        label = spread._label_number.get(add_label[j])
+        if label is None:
+            label = spread._label_number[add_label[j]] = len(spread.labels)
+            spread.labels.append(add_label[j])
+        number = spread._spelling_number.get(add_spelling[j])
+        if number is None:
+            number = spread._spelling_number[add_spelling[j]] = len(spread.spellings)
+            spread.spellings.append(add_spelling[j])
+        label_of[position] = label
+        spelling_of[position] = number
+    ends = np.concatenate([arrays["end"], np.asarray(add_end, dtype=np.int32)])
+    spread._starts = array("i", starts[order].astype(np.int32).tobytes())
+    spread._ends = array("i", ends[order].astype(np.int32).tobytes())
+    spread._label_of = array("H", label_of[order].astype(np.uint16).tobytes())
+    spread._spelling_of = array("i", spelling_of[order].astype(np.int32).tobytes())
+    counts = np.bincount(texts[order], minlength=base.texts)
+    spread._bounds = array("q", np.concatenate([[0], np.cumsum(counts)]).astype(np.int64).tobytes())
+    return spread
 
 
 def _apply_stored(changes: dict[int, list], texts: Iterable[str], base: RowTerms) -> RowTerms:

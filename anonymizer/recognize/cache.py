@@ -36,24 +36,30 @@ def decode_terms(text: str, stored: str) -> list[Term] | None:
 
 def _terms(text: str, triples: object) -> list[Term] | None:
     try:
-        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
+        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label, *_ in triples]
     except (ValueError, TypeError):
         return None
     if any(not 0 <= t.start < t.end <= len(text) for t in terms):
+        return None
+    # A change's added terms carry their spelling (``change_of``): it must be the text's there.
+    if any(len(triple) != 3 and (len(triple) != 4 or triple[3] != term.text)
+           for triple, term in zip(triples, terms, strict=True)):  # type: ignore[arg-type]
         return None
     return terms
 
 
 def change_of(after: Sequence[Term], before: Sequence[Term]) -> list | None:
     """One text's terms after string-level recoding as their change to ``before``: ``[removed, added]`` (the
-    numbers of the terms of ``before`` that went, ``[start, end, label]`` of those that came), None if none."""
+    numbers of the terms of ``before`` that went, ``[start, end, label, text]`` of those that came), None if
+    none. The added terms' text is the text's there, kept so that the changes can be applied to the terms
+    without reading the texts again (``kanon.pipeline``); changes stored without it are read too."""
     after, before = list(after), list(before)
     if after == before:
         return None
     kept = set(after)
     had = set(before)
     return [[n for n, term in enumerate(before) if term not in kept],
-            [[t.start, t.end, t.label] for t in after if t not in had]]
+            [[t.start, t.end, t.label, t.text] for t in after if t not in had]]
 
 
 def encode_changes(results: Iterable[Sequence[Term]], base: Iterable[Sequence[Term]]) -> str:

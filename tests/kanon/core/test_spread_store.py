@@ -11,10 +11,11 @@ import random
 import pytest
 
 from anonymizer.kanon.occurrences import OccurrenceSpreader
-from anonymizer.kanon.pipeline import merge_parts, spread_part
+from anonymizer.kanon.pipeline import _apply_spelled, _apply_stored, merge_parts, spread_part
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.recognize import Term
-from anonymizer.recognize.cache import encode_changes
+from anonymizer.recognize.cache import encode_changes, load_changes
+from tests.kanon.core.test_occurrences_matcher import _tagged
 
 # Names, strings of common words (matched as written only), a lower-case slip, a possessive, a number.
 STRINGS = [("Kurt", "PERSON"), ("Omaha", "GPE"), ("Acme Inc", "ORG"), ("New York", "GPE"), ("Will", "PERSON"),
@@ -128,3 +129,86 @@ def test_parts_of_a_dataset_spread_with_its_spreader_merge_into_the_changes_of_t
     assert merge_parts(outputs) == whole
     with pytest.raises(ValueError, match="2 texts and the terms of 1"):
         spread_part(spreader, texts[:2], RowTerms.of([(terms[0],)], 1), persons[:2])
+
+
+def _store_facts(store: RowTerms) -> tuple:
+    """Everything a store holds, numbering included (not only the terms it gives back)."""
+    return (store.labels, store.spellings, bytes(store._bounds), bytes(store._starts), bytes(store._ends),
+            bytes(store._label_of), bytes(store._spelling_of))
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_changes_applied_on_the_arrays_make_the_store_made_text_by_text(seed):
+    # The parts' changes carry their added terms' text: the pipeline applies them without reading the texts again.
+    texts, terms = _texts_and_terms(seed, 300)
+    terms[3] = list(reversed(terms[3]))  # a text whose terms are not in order stays as it was unless it changes
+    persons = [f"p{n % 11}" for n in range(len(texts))]
+    spreader = OccurrenceSpreader("dataset").fit(texts, terms, persons)
+    base = RowTerms.of([(t,) for t in terms], 1)
+    stored = merge_parts([spread_part(spreader, texts[:150], RowTerms.of([(t,) for t in terms[:150]], 1),
+                                      persons[:150]),
+                          spread_part(spreader, texts[150:], RowTerms.of([(t,) for t in terms[150:]], 1),
+                                      persons[150:])])
+    changes = load_changes(stored)
+    assert len(changes) > 50 and all(len(added) == 4 for _, adds in changes.values() for added in adds)
+    on_arrays = _apply_spelled(load_changes(stored), base)
+    text_by_text = _apply_stored(load_changes(stored), texts, base)
+    assert _store_facts(on_arrays) == _store_facts(text_by_text)
+    assert list(on_arrays.iter_texts()) == spreader.transform(texts, terms, persons)
+    # Changes stored before they carried the added terms' text: read text by text.
+    old = {index: [removed, [added[:3] for added in adds]] for index, (removed, adds) in changes.items()}
+    assert _apply_spelled(old, base) is None
+    assert _store_facts(_apply_stored(old, texts, base)) == _store_facts(text_by_text)
+
+
+def test_changes_that_do_not_fit_the_terms_are_refused_on_the_arrays_too():
+    base = RowTerms.of([([Term(0, 4, "PERSON", "Kurt")],), ([],)], 1)
+    for changes in ({2: [[], []]}, {0: [[1], []]}, {1: [[], [[5, 3, "PERSON", "Kurt"]]]},
+                    {1: [[], [[0, 4, "PERSON", "Kur"]]]}):
+        with pytest.raises(ValueError, match="stored changes"):
+            _apply_spelled(changes, base)
+    with pytest.raises(ValueError, match="do not fit"):  # a text whose spelling is not the text's there
+        _apply_stored({0: [[], [[0, 4, "PERSON", "Omah"]]]}, ["Kurt", ""], base)
+
+
+def _stand_in(texts):
+    """What NER tags, roughly (``test_occurrences_matcher._tagged``), the same for the same text in every run."""
+    for text in texts:
+        yield _tagged([text], seed=len(text))[0]
+
+
+def test_a_release_spread_in_parts_is_byte_for_byte_the_one_spread_in_one_process(tmp_path):
+    """On real posts (blogs_1k): the adding pass in parts on the workers, applied on the arrays, releases the same
+    file and the same words left for review as string-level recoding in the pipeline's own process."""
+    from anonymizer.kanon.config import load_config
+    from anonymizer.kanon.pipeline import anonymize_csv, spread_labels, texts_in_span
+    from anonymizer.tabular.reader import CsvSource
+    from anonymizer.tabular.spans import record_spans
+    from tests.helpers import kanon_file
+
+    source = kanon_file("blogs_1k.csv")
+    config = load_config(kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text(encoding="utf-8"),
+                         columns=["id", "gender", "age", "topic", "sign", "date", "text"]).with_parameters(k=3)
+    parts = []
+
+    def spread_in_parts(spreader, progress):
+        state = OccurrenceSpreader.from_state(json.loads(json.dumps(spreader.state())))  # as a worker has it
+        with source.open("rb") as handle:
+            spans = record_spans(handle, 100_000, CsvSource(handle).delimiter)
+            parts.append(len(spans))
+            outputs = []
+            for start, end in spans:
+                texts, persons = texts_in_span(handle, start, end, config)
+                terms = RowTerms.of([(t,) for t in _stand_in(texts)], 1).only(spread_labels(config))
+                outputs.append(spread_part(state, texts, terms, persons))
+        return merge_parts(outputs)
+
+    released = {}
+    for name, in_parts in (("one process", None), ("in parts", spread_in_parts)):
+        output, review = tmp_path / f"{name}.csv", tmp_path / f"{name}.review.csv"
+        report = anonymize_csv(source, config, output, recognize=_stand_in, spread_in_parts=in_parts,
+                               review_output=review)
+        released[name] = (output.read_bytes(), review.read_bytes(), report["spread_terms"], report["left_for_review"])
+    assert parts[0] >= 5  # the parts did run
+    assert sum(released["one process"][2].values()) > 500  # string-level recoding added many terms
+    assert released["in parts"] == released["one process"]

@@ -2,8 +2,9 @@
 string-level recoding <= 120 s on two workers).
 
 Usage: .venv/bin/python bench/bench_recode_speed.py [--rows 100000,1000000] [--old-max 100000] [--fill 5000]
+       [--first-run-rows 1000000] [--fill-100k N] [--skip throughput,pipeline,first-run]
 
-Two sections, one run:
+Three sections, one run:
 - throughput: the distinct posts whose terms are known (up to 20,000 of blogs_20k.csv), learned once in one
   process, then every post's learned strings found by three engines side by side, in one process: the Python
   pass over every word (what string-level recoding did until the automaton, ``recode_baselines.python_pass``),
@@ -19,6 +20,21 @@ Two sections, one run:
   ``--old-max``. The figure of the goal is the sum of the three steps. On a shared machine the wall times say
   little: the CPU time of the main process and of the parts is printed too, and what it would take on 2 cores of
   its own (main process + parts / 2), which is what the extrapolation to 1M rows uses.
+
+- first-run (issue 44, item 6's figure, measured, not extrapolated): a dataset's first run at ``--first-run-rows``
+  (default 1,000,000) rows, string-level recoding on 2 worker processes, wall and CPU time (main process, and every
+  worker process from its start: making the spreader from the learned strings' JSON included). The rows are the
+  posts of blogs_100k.csv.gz whose NER terms the term cache var/bench/blogs_100k.terms.sqlite3 holds (the one
+  bench_kanon.py's "million" section fills; ``--fill-100k N`` recognizes its first N posts first, 2 processes,
+  about 60 posts/s/process), in order, repeated until the size, each copy's ids made distinct ("<id>#<copy>"): the
+  persons keep their posts (several per person, as in the corpus), and no person is in two copies. What a first
+  run has, and nothing more: every text's terms are in the term cache (its recognition pass put them there, the
+  workers read them from it, as ``kanon.web.jobs.spread_part_of`` does; a miss stops the bench), no string-level
+  recoding is cached, and a copy is 4 MB parts away from the next, so no part reads a text twice. What it has
+  less of: the learned strings are those of the distinct posts, not of a million distinct ones (fewer strings,
+  so somewhat fewer matches per post; the automata's passes are linear in the text whatever their number).
+  Skipped when the cache holds no post of blogs_100k. ``--baseline`` also times the pieces that existed before
+  this section (at an older commit: run the file from there).
 
 The terms: recognized by the recognizer (rx-anon's blog configuration) into var/bench/blogs_20k.terms.sqlite3, the
 first ``--fill`` posts of blogs_20k.csv when the cache holds none (2 processes). When the current recognizer's
@@ -257,15 +273,179 @@ def bench_pipeline(tmp: Path, rows: list[list[str]], fingerprint: str, sizes: li
                       "time, not a measurement)")
 
 
+#: NER of blogs_100k.csv.gz, as bench_kanon.py's "million" section keeps it.
+TERMS_100K = REPO / "var" / "bench" / "blogs_100k.terms.sqlite3"
+
+
+class _CachedOnly:
+    """The recognizer of a first run's string-level recoding: every text's terms are in the term cache (its
+    recognition pass put them there); one that is not stops the bench rather than run NER."""
+
+    def __init__(self, fingerprint: str) -> None:
+        self.fingerprint = fingerprint
+
+    def recognize_many(self, texts, on_characters=None):
+        raise RuntimeError("a text's terms are not in the term cache: not what a first run's workers meet")
+
+
+def _corpus_100k() -> list[list[str]]:
+    import gzip
+
+    csv.field_size_limit(1 << 30)
+    with gzip.open(DATA / "blogs_100k.csv.gz", "rt", encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))[1:]
+
+
+def _fill_100k(rows: list[list[str]], posts: int) -> None:
+    base = config()
+    recognizer = TermRecognizer(model=base.nlp_model, entity_types=base.entity_types, n_process=2)
+    started = time.perf_counter()
+    TERMS_100K.parent.mkdir(parents=True, exist_ok=True)
+    with TermCache(TERMS_100K) as cache:
+        for _ in recognize_with_cache([row[-1] for row in rows[:posts]], recognizer, cache):
+            pass
+    print(f"  recognized the first {posts:,} posts of blogs_100k into {TERMS_100K.relative_to(REPO)} in "
+          f"{time.perf_counter() - started:.0f} s", flush=True)
+
+
+def _known_100k(rows: list[list[str]]) -> tuple[list[list[str]], str]:
+    """The first posts of blogs_100k whose terms the cache holds, up to the first that it does not, and the
+    recognizer version (the one with the most posts)."""
+    with sqlite3.connect(TERMS_100K) as db:
+        counts = dict(db.execute("SELECT fingerprint, count(*) FROM terms_v1 GROUP BY fingerprint"))
+    fingerprint = max(counts, key=counts.get)
+    known = 0
+    with TermCache(TERMS_100K) as cache:
+        for i in range(0, len(rows), 2000):
+            found = cache.get_many(fingerprint, [row[-1] for row in rows[i:i + 2000]])
+            ahead = next((n for n, terms in enumerate(found) if terms is None), None)
+            known += len(found) if ahead is None else ahead
+            if ahead is not None:
+                break
+    return rows[:known], fingerprint
+
+
+_first: dict = {}  # in each worker process of the first-run section
+
+
+def _start_first_run_worker(learned: bytes, fingerprint: str) -> None:
+    _first["spreader"] = OccurrenceSpreader.from_state(json.loads(learned.decode("utf-8", "surrogatepass")))
+    _first["cache"] = TermCache(TERMS_100K)
+    _first["recognizer"] = _CachedOnly(fingerprint)
+    _first["config"] = config()
+
+
+def _first_run_part(source: str, start: int, end: int) -> tuple[bytes, int, float, float]:
+    """``kanon.web.jobs.spread_part_of`` with the SQLite term cache: the part's texts from the file, their terms
+    from the cache (``recognize_with_cache``, chunks of 50, as the job), the adding pass. With the worker's pid,
+    its CPU time since it started and its peak memory (MB)."""
+    import os
+
+    base = _first["config"]
+    with open(source, "rb") as handle:
+        texts, persons = texts_in_span(handle, start, end, base)
+    terms = RowTerms(1)
+    for found in recognize_with_cache(texts, _first["recognizer"], _first["cache"], chunk=50):
+        terms.append(found)
+    output = spread_part(_first["spreader"], texts, terms.only(spread_labels(base)), persons)
+    return output, os.getpid(), time.process_time(), peak_mb()
+
+
+def bench_first_run(tmp: Path, size: int, fill: int) -> None:
+    import os
+
+    rows = _corpus_100k()
+    if fill:
+        _fill_100k(rows, fill)
+    if not TERMS_100K.exists():
+        print(f"first run: skipped, {TERMS_100K.relative_to(REPO)} holds no terms (--fill-100k N recognizes N posts)")
+        return
+    known, fingerprint = _known_100k(rows)
+    if not known:
+        print("first run: skipped, the term cache holds no post of blogs_100k")
+        return
+    path = tmp / f"first_run_{size}.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(HEADER)
+        for n in range(size):
+            row = known[n % len(known)]
+            writer.writerow([f"{row[0]}#{n // len(known)}", *row[1:]])
+    del rows
+    base = config()
+    with path.open("rb") as handle:
+        table = read_table(handle, base)
+    started = time.perf_counter()
+    row_terms = RowTerms(1)  # what the pipeline's gathering step reads back from the term cache before
+    with TermCache(TERMS_100K) as cache, path.open("rb") as handle:
+        for batch in CsvSource(handle).batches(max_rows=5000):
+            for found in cache.get_many(fingerprint, [row[-1] for row in batch]):
+                if found is None:
+                    raise RuntimeError("a text's terms are not in the term cache")
+                row_terms.append(found)
+    gathered = time.perf_counter() - started
+    print(f"first run: {size:,} rows ({path.stat().st_size / 2**30:.2f} GB), the {len(known):,} first posts of "
+          f"blogs_100k.csv.gz with their NER terms (recognizer {fingerprint[:10]}) repeated "
+          f"{size / len(known):.1f} times under distinct ids, {len(set(table.persons)):,} persons, "
+          f"{row_terms.arrays()['start'].size:,} terms; gathered from the term cache in {gathered:.0f} s (not part "
+          "of the stage)", flush=True)
+    facts: dict = {}
+
+    def spread_in_parts(spreader, progress) -> str:
+        with path.open("rb") as handle:
+            spans = record_spans(handle, PART_BYTES, CsvSource(handle).delimiter)
+        learned = json.dumps(spreader.state(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        facts.update(parts=len(spans), learned_mb=len(learned) / 2**20)
+        workers: dict[int, float] = {}
+        peaks: list[float] = []
+        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("forkserver"),
+                                 initializer=_start_first_run_worker, initargs=(learned, fingerprint)) as pool:
+            def outputs():
+                for output, pid, cpu, peak in pool.map(_first_run_part, [str(path)] * len(spans),
+                                                       *zip(*spans, strict=True)):
+                    workers[pid] = max(workers.get(pid, 0.0), cpu)
+                    peaks.append(peak)
+                    yield output
+
+            merged = merge_parts(outputs())
+        facts.update(workers_cpu=sum(workers.values()), workers=len(workers), worker_peak_mb=max(peaks))
+        return merged
+
+    seconds: dict = {}
+    load = os.getloadavg()
+    started, started_cpu = time.perf_counter(), time.process_time()
+    spread, _ = spread_terms(path, table, base, row_terms, spread_in_parts=spread_in_parts, seconds=seconds)
+    wall, main_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    after = os.getloadavg()
+    added = spread.arrays()["start"].size - row_terms.arrays()["start"].size
+    alone = main_cpu + facts["workers_cpu"] / WORKERS
+    print(f"  string-level recoding (pipeline.spread_terms, no cached result): {wall:.1f} s wall = learn "
+          f"{seconds['spread_learn']:.1f} s + parts {seconds['spread_parts']:.1f} s ({facts['parts']} parts of "
+          f"{PART_BYTES / 2**20:.0f} MB on {facts['workers']} worker processes, learned strings "
+          f"{facts['learned_mb']:.1f} MB of JSON, worker peak RSS {facts['worker_peak_mb']:.0f} MB) + apply "
+          f"{seconds['spread_apply']:.1f} s; {added:+,} terms", flush=True)
+    print(f"  CPU: main process {main_cpu:.1f} s, the {facts['workers']} workers {facts['workers_cpu']:.1f} s in all; "
+          f"on 2 cores of its own about {alone:.1f} s (main + workers / {WORKERS}); load average "
+          f"{load[0]:.1f} before, {after[0]:.1f} (1 min) / {after[1]:.1f} (5 min) after; goal <= 120 s", flush=True)
+    path.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", default="100000", help="sizes of the pipeline section, comma-separated")
     parser.add_argument("--old-max", type=int, default=100_000, help="the largest size the Python pass runs at")
     parser.add_argument("--fill", type=int, default=5000, help="posts to recognize when the term cache is empty")
-    parser.add_argument("--skip", default="", help="sections to leave out: throughput, pipeline")
+    parser.add_argument("--skip", default="", help="sections to leave out: throughput, pipeline, first-run")
+    parser.add_argument("--first-run-rows", type=int, default=1_000_000, help="rows of the first-run section")
+    parser.add_argument("--fill-100k", type=int, default=0, help="recognize this many posts of blogs_100k first")
     args = parser.parse_args()
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")
+        return
+    if "first-run" not in args.skip:
+        with tempfile.TemporaryDirectory() as directory:
+            bench_first_run(Path(directory), args.first_run_rows, args.fill_100k)
+    if "throughput" in args.skip and "pipeline" in args.skip:
         return
     rows, terms, fingerprint, whose = known_posts(args.fill)
     print(f"String-level recoding speed; {whose} (blogs_20k.csv)")

@@ -38,17 +38,22 @@ from anonymizer.kanon.terms import RowTerms
 from anonymizer.recognize import Term
 from anonymizer.recognize.recognizer import term_key
 
-__all__ = ["SCOPES", "SPREAD_VERSION", "OccurrenceSpreader", "is_common_word", "is_ordinary"]
+__all__ = ["SCOPES", "SPREAD_VERSION", "UNSURE", "OccurrenceSpreader", "is_common_word", "is_ordinary"]
 
 SCOPES = ("dataset", "person", "off")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _TOKEN_AND_SPACE = re.compile(r"(\w+|[^\w\s])")  # splits a text into its words and the spaces between them
+# The same on an ASCII text, a quarter faster; but the ASCII classes do not count the separators \x1c-\x1f as spaces.
+_ASCII_TOKEN_AND_SPACE = re.compile(r"(\w+|[^\w\s])", re.ASCII)
+_ASCII_ODD_SPACE = re.compile("[\x1c-\x1f]")
 #: A word more frequent than this in pyspellchecker's English list is a common word.
 COMMON_WORD_FREQUENCY = 3_000
 #: Changes whenever what the spreader adds to the same input changes (results kept in a cache carry it).
 SPREAD_VERSION = f"3; common > {COMMON_WORD_FREQUENCY}; pyspellchecker {metadata.version('pyspellchecker')}"
 _SENTENCE_END = frozenset(".!?\n")
 _JOINERS = frozenset("'’-‐")
+#: ``OccurrenceSpreader.change_one`` where it cannot tell the change from the spans alone.
+UNSURE: list = ["unsure"]
 # "I", "I'm", "I'll": a capital there says nothing about a name.
 _ALWAYS_CAPITAL = re.compile(r"I(?:['’](?:m|ll|ve|d|s))?(?!\w)")
 
@@ -340,15 +345,47 @@ class OccurrenceSpreader:
         """``terms`` plus the occurrences of learned strings in ``text``, by start. An occurrence that crosses a
         term, or is exactly one, is left out; one that holds shorter terms whole replaces them; overlapping
         occurrences become one term."""
-        if self.scope == "off" or not self.patterns_:
+        found = self._added(text, [(t.start, t.end) for t in terms], person)
+        if found is None:
             return list(terms)
+        added = [Term(start, end, label, text[start:end]) for start, end, label in found]
+        # A string recognized whole elsewhere takes in the shorter terms NER tagged inside it here ("august" of
+        # "august 4th", "Thursday" of "Thursday 3"): otherwise the rest of it would be released next to them.
+        inside = [(t.start, t.end) for t in added]
+        kept = [t for t in terms if not _within(inside, t.start, t.end)]
+        return sorted([*kept, *added], key=lambda t: t.start)
+
+    def change_one(self, text: str, spans: Sequence[tuple[int, int]], person: object = None) -> list | None:
+        """What ``recognize.cache.change_of(self.transform_one(text, terms, person), terms)`` gives, from the
+        terms' spans (start, end) alone, in the terms' order: None when nothing is added, else [the numbers of the
+        terms taken in, the added terms as [start, end, label, text]] (no ``Term`` made, none compared).
+        ``UNSURE`` where an added term stands exactly where a term does (never seen: ``transform_one`` leaves such
+        a place to NER's term), for which the terms themselves are needed."""
+        found = self._added(text, spans, person)
+        if found is None:
+            return None
+        inside = [(start, end) for start, end, _ in found]
+        if not set(inside).isdisjoint(spans):
+            return UNSURE
+        return [[n for n, (start, end) in enumerate(spans) if _within(inside, start, end)],
+                [[start, end, label, text[start:end]] for start, end, label in found]]
+
+    def _added(self, text: str, spans: Sequence[tuple[int, int]], person: object) -> list[tuple[int, int, str]] | None:
+        """The occurrences of learned strings to add to a text whose terms stand at ``spans``, as (start, end,
+        label) by start; None for none."""
+        if self.scope == "off" or not self.patterns_:
+            return None
         own = self.owned_.get(person)
         lowered = text.lower()
-        if len(lowered) == len(text):  # the common case: words straight from C
-            pieces = _TOKEN_AND_SPACE.split(lowered)  # the spaces before each word, the word, ...; the spaces after
+        if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
+            # The spaces before each word, the word, ...; the spaces after. ASCII classes where they are the same.
+            pieces = (_TOKEN_AND_SPACE if _ASCII_ODD_SPACE.search(lowered) else _ASCII_TOKEN_AND_SPACE).split(lowered)
             words = pieces[1::2]
-            if not lowered.isascii():  # folded word by word (the same length in the text as lowered)
-                words = [w if w.isascii() else _fold(w) for w in words]
+            bounds = None  # made from ``pieces`` once a match is to be looked at
+        elif len(lowered) == len(text):
+            pieces = _TOKEN_AND_SPACE.split(lowered)
+            # Folded word by word (the same length in the text as lowered).
+            words = [w if w.isascii() else _fold(w) for w in pieces[1::2]]
             bounds = None  # made from ``pieces`` once a match is to be looked at
         else:  # a few characters change length in lower case (İ)
             tokens = _tokens(text)
@@ -373,11 +410,11 @@ class OccurrenceSpreader:
                     if places:
                         own_places.append((pattern, places))
         if not hits and not written and not own_places:
-            return list(terms)
+            return None
         if bounds is None:  # word i stands at [bounds[2i], bounds[2i + 1]) of the text
             bounds = list(accumulate(map(len, pieces)))
         n = len(words)
-        spans = sorted((t.start, t.end) for t in terms)
+        spans = sorted(spans)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
         tagged = set(spans)
         found: list[tuple[int, int, _Pattern]] = []  # every match, not only each anchor's longest: "Hard Rock"
@@ -436,7 +473,7 @@ class OccurrenceSpreader:
                     if not pattern.exact or text[bounds[2 * j]:bounds[2 * j + 1]] == anchor:
                         occurs(i, length, pattern)
         if not found:
-            return list(terms)
+            return None
         chosen: list[list] = []  # [first word, end word, pattern]
         for i, stop, pattern in sorted(found, key=lambda f: (f[0], f[0] - f[1])):  # leftmost, then longest
             if chosen and i < chosen[-1][1]:
@@ -445,13 +482,7 @@ class OccurrenceSpreader:
                 chosen[-1][1] = max(chosen[-1][1], stop)
                 continue
             chosen.append([i, stop, pattern])
-        added = [Term(bounds[2 * i], bounds[2 * stop - 1], pattern.label, text[bounds[2 * i]:bounds[2 * stop - 1]])
-                 for i, stop, pattern in chosen]
-        # A string recognized whole elsewhere takes in the shorter terms NER tagged inside it here ("august" of
-        # "august 4th", "Thursday" of "Thursday 3"): otherwise the rest of it would be released next to them.
-        inside = [(t.start, t.end) for t in added]
-        kept = [t for t in terms if not _within(inside, t.start, t.end)]
-        return sorted([*kept, *added], key=lambda t: t.start)
+        return [(bounds[2 * i], bounds[2 * stop - 1], pattern.label) for i, stop, pattern in chosen]
 
     def _matches(self, joined: str) -> list[tuple[int, tuple[int, int, _Pattern | None]]]:
         """Every key of a string spread everywhere in any case in ``joined`` (the text's folded words), overlapping

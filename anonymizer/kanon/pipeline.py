@@ -24,7 +24,7 @@ import numpy as np
 
 from anonymizer.kanon.hierarchies import TermHierarchies
 from anonymizer.kanon.metrics import information_loss, released_classes
-from anonymizer.kanon.occurrences import SPREAD_VERSION, OccurrenceSpreader, is_common_word
+from anonymizer.kanon.occurrences import SPREAD_VERSION, UNSURE, OccurrenceSpreader, is_common_word
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import TextRecoder, recode_classes
 from anonymizer.kanon.review import ReviewList
@@ -308,8 +308,10 @@ def spread_part(spreader: OccurrenceSpreader, texts: Sequence[str], terms: RowTe
         raise ValueError(f"the part holds {len(texts):,} texts and the terms of {terms.texts:,}")
     changes = {}
     for i, text in enumerate(texts):
-        before = terms.text(i)
-        change = change_of(spreader.transform_one(text, before, owners[i]), before)
+        change = spreader.change_one(text, terms.spans(i), owners[i])
+        if change is UNSURE:
+            before = terms.text(i)
+            change = change_of(spreader.transform_one(text, before, owners[i]), before)
         if change is not None:
             changes[str(i)] = change
     return json.dumps({"texts": len(texts), "changes": changes}, ensure_ascii=False,

@@ -113,6 +113,11 @@ class RowTerms(Sequence):
             self._starts[low:high], self._ends[low:high], self._label_of[low:high], self._spelling_of[low:high],
             strict=True)]
 
+    def spans(self, index: int) -> list[tuple[int, int]]:
+        """The (start, end) of the terms of text ``index``, in the order of ``text(index)`` (no ``Term`` made)."""
+        low, high = self._bounds[index], self._bounds[index + 1]
+        return list(zip(self._starts[low:high], self._ends[low:high], strict=True))
+
     def term(self, index: int) -> Term:
         """Term number ``index`` of the whole store."""
         return Term(self._starts[index], self._ends[index], self.labels[self._label_of[index]],

@@ -36,14 +36,24 @@ def decode_terms(text: str, stored: str) -> list[Term] | None:
 
 def _terms(text: str, triples: object) -> list[Term] | None:
     try:
-        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label, *_ in triples]
+        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
     except (ValueError, TypeError):
         return None
     if any(not 0 <= t.start < t.end <= len(text) for t in terms):
         return None
-    # A change's added terms carry their spelling (``change_of``): it must be the text's there.
-    if any(len(triple) != 3 and (len(triple) != 4 or triple[3] != term.text)
-           for triple, term in zip(triples, terms, strict=True)):  # type: ignore[arg-type]
+    return terms
+
+
+def _added_terms(text: str, added: object) -> list[Term] | None:
+    """A change's added terms, ``[start, end, label, text]`` (``change_of``) or, stored before they carried
+    their text, ``[start, end, label]``; None where they do not fit ``text``."""
+    try:
+        terms = _terms(text, [entry[:3] for entry in added])  # type: ignore[attr-defined]
+    except TypeError:
+        return None
+    # The text an added term carries must be the text's there.
+    if terms is None or any(len(entry) != 3 and (len(entry) != 4 or entry[3] != term.text)
+                            for entry, term in zip(added, terms, strict=True)):  # type: ignore[call-overload]
         return None
     return terms
 
@@ -93,7 +103,7 @@ def load_changes(stored: str) -> dict[int, list]:
 def apply_change(change: list, text: str, terms: Sequence[Term], index: int) -> list[Term]:
     """Text number ``index``'s terms after its stored ``change`` to ``terms``; ValueError where it does not fit."""
     removed, triples = change
-    added = _terms(text, triples)
+    added = _added_terms(text, triples)
     if added is None or not isinstance(removed, list) or not all(
             isinstance(r, int) and 0 <= r < len(terms) for r in removed):
         raise ValueError(f"the stored changes of text {index} do not fit it")

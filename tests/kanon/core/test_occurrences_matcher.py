@@ -1,7 +1,8 @@
 """String-level recoding finds learned strings with an Aho-Corasick automaton (issue 44, item 6): the same terms,
-text for text, as the Python pass over every word it replaced (kept in bench/recode_baselines.py as the bench's
-baseline), on real blog posts and on made-up texts built to hit the corners (folding, strings sharing their words,
-overlaps, a person's own strings, strings of common words matched as written)."""
+text for text (and the same change, as the workers' parts write it), as the Python pass over every word it
+replaced (kept in bench/recode_baselines.py as the bench's baseline), on real blog posts and on made-up texts built
+to hit the corners (folding, strings sharing their words, overlaps, a person's own strings, strings of common words
+matched as written)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from anonymizer.kanon.occurrences import OccurrenceSpreader
+from anonymizer.kanon.occurrences import UNSURE, OccurrenceSpreader
 from anonymizer.recognize import Term
+from anonymizer.recognize.cache import change_of
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO.parent / "shared" / "data" / "kanon"
@@ -58,6 +60,9 @@ def _same_output(spreader: OccurrenceSpreader, texts, terms, persons) -> tuple[i
         new = spreader.transform_one(text, before, person)
         old = baselines.python_pass(spreader, text, before, person)
         assert new == old, f"text {n}: {text[:200]!r}"
+        # What the workers' parts write: the change alone, from the terms' spans.
+        change = spreader.change_one(text, [(t.start, t.end) for t in before], person)
+        assert change is UNSURE or change == change_of(new, before), f"text {n}: {text[:200]!r}"
         changed += new != list(before)
     return len(texts), changed
 

@@ -97,3 +97,51 @@ def _description_end(text: str, start: int) -> int | None:
             break
         pos = end + gap.end()
     return end
+
+
+# ------------------------------------------------------------------------------------------ named events
+
+# The last word of an event's name: "Winter Madness Weekend", "the 4th Winter Madness weekend", "Spring Fling
+# Prom", "Relay for Life" is not taken (no head word). The head may be lower case after capitalised words.
+_EVENT_HEADS = (r"[Ww]eekend|[Nn]ight|[Ff]estival|[Ff]est|[Pp]arty|[Bb]all|[Pp]rom|[Cc]amp|[Rr]etreat|[Cc]oncert"
+                r"|[Tt]ournament|[Cc]onference|[Cc]onvention|[Ee]xpo|[Ff]air|[Pp]arade|[Mm]arathon|[Rr]eunion|[Gg]ala"
+                r"|[Jj]amboree|[Ss]howcase|[Cc]hampionships?|[Ii]nvitational|[Bb]ash|[Rr]ally|[Ss]ummit|[Cc]arnival"
+                r"|[Tt]our|[Gg]ames")
+_NAMED_EVENT = re.compile(
+    r"(?<![\w'’&-])(?:(?:\d{1,3}(?:st|nd|rd|th)|[Aa]nnual) )?"
+    r"(?P<name>[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*){0,3}) "
+    rf"(?:{_EVENT_HEADS})(?![\w'’-])")
+# Capitalised words that name no event by themselves: "Friday Night", "This Weekend", "Christmas Party".
+_NOT_EVENT_NAMES = frozenset("""
+this that last next every each the a an my our his her their your its one some any all saturday sunday monday
+tuesday wednesday thursday friday weekend tonight tomorrow yesterday today good great big fun long late early
+christmas xmas halloween easter thanksgiving birthday bday new year years year's night day i it we he she they
+""".split())
+_GATE_HEADS = re.compile(rf"(?:{_EVENT_HEADS})(?![\w'’-])")
+
+
+def named_event_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "EVENT") of named events: capitalised words and an event word ("Winter Madness Weekend",
+    "the 4th Winter Madness weekend"), not inside a Title Case line and not made of time words alone."""
+    if _GATE_HEADS.search(text) is None:
+        return []
+    found: list[tuple[int, int, str]] = []
+    for m in _NAMED_EVENT.finditer(text):
+        words = [w.lower().strip("'’") for w in m.group("name").split()]
+        if all(w in _NOT_EVENT_NAMES or w in _MONTH_NAMES for w in words) \
+                or any(w in _FUNCTION_WORDS for w in words):
+            continue                                    # "Friday Night"; "It Was A Great Party" (Title Case)
+        before = text[:m.start()].rstrip(" ")
+        previous = re.search(r"([\w'’-]+)\W*$", before)
+        if previous and previous.group(1)[:1].isupper() and before.endswith(previous.group(1)):
+            continue                                    # inside a Title Case line: "Had A Great Party"
+        found.append((m.start(), m.end(), "EVENT"))
+    return found
+
+
+_FUNCTION_WORDS = frozenset("""
+a an the is was are were be been am had has have do did does to of and or in on at for with it i my we you he
+she they this that what so but if as our your their his her
+""".split())
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split())

@@ -58,7 +58,7 @@ from functools import cache
 from importlib import metadata, resources
 
 from anonymizer.recognize.cues import cue_spans, domain_spans, grid_spans, street_spans
-from anonymizer.recognize.events import event_spans
+from anonymizer.recognize.events import event_spans, named_event_spans
 from anonymizer.recognize.handles import handle_spans
 from anonymizer.recognize.people import (
     COMMON_FREQUENCY,
@@ -71,9 +71,10 @@ from anonymizer.recognize.people import (
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 #: Bump when a rule, a threshold or a table below changes.
-LEXICONS_VERSION = "4"   # 3: handles, organisations and venues by cue, streets, dated events; 4: web sites
+# 3: handles, organisations and venues by cue, streets, dated events; 4: web sites; 5: pinned dates, named events
+LEXICONS_VERSION = "5"
 #: Entity types the lexicons can produce.
-LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME", "FAC"})
+LEXICON_TYPES = frozenset({"PERSON", "GPE", "LOC", "ORG", "DATE", "TIME", "FAC", "EVENT"})
 
 #: People a one-word city needs to be taken without a place preposition (see also BIG_CITY_POPULATION).
 MIN_CITY_POPULATION = 15_000
@@ -328,6 +329,37 @@ _DATE_PATTERN = re.compile(r"(?<!\w)(?:" + "|".join([
 ]) + ")")
 
 
+# Dates spaCy splits or calls a number, written as strong spans (they replace the spaCy spans inside them):
+# "the first of May" (ORDINAL + DATE), "on 7/31" (CARDINAL). A month/day without a year is taken when the day
+# cannot be a denominator (over 16: "1/4 tsp", "3/8 inch" stay) or after a word that says date ("by 6/5").
+_DAY_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth"
+             r"|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-\w+|thirtieth"
+             r"|thirty-first)")
+_PINNED_DATE = re.compile(
+    rf"(?<![\w'’-])(?P<dayword>(?:[Tt]he )?{_DAY_WORD} of {_MONTH_FULL})(?![\w'’-])"
+    r"|(?P<monthday>(?<![\w./:$£€-])(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/:%-]|\.\d|,\d))")
+_DATE_CUE = re.compile(r"(?:\b(?:on|by|until|till|til|before|after|since|from|due|dated|thru|through|of|"
+                       r"[Oo]n|[Bb]y|[Uu]ntil|[Ss]ince|[Ff]rom|[Dd]ue)\s+)$")
+_UNIT_AFTER = re.compile(r"\s*(?:cups?|c\b|tsp|tbsp|teaspoons?|tablespoons?|lbs?|oz|ounces?|inch|inches|in\b|"
+                         r"miles?|mi\b|pounds?|pints?|quarts?|gallons?|ml|l\b|g\b|kg|grams?|of\b|th\b|pt)", re.I)
+
+
+def pinned_date_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "DATE") of "the first of May" and of month/day dates such as "7/31", sorted."""
+    if "/" not in text and " of " not in text:
+        return []
+    found = []
+    for m in _PINNED_DATE.finditer(text):
+        if m.lastgroup == "monthday":
+            day = int(m.group().split("/")[1])
+            if _UNIT_AFTER.match(text, m.end()):
+                continue
+            if day <= 16 and not _DATE_CUE.search(text, max(0, m.start() - 12), m.start()):
+                continue
+        found.append((m.start(), m.end(), "DATE"))
+    return found
+
+
 def _valid_numeric_date(text: str) -> bool:
     parts = re.split(r"[-/.]", text)
     numbers = [int(p) for p in parts]
@@ -511,6 +543,9 @@ class Lexicons:
         candidates: list[tuple[int, int, int, str]] = []
         if "DATE" in self.types:
             candidates.extend((s, e, 0, label) for s, e, label in event_spans(text))
+            candidates.extend((s, e, 0, label) for s, e, label in pinned_date_spans(text))
+        if "EVENT" in self.types:
+            candidates.extend((s, e, 1, label) for s, e, label in named_event_spans(text))
         if "FAC" in self.types:
             candidates.extend((s, e, 1, label) for s, e, label in grid_spans(text))
         if "PERSON" in self.types:

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from anonymizer.recognize.lexicons import _Data, _Tok
 
 #: Bump when a rule, a threshold or a table below changes (part of ``lexicons.data_version``).
-PEOPLE_VERSION = "3"
+PEOPLE_VERSION = "4"   # 4: name runs, glued possessives, nicknames before "(Name)", lower-case towns, "Mr T"
 
 #: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
 #: "mobile" 19,649; "kurt" 460, "omaha" 95).
@@ -80,6 +80,9 @@ ALIAS_MAX_FREQUENCY = 1_000
 #: A place this big is no person joined to one by "and" ("Kurt and Boston"; "Cat" has 15,556 people in Turkey),
 #: and a lower-case first name that is such a place needs a strong context ("go to dallas"; "with teresa").
 BIG_PLACE_POPULATION = 100_000
+#: Below this word-per-name ratio a lower-case first name frequent in subtitles still reads as a name ("amanda"
+#: 0.31, "eva" 0.77, "sara" 0.73; "joey" 3.5, "matt" 5.9, "jake" 19.7).
+PLAIN_NAME_RATIO = 2.0
 
 # Titles before a person's name (the title is not part of the PERSON span, as in OntoNotes).
 _TITLES = frozenset("""
@@ -128,7 +131,7 @@ _PERSON_BEFORE = frozenset("""
 with without and n told tell tells telling asked ask asks asking met meet meeting called call calling texted
 text emailed messaged hate hates hated love loves loved miss missed misses convinced convince thank thanks thx
 dear hey hi hello bye saw visited invited hugged hug kissed kiss dating dated married marry like for to from
-about except than unlike as behind beside
+about except than unlike as behind beside wit wif sister brother sis bro cousin princess prince bestie buddy pal
 """.split())
 # The subset that says person even before a first name that is also a word ("told jack", "hey frank").
 _STRONG_BEFORE = frozenset("""
@@ -236,12 +239,18 @@ def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) ->
             if hit is None and want_place:
                 hit = _weak(places.multiword_place(text, toks, i, data))
             if hit is None and want_person:
-                hit = _person(text, toks, i, data, places) or _alias(text, toks, i, data)
+                hit = (_person(text, toks, i, data, places) or _alias(text, toks, i, data)
+                       or _name_run(toks, i, data) or _glued_possessive(toks, i, data)
+                       or _paren_alias(text, toks, i, data))
             if hit is None and want_place:
                 hit = _weak(places.place(text, toks, i, data))
-        elif want_person:
-            hit = (_title_person(text, toks, i, data) or _asian_name(toks, i, data)
-                   or _lower_person(text, toks, i, data) or _alias(text, toks, i, data))
+        else:
+            if want_person:
+                hit = (_title_person(text, toks, i, data) or _asian_name(toks, i, data)
+                       or _lower_person(text, toks, i, data) or _alias(text, toks, i, data)
+                       or _paren_alias(text, toks, i, data))
+            if hit is None and want_place:
+                hit = _lower_place(toks, i, data)
         if hit is None:
             i += 1
             continue
@@ -330,6 +339,9 @@ def _title_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
     if text[toks[i].end:nxt.start] not in (" ", ". "):
         return None
     low = nxt.low
+    if title in _SURE_TITLES and toks[i].cap and len(nxt.word) == 1 and nxt.word.isupper() \
+            and not _INITIAL_THEN_NAME.match(text, nxt.end):
+        return i + 1, i + 1, "PERSON", REPLACES       # "Mr T", "Mr. T says"; "Mr. T. Smith" goes on below
     if freq(low) >= FUNCTION_FREQUENCY or low in WEEKDAYS or low in MONTHS or low in _TITLES or low in _ROLES \
             or low in _NOT_AFTER_TITLE or low in _CHAT or not nxt.word.isalpha():
         return None
@@ -373,8 +385,9 @@ def _person(text: str, toks: list[_Tok], i: int, data: _Data, places: PlaceFinde
         return None                               # "Jordan", "in Austin", "Lincoln, NE": a place
     if i and not tok.starts_sentence and toks[i - 1].low in _ARTICLES:
         return None                               # "a Gita", "watch the Troy"
-    if i + 1 < len(toks) and toks[i + 1].spaced and toks[i + 1].cap:
-        return None                               # part of a longer name: "Olive Garden", "Ella Enchanted"
+    if i + 1 < len(toks) and toks[i + 1].spaced and toks[i + 1].cap \
+            and text[tok.end:tok.end + 2] not in _POSSESSIVES:
+        return None                               # part of a longer name: "Olive Garden"; not "Joey's Pictures"
     if i + 2 < len(toks) and toks[i + 1].low == "of" and toks[i + 2].cap:
         return None                               # "Bill of Rights", "Rose of Sharon"
     if kind == "plain":
@@ -450,7 +463,8 @@ def _lower_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
                 and text[tok.end:tok.end + 1] in (",", "!"):
             return i, i, "PERSON", REPLACES           # "hey bill, whats up"
         return None
-    word_like = low in _WORD_NAMES or freq(low) >= LOWER_PLAIN_FREQUENCY
+    # frequent in subtitles but still mostly a name ('amanda' 0.3, 'sara' 0.7 per Census share): weak contexts do
+    word_like = low in _WORD_NAMES or (freq(low) >= LOWER_PLAIN_FREQUENCY and name_ratio(low, data) >= PLAIN_NAME_RATIO)
     place = data.places.get(low)
     if place is not None and (place.area or place.population >= BIG_PLACE_POPULATION):
         word_like = True                          # "go to dallas", "from norman to stillwater"
@@ -569,6 +583,98 @@ def _coordinated(toks: list[_Tok], found: list[_Found], data: _Data) -> list[_Fo
     merged = [(a, b, label, REPLACES if a in strong else s) for a, b, label, s in found] + extra
     merged.sort()
     return merged
+
+
+def _name_run(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+    """Two or more capitalised first names in a row, one space apart, none of them a common word: a list of
+    people written without commas, also in a Title Case line ("... Goes Out To Matt Dustin Zack Lynn And")."""
+    if not _plain_capitalised(toks[i], data):
+        return None
+    last = i
+    while last + 1 < len(toks) and toks[last + 1].spaced and _plain_capitalised(toks[last + 1], data):
+        last += 1
+    if last == i:
+        return None
+    return i, last, "PERSON", EXTENDS
+
+
+def _plain_capitalised(tok: _Tok, data: _Data) -> bool:
+    return tok.cap and tok.word.isalpha() and tok.low not in _WORD_NAMES and first_name_kind(tok.low, data) == "plain"
+
+
+def _glued_possessive(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+    """A capitalised first name with an "s" glued on before a lower-case word: "Jims parents", "Erics car"
+    (a surname such as "Williams" or "Roberts" is left to the surname rules)."""
+    tok = toks[i]
+    low = tok.low
+    if len(low) < 4 or low[-1] != "s" or not tok.word.isalpha() or low in data.surnames \
+            or freq(low) >= RARE_FREQUENCY or low[:-1] in _WORD_NAMES or first_name_kind(low[:-1], data) != "plain":
+        return None
+    if i + 1 >= len(toks) or not toks[i + 1].spaced or not toks[i + 1].word.islower() \
+            or freq(toks[i + 1].low) >= FUNCTION_FREQUENCY:
+        return None
+    return i, i, "PERSON", REPLACES
+
+
+# Words that stand before a name in parentheses without being the name: "my sister (Jane)", "the band (Muse)".
+_NOT_PAREN_ALIASES = _NOT_ALIASES | frozenset("""
+sister brother cousin friend friends boyfriend girlfriend bf gf husband wife son daughter boss teacher kid kids
+band singer guy girl man woman name named aka alias
+""".split())
+# " (Name)" right after a word: the name a nickname stands for ("shout out to grimes (Jake)", "eek (Erik)").
+_PAREN_NAME = re.compile(r" ?\(([A-Z][a-z]+)\)")
+
+
+def _paren_alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+    """A nickname followed by the first name it stands for in parentheses: "grimes (Jake)", "eek (Erik)"."""
+    tok = toks[i]
+    if text[tok.end:tok.end + 1] not in (" ", "(") or tok.end + 3 >= len(text):
+        return None
+    m = _PAREN_NAME.match(text, tok.end)
+    if m is None or first_name_kind(m.group(1).lower(), data) is None:
+        return None
+    low = tok.low
+    if len(low) < 2 or not tok.word.isalpha() or low in _NOT_PAREN_ALIASES or low in _TITLES or _is_chat(low) \
+            or low in WEEKDAYS or low in MONTHS or freq(low) >= LOWER_PLAIN_FREQUENCY:
+        return None
+    return i, i, "PERSON", REPLACES
+
+
+# Words after which a lower-case town is where someone goes or is: "ran out to elyria", "back in omaha".
+_TO_PLACE = frozenset("to in at from near outside visit visiting visited".split())
+
+
+def _lower_place(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+    """A town of the gazetteer written in lower case after "to", "in", "from", ...: "ran out to elyria". The
+    town must be no English word ("reading", "mobile", "bath" stay) and no first name."""
+    tok = toks[i]
+    low = tok.low
+    if len(low) < 4 or not tok.word.isalpha() or not tok.word.islower() or not before_is(toks, i, _TO_PLACE):
+        return None
+    place = data.places.get(low)
+    if place is None and before_is(toks, i, _AT) and low in data.surnames and freq(low) < RARE_FREQUENCY \
+            and low not in data.first and not _is_chat(low) and text_after_ok(toks, i):
+        return i, i, "ORG", WEAK                          # a diner or a shop named after someone: "at perkins"
+    if place is None or not (place.area or place.population >= _LOWER_PLACE_POPULATION):
+        return None
+    if freq(low) >= RARE_FREQUENCY or low in data.first or _is_chat(low):
+        return None
+    return i, i, place.label, WEAK
+
+
+_AT = frozenset(("at",))
+
+
+def text_after_ok(toks: list[_Tok], i: int) -> bool:
+    """The word after a venue is no surname's first name would continue: "at perkins)" or "at perkins and";
+    not "at perkins street" (the street rules take that)."""
+    return i + 1 >= len(toks) or toks[i + 1].low not in ("street", "st", "road", "rd", "avenue", "ave", "lane")
+
+
+#: Population from which a town written in lower case after "to" / "in" is taken as a place.
+_LOWER_PLACE_POPULATION = 15_000
+# An initial that goes on with a name: "Mr. T. Smith", "Mr T Smith".
+_INITIAL_THEN_NAME = re.compile(r"\.? [A-Z][a-z]")
 
 
 def _big_place(data: _Data, low: str) -> bool:

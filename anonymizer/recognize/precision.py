@@ -56,7 +56,7 @@ from anonymizer.recognize.time_words import (
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "4"
+PRECISION_VERSION = "5"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -95,6 +95,7 @@ dang darn damn dammit crap hey hi hello bye byebye yo oi oy yeah yea yep yup nop
 aww aw awe okie okies kk lol lmao lmfao rofl roflmao omg omfg wtf btw brb bbl ttyl imo imho fyi jk idk nvm gtg
 hehehe hahaha
 amen alas oops whoops uhoh mwah xoxo
+lah leh lor sia liao meh hor mah wah lar yeh yah anywho anywhoo anyhoo sux
 """.split())
 FILLERS = _CONTRACTIONS | _INTERJECTIONS
 # Laughter and drawn-out sounds of any length: "bwahahaha", "wahahah", "hehehe", "mmm", "hmmmm", "arghhh".
@@ -102,6 +103,8 @@ _FILLER_SHAPES = re.compile(r"(?:[bmw]?u?a?(?:ha|ah)+h?|(?:he)+h?|(?:hi){2,}|(?:
                             r"m+|h+m+|u+h*m+|a+r+g+h*|u+g+h+|e+w+|o+h+|a+h+|o+o+h*|w+o+w+|y+a+y+|z+|s+h+|p+f+t*)")
 # Cut letters repeated three or more times to two: "Hmmmm" -> "hmm", "UGHHHH" -> "ugh" (then FILLERS has it).
 _REPEATS = re.compile(r"(.)\1{2,}")
+# A number of one or two digits alone, which spaCy sometimes calls DATE ("it was [34]").
+_BARE_NUMBER = re.compile(r"\d{1,2}")
 # Words: letters with inner apostrophes or hyphens; a token with a digit is never ordinary.
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\w*\d\w*")
 # HTML entities the posts carry ("&nbsp;", "&amp;", "&#39;"): no words.
@@ -129,8 +132,10 @@ _TIME_PIECES = re.compile(r"day|night|nite|week|month|year|hour|morn|noon|yest|t
 # Units that date nothing on their own: "a long day", "my morning", "for hours".
 _VAGUE_UNITS = frozenset("""
 day days night nights morning mornings afternoon afternoons evening evenings hour hours minute minutes
-while time times
+while time times weekend weekends
 """.split())
+# Words before a vague unit that leave it vague: "your [weekend]", "the day", "any minute", "another crap day".
+_VAGUE_BEFORE = frozenset("my your his her our their its a an any another".split())
 _BARE_PLURALS = frozenset("days nights mornings evenings hours minutes seconds weeks months years ages".split())
 _POSSESSIVES = frozenset("my your his her our their its".split())
 # Words that make the stretch a measure ("a few days", "our two hours"): those stay.
@@ -442,6 +447,8 @@ def ordinary_reason(text: str, start: int, end: int, label: str) -> str | None:
 
 def _time_reason(text: str, start: int, end: int) -> str | None:
     span = _ENTITY.sub(" ", text[start:end])
+    if _BARE_NUMBER.fullmatch(span.strip()):
+        return "bare number"                                             # "he put [31]": a count, no date
     if any(c.isdigit() for c in span):
         return None
     words = [_strip_possessive(w.lower().replace("’", "'")) for w in _WORD.findall(span)]
@@ -453,10 +460,17 @@ def _time_reason(text: str, start: int, end: int) -> str | None:
     if unit not in _VAGUE_UNITS and unit not in _BARE_PLURALS:
         return None
     if not head:
-        return "vague time" if unit in _BARE_PLURALS else None           # "hours"; not "morning"
+        if unit in _BARE_PLURALS:
+            return "vague time"                                          # "hours"; not "morning"
+        previous = _previous_word(text, start)
+        if previous is not None and previous[1].lower() in _VAGUE_BEFORE and not _BOUNDARY.search(previous[2]):
+            return "vague time"                                          # "your [weekend]"
+        return None
+    if head == ["the"] and unit == "day":
+        return "vague time"                                              # "rest in the day"; "the weekend" stays
     if head[0] in _POSSESSIVES and all(w not in _TIME_ANCHORS and w not in _MEASURES for w in head[1:]):
         return "vague time"                                              # "my morning", "her long day"
-    if head[0] in ("a", "an") and len(head) >= 2 and all(
+    if ((head[0] in ("a", "an") and len(head) >= 2) or head[0] in ("any", "another")) and all(
             w not in _MEASURES and w not in _TIME_ANCHORS and _is_word(w) for w in head[1:]):
         return "vague time"                                              # "a long day"; not "a few days"
     return None

@@ -325,3 +325,29 @@ def test_recognize_with_cache_counts_cached_texts_at_once(tmp_path, monkeypatch)
         assert partly[0] == total and partly[-1] == total + len("Lucas met Kurt.")
     # without the keyword the recognizer is called as before (duck-typed recognizers keep working)
     assert list(recognize_with_cache(texts, r, None)) == got
+
+
+# ------------------------------------------------------------------------------------------ pinned dates, events
+
+@pytest.mark.parametrize(("text", "span", "label"), [
+    ("I should hear from them by the first of May. We shall see.", "the first of May", "DATE"),
+    ("we are meeting on 7/31 at the mall", "7/31", "DATE"),
+    ("due by 6/5 at the latest", "6/5", "DATE"),
+    ("Olivia and I went for the 4th Winter Madness weekend. It was fun.", "4th Winter Madness weekend", "EVENT"),
+    ("we drove up for the Spring Fling Festival with friends", "Spring Fling Festival", "EVENT"),
+])
+def test_dates_spacy_splits_and_named_events_are_strong_spans(text, span, label):
+    strong = Lexicons({"DATE", "EVENT"}).strong_spans(text)
+    assert (text.index(span), text.index(span) + len(span), label) in strong
+
+
+@pytest.mark.parametrize("text", [
+    "Add 1/4 tsp salt and 3/8 cup of water",        # fractions
+    "mix 1/16 inch pieces",
+    "See you Friday Night at the pub",               # time words alone name no event
+    "It Was A Great Party Last Night",               # a Title Case line
+    "we had a great party last night",
+    "Christmas Party was fun",
+])
+def test_fractions_time_words_and_title_case_are_no_pinned_date_or_event(text):
+    assert Lexicons({"DATE", "EVENT"}).strong_spans(text) == []

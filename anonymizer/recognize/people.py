@@ -248,7 +248,7 @@ def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) ->
             if want_person:
                 hit = (_title_person(text, toks, i, data) or _asian_name(toks, i, data)
                        or _lower_person(text, toks, i, data) or _alias(text, toks, i, data)
-                       or _paren_alias(text, toks, i, data))
+                       or _paren_alias(text, toks, i, data) or _initial_after_kin(text, toks, i))
             if hit is None and want_place:
                 hit = _lower_place(toks, i, data)
         if hit is None:
@@ -636,6 +636,23 @@ def _paren_alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | N
     low = tok.low
     if len(low) < 2 or not tok.word.isalpha() or low in _NOT_PAREN_ALIASES or low in _TITLES or _is_chat(low) \
             or low in WEEKDAYS or low in MONTHS or freq(low) >= LOWER_PLAIN_FREQUENCY:
+        return None
+    return i, i, "PERSON", REPLACES
+
+
+# Words before a friend named by an initial: "my ex-best friend T.", "my boyfriend J and I".
+_KIN_BEFORE_INITIAL = frozenset("""
+friend friends bf gf boyfriend girlfriend sister brother cousin roommate roomie buddy bestie pal crush ex
+""".split())
+
+
+def _initial_after_kin(text: str, toks: list[_Tok], i: int) -> _Found | None:
+    """A capital letter alone after a friend or kin word: "my ex-best friend T.", "my bf J and I"."""
+    tok = toks[i]
+    if len(tok.word) != 1 or not tok.word.isupper() or tok.word in ("I", "A") \
+            or not before_is(toks, i, _KIN_BEFORE_INITIAL):
+        return None
+    if text[tok.end:tok.end + 1] not in ("", " ", ".", ",", "!", "?", ")", "\n", ":", ";"):
         return None
     return i, i, "PERSON", REPLACES
 

@@ -239,3 +239,9 @@ def test_lower_case_towns_after_to_in_from(lexicons):
     assert places == [("elyria", "GPE")]
     for ordinary in ("we went to reading club", "i went to bath time", "i moved to amanda"):
         assert not [s for s in lexicons.spans(ordinary) if s[2] in ("GPE", "LOC")], ordinary
+
+
+def test_a_friend_named_by_an_initial(lexicons):
+    assert people(lexicons, "a pressie to my much hated ex-best friend T. I did not") == ["T"]
+    assert people(lexicons, "my bf J and I went out") == ["J"]
+    assert people(lexicons, "I got an A on the test, my friend A said") == []

@@ -56,7 +56,7 @@ from anonymizer.recognize.time_words import (
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "5"
+PRECISION_VERSION = "6"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -98,6 +98,13 @@ amen alas oops whoops uhoh mwah xoxo
 lah leh lor sia liao meh hor mah wah lar yeh yah anywho anywhoo anyhoo sux
 """.split())
 FILLERS = _CONTRACTIONS | _INTERJECTIONS
+# Singapore and Malaysia English particles: fillers in lower case only ("so hurtful sia"; "Sia sang").
+_LOWER_CASE_ONLY = frozenset("lah leh lor sia liao meh hor mah wah lar".split())
+# Acronyms of everyday things, not of an organisation a reader could look up ("our ISP", "RSS feeds", "BBQ").
+_COMMON_ACRONYMS = frozenset("""
+isp rss bbq faq html http www url pc pcs tv dvd dvds cd cds mp3 mp3s asap aka diy fyi ps pps im sms gps usb atm
+ceo cfo iq id pin ufo vip dj djs mc rip byo od er icu pe pms adhd hiv std stds gpa sat sats ot pda lcd
+""".split())
 # Laughter and drawn-out sounds of any length: "bwahahaha", "wahahah", "hehehe", "mmm", "hmmmm", "arghhh".
 _FILLER_SHAPES = re.compile(r"(?:[bmw]?u?a?(?:ha|ah)+h?|(?:he)+h?|(?:hi){2,}|(?:ho){2,}|(?:lo)+l|l[oe]l+z?|"
                             r"m+|h+m+|u+h*m+|a+r+g+h*|u+g+h+|e+w+|o+h+|a+h+|o+o+h*|w+o+w+|y+a+y+|z+|s+h+|p+f+t*)")
@@ -228,6 +235,8 @@ def is_filler(word: str) -> bool:
     if len(word) == 1:
         return word in "ur"                        # "u", "r"; a capital alone is an initial ("Z. said")
     low = squeeze(word).replace("’", "'")
+    if low in _LOWER_CASE_ONLY and not word.islower():
+        return False
     if low in FILLERS or _FILLER_SHAPES.fullmatch(low):
         return True
     single = _REPEATS.sub(r"\1", word.lower())     # "ughhh" -> "ugh", "yaaay" -> "yay"
@@ -417,6 +426,9 @@ def ordinary_reason(text: str, start: int, end: int, label: str) -> str | None:
         return "no words" if not any(c.isalnum() for c in cleaned) else None
     if _HANDLE.search(cleaned):
         return None
+    compact = cleaned.replace(".", "").strip()
+    if compact.isupper() and compact.lower() in _COMMON_ACRONYMS:
+        return "common acronym"                      # "our [ISP]", "reading [RSS] feeds", "any [BBQ]", "[O.D.]"
     if all(is_filler(w) for _, w in words):
         return None if _name_cue(text, start, end, filler=True) else "filler"
     if all(w.lower() in _KIN for _, w in words) and not _name_cue(text, start, end, filler=True):

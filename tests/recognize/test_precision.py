@@ -235,3 +235,25 @@ def test_model_ordinary_words_stay(kakurega, unfiltered, text, words):
 @pytest.mark.parametrize(("text", "words"), MODEL_NAMES)
 def test_model_names_that_are_words_are_masked(kakurega, text, words):
     assert words in {term.text for term in kakurega.recognize(text)}
+
+
+@pytest.mark.parametrize(("text", "words", "label"), [
+    ("we still lack a connection to our ISP, so", "ISP", "ORG"),
+    ("while reading RSS feeds in NetNewsWire", "RSS", "ORG"),
+    ("if you go and O.D. they come for me", "O.D.", "GPE"),
+    ("i so need to lose weight sia...", "sia", "GPE"),
+    ("he put 31, and i added it together", "31", "DATE"),
+    ("talk to someone you work with about your weekend", "weekend", "DATE"),
+])
+def test_everyday_acronyms_chat_particles_bare_numbers_and_vague_times_are_dropped(text, words, label):
+    assert P.ordinary_reason(text, *span(text, words, label)) is not None
+
+
+@pytest.mark.parametrize(("text", "words", "label"), [
+    ("I work for IBM and the FBI called", "IBM", "ORG"),
+    ("we met on the 31st", "the 31st", "DATE"),
+    ("see you this weekend", "this weekend", "DATE"),
+    ("Sia sang it and I cried", "Sia", "PERSON"),
+])
+def test_organisations_dates_and_names_stay(text, words, label):
+    assert P.ordinary_reason(text, *span(text, words, label)) is None

@@ -3,8 +3,8 @@
 Usage: python bench/reader/release_kanon_sample.py --label NAME [--seed 20261206] [--rows 500] [--read 50]
                                                     [--out /tmp/kk/release]
 
-Draws ``--rows`` posts of the Blog Authorship pool with ``--seed`` (never a post of the two earlier hand checks,
-seeds 20261201 and 20261205, nor of the tuning files; see sample_kanon_entities.py), writes them as a dataset
+Draws ``--rows`` posts of the Blog Authorship pool with ``--seed`` (never a post of an earlier sample, ``EARLIER``,
+other than the seed's own, nor of the tuning files; see sample_kanon_entities.py), writes them as a dataset
 with their relational columns, runs the pipeline as a user's job does (rx-anon's blog configuration,
 e_blog_authorship_corpus.yaml, k = 2, λ = 0.5, string-level recoding on), re-reads the released file, and
 writes the first ``--read`` posts as ``{"post", "original", "released"}`` JSON lines to OUT/NAME.jsonl. Run it
@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 csv.field_size_limit(sys.maxsize)
 HEADER = ["id", "gender", "age", "topic", "sign", "date", "text"]
-EARLIER = [(20261201, 200), (20261205, 200)]
+# Every earlier sample drawn for a reader (hand checks 20261201, 20261205, 20261208; release check 20261206).
+EARLIER = [(20261201, 200), (20261205, 200), (20261206, 500), (20261208, 200)]
 
 
 def main() -> int:
@@ -48,7 +49,7 @@ def main() -> int:
     if not sample.DATA.is_dir():
         print(f"skipped: {sample.DATA} is absent")
         return 0
-    drawn = sample.draw(args.seed, args.rows, exclude=EARLIER)
+    drawn = sample.draw(args.seed, args.rows, exclude=[e for e in EARLIER if e[0] != args.seed])
     wanted = {post["text"]: post["post"] for post in drawn}
     rows: dict[int, dict] = {}
     with gzip.open(sample.DATA / "blogs_100k.csv.gz", "rt", newline="", encoding="utf-8") as handle:

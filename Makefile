@@ -40,7 +40,7 @@ run: migrate
 	PATH="$(CURDIR)/$(BIN):$$PATH" KAKUREGA_PORT=$(PORT) exec $(BIN)/honcho -f Procfile.local start $(if $(REDIS_URL),web worker,)
 
 test: install-dev
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS)
 
 bench: install-dev
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

@@ -26,7 +26,7 @@ from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec
 from anonymizer.location.evaluate import split_train_test
 from anonymizer.location.model import LocationModel
 from tests.helpers import ROOT, default_corpus, token_client
-from tests.model_cache import cached_training
+from tests.model_cache import cached_training, start_warming
 from webapp import embedded_redis
 from webapp.celery import app as celery_app
 
@@ -67,6 +67,13 @@ def redis_url(tmp_path_factory) -> str:
     process.wait(10)
 
 
+#: The tests' password hasher. Django's default (PBKDF2, a million rounds) took ~0.5 s a password here: the
+#: `user`, `staff` and `other_user` fixtures alone spent 222 s of a 16-minute run on it (--durations, 420 users).
+#: Sign-in, lock-out and change-password tests still check real hashes, with a cheap hasher; the app's own setting
+#: is checked by tests/platform/test_settings.py.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_runtime(redis_url, tmp_path_factory):
     """Every test session gets its own queue on the broker, so parallel sessions on a shared Redis never take
@@ -76,7 +83,7 @@ def _isolated_runtime(redis_url, tmp_path_factory):
         REDIS_URL=redis_url, CELERY_BROKER_URL=redis_url, CELERY_TASK_DEFAULT_QUEUE=queue,
         CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
                             "KEY_PREFIX": queue}},
-        STATIC_ROOT=tmp_path_factory.mktemp("static"),
+        STATIC_ROOT=tmp_path_factory.mktemp("static"), PASSWORD_HASHERS=FAST_PASSWORD_HASHERS,
         # Templates resolve {% static %} without a collectstatic run; test_static covers the manifest storage.
         STORAGES={**settings.STORAGES,
                   "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
@@ -221,6 +228,27 @@ def alice_client(client, user):
 
 # -- the default location models, trained from the corpora shipped in data/ (cached across sessions) ----------
 DATA = ROOT / "data"
+#: Fixtures that need a default location model (an item's fixture closure names them).
+MODEL_FIXTURES = frozenset({"tokyo", "midwest", "trained", "location_models"})
+_warming: list[subprocess.Popen] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """With a model missing from the cache (a fresh clone: the CI), train it in the background while the session
+    runs other tests, in one process of the run (the first pytest-xdist process, or the only one)."""
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or config.option.collectonly:
+        return
+    if any(MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) for item in items):
+        process = start_warming()
+        if process is not None:
+            _warming.append(process)
+
+
+def pytest_sessionfinish(session):
+    for process in _warming:     # a run that ended before it finished (-x, Ctrl-C): the next one trains again
+        if process.poll() is None:
+            process.terminate()
+            process.wait(30)
 
 
 class Trained:

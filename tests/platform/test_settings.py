@@ -72,3 +72,14 @@ def test_local_defaults_need_no_configuration(tmp_path):
     assert (engine, broker, debug) == ("django.db.backends.sqlite3", "redis://127.0.0.1:6390/0", "False")
     assert media == str(tmp_path / "media")
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # generated key readable by the owner only
+
+
+def test_the_app_hashes_passwords_with_djangos_slow_default_and_only_the_tests_use_a_fast_one():
+    """tests/conftest.py swaps in a fast hasher for the suite; the app's own settings must not."""
+    from django.conf import global_settings, settings
+
+    import webapp.settings as app_settings
+
+    hashers = getattr(app_settings, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert settings.PASSWORD_HASHERS[0] != hashers[0]    # the suite's override is in force (see conftest)

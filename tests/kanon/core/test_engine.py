@@ -15,7 +15,7 @@ from anonymizer.kanon.partition import partition
 from anonymizer.kanon.pipeline import anonymize_csv, spread_terms
 from anonymizer.kanon.table import read_table
 from anonymizer.kanon.view import build_view, redundant_match
-from anonymizer.recognize import ALWAYS_TYPES, TermCache, TermRecognizer, recognize_with_cache
+from anonymizer.recognize import ALWAYS_TYPES
 from anonymizer.tabular import CsvFormatError
 from tests.helpers import kanon_file, shared_data
 
@@ -34,24 +34,6 @@ entities:
   native: [PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, WORK_OF_ART, LAW, LANGUAGE, DATE, TIME, PERCENT,
            MONEY, MAIL, URL, PHONE, POSTCODE]
 """
-
-
-class CachedRecognizer:
-    """The default recognizer behind a term cache: the corpus goes through spaCy once for the whole session."""
-
-    def __init__(self, cache_path: Path) -> None:
-        self.recognizer = TermRecognizer()
-        self.cache = TermCache(cache_path)
-
-    def recognize_many(self, texts):
-        return recognize_with_cache(texts, self.recognizer, self.cache)
-
-
-@pytest.fixture(scope="session")
-def recognizer(tmp_path_factory) -> CachedRecognizer:
-    cached = CachedRecognizer(tmp_path_factory.mktemp("kanon") / "terms.sqlite")
-    yield cached
-    cached.cache.close()
 
 
 def read_csv(path: Path) -> list[dict]:

@@ -243,26 +243,21 @@ def _two_person_view(label, terms, hierarchies):
 
 # ------------------------------------------------------------------------------------ the released blog file
 
-def test_released_blog_texts_share_every_term_they_show(tmp_path):
+def test_released_blog_texts_share_every_term_they_show(tmp_path, recognizer):
     """k-anonymity re-checked on what is released (the written file): no recognized name stands where its class
     does not share it, and every generalized value written in a person's text ("a city in Nebraska", "an
     evening time") is held — on the path of one of their terms — by every person of the class."""
     from anonymizer.kanon.partition import partition
     from anonymizer.kanon.pipeline import recognize_rows, spread_terms
-    from tests.kanon.core.test_engine import CachedRecognizer
 
     source = shared_data("kanon/blogs_1k.csv")
     config = load_config(kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text(),
                          columns=["id", "gender", "age", "topic", "sign", "date", "text"]).with_parameters(k=2)
-    recognizer = CachedRecognizer(tmp_path / "terms.sqlite")
-    try:
-        report = anonymize_csv(source, config, tmp_path / "out.csv", recognize=recognizer.recognize_many)
-        with source.open("rb") as handle:
-            table = read_table(handle, config)
-        row_terms, _ = spread_terms(source, table, config, recognize_rows(
-            source, table, config, recognizer.recognize_many, lambda *args: None))
-    finally:
-        recognizer.cache.close()
+    report = anonymize_csv(source, config, tmp_path / "out.csv", recognize=recognizer.recognize_many)
+    with source.open("rb") as handle:
+        table = read_table(handle, config)
+    row_terms, _ = spread_terms(source, table, config, recognize_rows(
+        source, table, config, recognizer.recognize_many, lambda *args: None))
     assert report["k_reached"] and report["generalize_terms"]
     assert report["released_terms"]["generalized"] > 50 and report["released_terms"]["kept"] > 100
     assert report["recognized_names_left"] == 0, report["recognized_names_left_by_type"]

@@ -127,17 +127,20 @@ def slow_information_loss(source: Path, config_text: str, k: int, strategy: str,
         for before, after in zip(original, released, strict=True):
             released_value[before["id"]] = after[attribute.name]
         losses = []
+        # The attribute's domain, read once (parsing every date of the file per person took 70 s of 8 tests).
+        if attribute.type == "numerical":
+            numbers = [float(v) for v in values]
+        elif attribute.type == "date":
+            dates = sorted({datetime.strptime(v, attribute.date_format).date() for v in values})
         for person in persons:
             shown = released_value[person]
             if attribute.type == "numerical":
-                numbers = [float(v) for v in values]
                 if shown.startswith("["):
                     low, high = (float(x) for x in shown.strip("[]").split("-"))
                     losses.append((high - low) / (max(numbers) - min(numbers)))
                 else:
                     losses.append(0.0)
             elif attribute.type == "date":
-                dates = sorted({datetime.strptime(v, attribute.date_format).date() for v in values})
                 if shown.startswith("["):
                     low_year, high_year = (int(x) for x in shown.strip("[]").split("-"))
                     inside = [d for d in dates if low_year <= d.year <= high_year]

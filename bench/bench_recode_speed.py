@@ -2,7 +2,7 @@
 string-level recoding <= 120 s on two workers).
 
 Usage: .venv/bin/python bench/bench_recode_speed.py [--rows 100000,1000000] [--old-max 100000] [--fill 5000]
-       [--first-run-rows 1000000] [--fill-100k N] [--skip throughput,pipeline,first-run]
+       [--first-run-rows 1000000] [--posts 100000] [--fill-100k N] [--skip throughput,pipeline,first-run]
 
 Three sections, one run:
 - throughput: the distinct posts whose terms are known (up to 20,000 of blogs_20k.csv), learned once in one
@@ -27,7 +27,8 @@ Three sections, one run:
   posts of blogs_100k.csv.gz whose NER terms the term cache var/bench/blogs_100k.terms.sqlite3 holds (the one
   bench_kanon.py's "million" section fills; ``--fill-100k N`` recognizes its first N posts first, 2 processes,
   about 60 posts/s/process), in order, repeated until the size, each copy's ids made distinct ("<id>#<copy>"): the
-  persons keep their posts (several per person, as in the corpus), and no person is in two copies. What a first
+  persons keep their posts (several per person, as in the corpus), and no person is in two copies (``--posts``:
+  at most that many distinct posts, so that runs at two commits use the same). What a first
   run has, and nothing more: every text's terms are in the term cache (its recognition pass put them there, the
   workers read them from it, as ``kanon.web.jobs.spread_part_of`` does; a miss stops the bench), no string-level
   recoding is cached, and a copy is 4 MB parts away from the next, so no part reads a text twice. What it has
@@ -351,7 +352,7 @@ def _first_run_part(source: str, start: int, end: int) -> tuple[bytes, int, floa
     return output, os.getpid(), time.process_time(), peak_mb()
 
 
-def bench_first_run(tmp: Path, size: int, fill: int) -> None:
+def bench_first_run(tmp: Path, size: int, fill: int, posts: int) -> None:
     import os
 
     rows = _corpus_100k()
@@ -360,7 +361,7 @@ def bench_first_run(tmp: Path, size: int, fill: int) -> None:
     if not TERMS_100K.exists():
         print(f"first run: skipped, {TERMS_100K.relative_to(REPO)} holds no terms (--fill-100k N recognizes N posts)")
         return
-    known, fingerprint = _known_100k(rows)
+    known, fingerprint = _known_100k(rows[:posts])
     if not known:
         print("first run: skipped, the term cache holds no post of blogs_100k")
         return
@@ -438,13 +439,14 @@ def main() -> None:
     parser.add_argument("--skip", default="", help="sections to leave out: throughput, pipeline, first-run")
     parser.add_argument("--first-run-rows", type=int, default=1_000_000, help="rows of the first-run section")
     parser.add_argument("--fill-100k", type=int, default=0, help="recognize this many posts of blogs_100k first")
+    parser.add_argument("--posts", type=int, default=100_000, help="the first-run section's distinct posts, at most")
     args = parser.parse_args()
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent (the Blog Authorship Corpus samples are not shipped)")
         return
     if "first-run" not in args.skip:
         with tempfile.TemporaryDirectory() as directory:
-            bench_first_run(Path(directory), args.first_run_rows, args.fill_100k)
+            bench_first_run(Path(directory), args.first_run_rows, args.fill_100k, args.posts)
     if "throughput" in args.skip and "pipeline" in args.skip:
         return
     rows, terms, fingerprint, whose = known_posts(args.fill)

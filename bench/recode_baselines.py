@@ -20,6 +20,7 @@ import re2
 from anonymizer.kanon.occurrences import (
     _TOKEN,
     OccurrenceSpreader,
+    _automaton,
     _crosses,
     _only_spaces_between,
     _Pattern,
@@ -47,6 +48,7 @@ class RegexSpreader(OccurrenceSpreader):
         alternation = "|".join(r"\n".join(map(re.escape, words)) for words in keys)
         self.regex_ = _compiled(rf"\n(?:{alternation})\n", keys)
         self.written_regex_ = _compiled("|".join(map(re.escape, spellings)), spellings)
+        self.own_automaton_ = _automaton({key: key for key in self.own_keys_.values()})
         return self
 
     def _matches(self, joined: str) -> list[tuple[int, tuple]]:
@@ -56,6 +58,12 @@ class RegexSpreader(OccurrenceSpreader):
     def _written_matches(self, text: str) -> list[tuple[int, tuple]]:
         return [(end - 1, self.written_automaton_.get(text[start:end]))
                 for start, end in _overlapping(self.written_regex_, text)]
+
+    def _own_matches(self, joined: str, hits: list) -> list[tuple[int, str]]:
+        # The persons' own strings are not in the alternation: found by an automaton of their own, as the
+        # spreader found them before they joined its automaton.
+        return [(last - len(key) + 1, key) for last, key in self.own_automaton_.iter(joined)] \
+            if self.own_automaton_ is not None else []
 
 
 def _compiled(pattern: str, alternatives: list):

@@ -52,6 +52,8 @@ COMMON_WORD_FREQUENCY = 3_000
 SPREAD_VERSION = f"3; common > {COMMON_WORD_FREQUENCY}; pyspellchecker {metadata.version('pyspellchecker')}"
 _SENTENCE_END = frozenset(".!?\n")
 _JOINERS = frozenset("'’-‐")
+#: In the automaton of ``OccurrenceSpreader``: a key no string spread everywhere has (only some person's own).
+_OWN_ONLY = object()
 #: ``OccurrenceSpreader.change_one`` where it cannot tell the change from the spans alone.
 UNSURE: list = ["unsure"]
 # "I", "I'm", "I'll": a capital there says nothing about a name.
@@ -314,11 +316,16 @@ class OccurrenceSpreader:
                     if len(_TOKEN.findall(spelling)) == len(words):
                         taken = spellings.get(spelling)
                         spellings[spelling] = (len(spelling), alone if taken is None or taken[1] is alone else None)
-        self.automaton_ = _automaton(keys)
+        # The keys of the strings spread to their own persons only are in the same automaton, each worth also
+        # itself (a person's texts are searched for every person's in the same pass, the person's own then taken):
+        # (length, number of words, the string spread everywhere or None or _OWN_ONLY, the own key or None).
+        own_keys = set(self.own_keys_.values())
+        values = {key: (*value, key if key in own_keys else None) for key, value in keys.items()}
+        for key in own_keys:
+            if key not in values:
+                values[key] = (len(key), key.count(_SEPARATOR) - 1, _OWN_ONLY, key)
+        self.automaton_ = _automaton(values)
         self.written_automaton_ = _automaton(spellings)
-        # The keys of the strings spread to their own persons only, in one more automaton (each worth itself):
-        # a person's texts are searched for all of them in one pass, the person's own then taken.
-        self.own_automaton_ = _automaton({key: key for key in self.own_keys_.values()})
         self.owned_numbers_ = owned
         return self
 
@@ -398,18 +405,18 @@ class OccurrenceSpreader:
         hits = self._matches(joined)
         written = self._written_matches(text)
         own_places: list[tuple[_Pattern, list[int]]] = []
-        if own is not None and self.own_automaton_ is not None:
-            # The person's own strings: every own key of the dataset found in one pass, the person's taken.
+        if own is not None:
+            # The person's own strings: every own key of the dataset found in the same pass, the person's taken.
             at_key: dict[str, list[int]] = {}
-            for last, key in self.own_automaton_.iter(joined):
-                at_key.setdefault(key, []).append(last - len(key) + 1)
+            for at, key in self._own_matches(joined, hits):
+                at_key.setdefault(key, []).append(at)
             if at_key:
                 own_keys = self.own_keys_
                 for pattern in own:
                     places = at_key.get(own_keys[pattern])
                     if places:
                         own_places.append((pattern, places))
-        if not hits and not written and not own_places:
+        if not written and not own_places and all(value[2] is _OWN_ONLY for _, value in hits):
             return None
         if bounds is None:  # word i stands at [bounds[2i], bounds[2i + 1]) of the text
             bounds = list(accumulate(map(len, pieces)))
@@ -437,7 +444,9 @@ class OccurrenceSpreader:
         # of the text was looked up: their words are looked up so again, in the same order.
         shared: set[int] = set()  # the words of the text inside a match of strings sharing their words
         word_at = _WordAt(joined)
-        for last, (size, length, pattern) in hits:
+        for last, (size, length, pattern, _) in hits:
+            if pattern is _OWN_ONLY:
+                continue
             i = word_at(last - size + 1)
             if pattern is None:
                 shared.update(range(i, i + length))
@@ -484,11 +493,17 @@ class OccurrenceSpreader:
             chosen.append([i, stop, pattern])
         return [(bounds[2 * i], bounds[2 * stop - 1], pattern.label) for i, stop, pattern in chosen]
 
-    def _matches(self, joined: str) -> list[tuple[int, tuple[int, int, _Pattern | None]]]:
-        """Every key of a string spread everywhere in any case in ``joined`` (the text's folded words), overlapping
-        ones too, as (the index of its last character, (its length, its number of words, its string or None when
-        strings share its words))."""
+    def _matches(self, joined: str) -> list[tuple[int, tuple]]:
+        """Every key of a string spread everywhere in any case in ``joined`` (the text's folded words), and every
+        key of a string spread to its own persons, overlapping ones too, as (the index of its last character, (its
+        length, its number of words, its string spread everywhere or None when such strings share its words or
+        _OWN_ONLY when none is, the key when it is some person's own or None))."""
         return list(self.automaton_.iter(joined)) if self.automaton_ is not None else []
+
+    def _own_matches(self, joined: str, hits: list[tuple[int, tuple]]) -> list[tuple[int, str]]:
+        """Where a key of a string spread to its own persons stands in ``joined``, as (its start, the key), from
+        ``_matches``'s ``hits`` on ``joined``."""
+        return [(last - size + 1, key) for last, (size, _, _, key) in hits if key is not None]
 
     def _written_matches(self, text: str) -> list[tuple[int, tuple[int, _Pattern | None]]]:
         """Every allowed spelling of a string spread everywhere only as written, in ``text`` as it is (overlapping

@@ -9,6 +9,7 @@ spaCy documents.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import inspect
 import json
@@ -17,6 +18,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import BinaryIO
 
@@ -242,19 +244,20 @@ def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, ca
     stored = cache.get_changes(digest) if cache is not None else None
     if stored is not None:
         try:
-            return _apply_changes(load_changes(stored), source, columns, base), True
+            return _apply_changes(stored, source, columns, base), True
         except ValueError:  # an entry that does not fit the texts: computed again, and stored anew
             pass
     seconds = {} if seconds is None else seconds
     step = time.perf_counter()
-    spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
+    with _collector_paused():
+        spreader = OccurrenceSpreader(scope).fit_store(base, _texts(source, columns), owners)
     seconds["spread_learn"] = time.perf_counter() - step
     stored = spread_in_parts(spreader, progress or (lambda done, total, message: None)) if spread_in_parts else None
     if stored is not None:
         del spreader  # not needed to apply the parts' changes: its strings go before they are parsed
         seconds["spread_parts"] = time.perf_counter() - step - seconds["spread_learn"]
         step = time.perf_counter()
-        spread = _apply_changes(load_changes(stored), source, columns, base)
+        spread = _apply_changes(stored, source, columns, base)
         if cache is not None:
             cache.put_changes(digest, stored)
         seconds["spread_apply"] = time.perf_counter() - step
@@ -303,19 +306,42 @@ def spread_part(spreader: OccurrenceSpreader, texts: Sequence[str], terms: RowTe
                 ) -> bytes:
     """String-level recoding's adding pass on one part of a dataset (``texts``, their recognized terms of the
     configured types, the person of each), with a ``spreader`` fitted on the whole dataset: the part's output,
-    its number of texts and their changes, numbered in the part (``merge_parts`` joins them)."""
+    its number of texts and their changes, numbered in the part (``merge_parts`` joins them).
+
+    The output is lines: the number of texts, then one line per text changed, its number in the part, a tab and
+    its change as JSON (no line break in it: JSON writes them escaped), so that the parts are joined by moving
+    each line's number, not by reading and writing every change again."""
     if terms.texts != len(texts):
         raise ValueError(f"the part holds {len(texts):,} texts and the terms of {terms.texts:,}")
-    changes = {}
+    lines = [str(len(texts))]
+    dumps = _CHANGE_JSON.encode
     for i, text in enumerate(texts):
         change = spreader.change_one(text, terms.spans(i), owners[i])
         if change is UNSURE:
             before = terms.text(i)
             change = change_of(spreader.transform_one(text, before, owners[i]), before)
         if change is not None:
-            changes[str(i)] = change
-    return json.dumps({"texts": len(texts), "changes": changes}, ensure_ascii=False,
-                      separators=(",", ":")).encode()
+            lines.append(f"{i}\t{dumps(change)}")
+    return "\n".join(lines).encode()
+
+
+#: A change as ``dump_changes`` writes it inside a dataset's changes.
+_CHANGE_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a block that makes millions of small lists and dicts and no cycle (the
+    parts' changes as JSON): each of its passes would go through every object of the process (a million rows'
+    persons and values), over and over; at 200,000 rows decoding the parts' changes took 8.3 s with it, most of
+    the main process's share of string-level recoding."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def merge_parts(outputs: Iterable[bytes]) -> str:
@@ -324,83 +350,116 @@ def merge_parts(outputs: Iterable[bytes]) -> str:
     pieces: list[str] = []
     offset = 0
     for output in outputs:
-        part = json.loads(output)
-        changes = {str(offset + int(index)): change for index, change in part["changes"].items()}
-        if changes:
-            pieces.append(dump_changes(changes)[1:-1])
-        offset += part["texts"]
+        if output[:1] == b"{":  # written as JSON, by string-level recoding before the lines
+            with _collector_paused():
+                part = json.loads(output)
+                changes = {str(offset + int(index)): change for index, change in part["changes"].items()}
+                if changes:
+                    pieces.append(dump_changes(changes)[1:-1])
+                offset += part["texts"]
+                del part, changes
+            continue
+        lines = output.decode().split("\n")
+        for line in lines[1:]:
+            index, change = line.split("\t", 1)
+            pieces.append(f'"{offset + int(index)}":{change}')
+        offset += int(lines[0])
     return "{" + ",".join(pieces) + "}"
 
 
-def _apply_changes(changes: dict[int, list], source: Path, columns: list[int], base: RowTerms) -> RowTerms:
-    """``base`` with the stored changes of string-level recoding: on the arrays when every added term carries
-    its text (``change_of``), else text by text with the texts read from ``source``."""
-    spread = _apply_spelled(changes, base)
-    return spread if spread is not None else _apply_stored(changes, _texts(source, columns), base)
+def _apply_changes(stored: str, source: Path, columns: list[int], base: RowTerms) -> RowTerms:
+    """``base`` with the stored changes of string-level recoding (``dump_changes``): on the arrays when every
+    added term carries its text (``change_of``), else text by text with the texts read from ``source``."""
+    with _collector_paused():
+        changes = load_changes(stored)
+        spread = _apply_spelled(changes, base)
+        if spread is None:
+            spread = _apply_stored(changes, _texts(source, columns), base)
+        del changes
+    return spread
 
 
 def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
     """``base`` with the changes (``load_changes``) whose added terms all carry their text, on the arrays,
     without the texts: what ``_apply_stored`` makes of them, the same terms in the same order, numbered alike.
     None when an added term has no text (changes stored before they carried it); ValueError where the changes
-    do not fit the terms."""
+    do not fit the terms. The changes are checked and taken apart a column at a time, not term by term."""
     arrays = base.arrays()
     bounds = np.frombuffer(base._bounds, dtype=np.int64)
     old = len(arrays["start"])
-    keep = np.ones(old, dtype=bool)
+    indices = np.fromiter(changes, dtype=np.int64, count=len(changes))
+    if len(indices) and not (0 <= indices.min() and indices.max() < base.texts):
+        wrong = next(i for i in changes if not 0 <= i < base.texts)
+        raise ValueError(f"the stored changes name text {wrong}, past the dataset's last")
+    removed_lists = [change[0] for change in changes.values()]
+    added_lists = [change[1] for change in changes.values()]
+
+    def misfit(entries_of_change: np.ndarray) -> ValueError:
+        return ValueError(f"the stored changes of text {int(indices[entries_of_change.argmax()])} do not fit it")
+
+    if not all(type(r) is list for r in removed_lists) or not all(type(a) is list for a in added_lists):
+        raise misfit(np.array([type(r) is not list or type(a) is not list
+                               for r, a in zip(removed_lists, added_lists, strict=True)]))
+    added = list(chain.from_iterable(added_lists))
+    added_count = len(added)
+    added_text = np.repeat(indices, np.fromiter(map(len, added_lists), dtype=np.int64, count=len(added_lists)))
+    if not all(type(entry) is list and len(entry) == 4 for entry in added):
+        if any(type(entry) is list and len(entry) == 3 for entry in added):
+            return None
+        bad = np.array([not (type(entry) is list and len(entry) == 4) for entry in added])
+        raise ValueError(f"the stored changes of text {int(added_text[bad.argmax()])} do not fit it")
+    add_start, add_end, add_label, add_spelling = ([list(column) for column in zip(*added, strict=True)]
+                                                   if added else ([], [], [], []))
+    if not (set(map(type, add_start)) | set(map(type, add_end)) <= {int}
+            and set(map(type, add_label)) | set(map(type, add_spelling)) <= {str}):
+        bad = np.array([not (type(a) is int and type(b) is int and type(c) is str and type(d) is str)
+                        for a, b, c, d in added])
+        raise ValueError(f"the stored changes of text {int(added_text[bad.argmax()])} do not fit it")
+    starts_added = np.array(add_start, dtype=np.int64)
+    ends_added = np.array(add_end, dtype=np.int64)
+    lengths = np.fromiter(map(len, add_spelling), dtype=np.int64, count=added_count)
+    bad = ~((0 <= starts_added) & (starts_added < ends_added) & (ends_added - starts_added == lengths)
+            & (ends_added <= np.iinfo(np.int32).max))
+    if bad.any():
+        raise ValueError(f"the stored changes of text {int(added_text[bad.argmax()])} do not fit it")
+    removed = list(chain.from_iterable(removed_lists))
+    removed_text = np.repeat(indices, np.fromiter(map(len, removed_lists), dtype=np.int64, count=len(removed_lists)))
+    if not set(map(type, removed)) <= {int}:
+        bad = np.array([type(r) is not int for r in removed])
+        raise ValueError(f"the stored changes of text {int(removed_text[bad.argmax()])} do not fit it")
+    removed_at = np.array(removed, dtype=np.int64)
+    bad = (removed_at < 0) | (removed_at >= bounds[removed_text + 1] - bounds[removed_text])
+    if bad.any():
+        raise ValueError(f"the stored changes of text {int(removed_text[bad.argmax()])} do not fit it")
+    keep = np.ones(old + added_count, dtype=bool)
+    keep[bounds[removed_text] + removed_at] = False
     changed = np.zeros(base.texts, dtype=bool)
-    add_text: list[int] = []
-    add_start: list[int] = []
-    add_end: list[int] = []
-    add_label: list[str] = []
-    add_spelling: list[str] = []
-    for index, (removed, added) in changes.items():
-        if not 0 <= index < base.texts:
-            raise ValueError(f"the stored changes name text {index}, past the dataset's last")
-        low, count = int(bounds[index]), int(bounds[index + 1] - bounds[index])
-        if not isinstance(removed, list) or not isinstance(added, list) or not all(
-                type(r) is int and 0 <= r < count for r in removed):
-            raise ValueError(f"the stored changes of text {index} do not fit it")
-        for entry in added:
-            if not isinstance(entry, list) or len(entry) != 4:
-                return None
-            start, end, label, spelling = entry
-            if not (type(start) is int and type(end) is int and isinstance(label, str)
-                    and isinstance(spelling, str) and 0 <= start < end and end - start == len(spelling)):
-                raise ValueError(f"the stored changes of text {index} do not fit it")
-            add_text.append(index)
-            add_start.append(start)
-            add_end.append(end)
-            add_label.append(label)
-            add_spelling.append(spelling)
-        for r in removed:
-            keep[low + r] = False
-        changed[index] = True
+    changed[indices] = True
     spread = base.empty_like()
-    added_count = len(add_text)
-    texts = np.concatenate([arrays["text"], np.asarray(add_text, dtype=np.int64)])
-    starts = np.concatenate([arrays["start"], np.asarray(add_start, dtype=np.int32)])
+    texts = np.concatenate([arrays["text"], added_text])
+    starts = np.concatenate([arrays["start"].astype(np.int64), starts_added])
     # A changed text's terms by start, the kept ones first where starts tie (``sorted`` of kept + added); the
     # others as they were.
     order = np.lexsort((np.arange(old + added_count), np.where(changed[texts], starts, 0), texts))
-    order = order[np.concatenate([keep, np.ones(added_count, dtype=bool)])[order]]
+    order = order[keep[order]]
     # Labels and spellings the base does not have are numbered as ``RowTerms.append`` numbers them: in the order
     # they first stand.
     label_of = np.concatenate([arrays["label"].astype(np.int64), np.zeros(added_count, dtype=np.int64)])
     spelling_of = np.concatenate([arrays["spelling"].astype(np.int64), np.zeros(added_count, dtype=np.int64)])
-    for position in order[order >= old].tolist():
-        j = position - old
-        label = spread._label_number.get(add_label[j])
-        if label is None:
-            label = spread._label_number[add_label[j]] = len(spread.labels)
-            spread.labels.append(add_label[j])
-        number = spread._spelling_number.get(add_spelling[j])
-        if number is None:
-            number = spread._spelling_number[add_spelling[j]] = len(spread.spellings)
-            spread.spellings.append(add_spelling[j])
-        label_of[position] = label
-        spelling_of[position] = number
-    ends = np.concatenate([arrays["end"], np.asarray(add_end, dtype=np.int32)])
+    rank = np.empty(old + added_count, dtype=np.int64)  # where each term stands in the new store
+    rank[order] = np.arange(len(order))
+    for values, numbers, names, column in ((add_label, spread._label_number, spread.labels, label_of),
+                                           (add_spelling, spread._spelling_number, spread.spellings, spelling_of)):
+        found = np.array([numbers.get(value, -1) for value in values], dtype=np.int64)
+        new = np.flatnonzero(found < 0)
+        for j in new[np.argsort(rank[old + new], kind="stable")].tolist():  # the new ones, in the store's order
+            number = numbers.get(values[j])
+            if number is None:
+                number = numbers[values[j]] = len(names)
+                names.append(values[j])
+            found[j] = number
+        column[old:] = found
+    ends = np.concatenate([arrays["end"].astype(np.int64), ends_added])
     spread._starts = array("i", starts[order].astype(np.int32).tobytes())
     spread._ends = array("i", ends[order].astype(np.int32).tobytes())
     spread._label_of = array("H", label_of[order].astype(np.uint16).tobytes())

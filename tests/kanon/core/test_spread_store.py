@@ -212,3 +212,16 @@ def test_a_release_spread_in_parts_is_byte_for_byte_the_one_spread_in_one_proces
     assert parts[0] >= 5  # the parts did run
     assert sum(released["one process"][2].values()) > 500  # string-level recoding added many terms
     assert released["in parts"] == released["one process"]
+
+
+def test_parts_written_as_json_before_the_lines_merge_too():
+    # A job whose parts were written by workers of the version before: their JSON is read as it was.
+    texts, terms = _texts_and_terms(8, 200)
+    spreader = OccurrenceSpreader("dataset").fit(texts, terms)
+    whole = encode_changes(spreader.transform(texts, terms), terms)
+    lines = spread_part(spreader, texts[:120], RowTerms.of([(t,) for t in terms[:120]], 1), list(range(120)))
+    first, *rest = lines.decode().split("\n")
+    as_json = json.dumps({"texts": int(first), "changes": {i: json.loads(c) for i, c in (r.split("\t") for r in rest)}},
+                         ensure_ascii=False, separators=(",", ":")).encode()
+    last = spread_part(spreader, texts[120:], RowTerms.of([(t,) for t in terms[120:]], 1), list(range(120, 200)))
+    assert rest and merge_parts([as_json, last]) == merge_parts([lines, last]) == whole

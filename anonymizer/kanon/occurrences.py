@@ -72,6 +72,7 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
             for w in (m.group(),)]
 
 
+@lru_cache(maxsize=1 << 17)  # asked for every word of every learned string: a dataset's strings share words
 def _word_frequency(word: str) -> int:
     from anonymizer.recognize.frequency import word_frequency
 
@@ -202,9 +203,21 @@ class OccurrenceSpreader:
         owned = np.zeros(len(store.spellings), dtype=bool)
         owned[numbers] = [ordinary_keys[key_of[n]] or self.scope != "dataset" for n in numbers.tolist()]
         mask = owned[spelling]
-        for code in np.unique(spelling[mask] * max(size, 1) + text_of[mask]).tolist():
-            number, text = divmod(code, max(size, 1))
-            owners[key_of[number]].add(text if row_person is None else row_person[text])
+        if row_person is None:
+            for code in np.unique(spelling[mask] * max(size, 1) + text_of[mask]).tolist():
+                number, text = divmod(code, max(size, 1))
+                owners[key_of[number]].add(text)
+        else:  # per (string, person), not per (string, text): a person writes many texts
+            texts_owned = np.unique(text_of[mask])
+            person_number: dict[object, int] = {}
+            persons = [row_person[text] for text in texts_owned.tolist()]
+            codes = np.zeros(max(size, 1), dtype=np.int64)
+            codes[texts_owned] = [person_number.setdefault(person, len(person_number)) for person in persons]
+            person_of = list(person_number)
+            count = max(len(person_of), 1)
+            for code in np.unique(spelling[mask] * count + codes[text_of[mask]]).tolist():
+                number, person = divmod(code, count)
+                owners[key_of[number]].add(person_of[person])
         # Written with a capital (not "I"): does one of them stand inside a sentence? Only the texts tell.
         capital = np.zeros(len(store.spellings), dtype=bool)
         capital[numbers] = [store.spellings[n][:1].isupper() and not _ALWAYS_CAPITAL.match(store.spellings[n])
@@ -263,7 +276,7 @@ class OccurrenceSpreader:
                 seen = sum(seen_written[t[i]] for t in spellings) if spellings else seen_folded[words[i]]
                 return not words[i][0].isalnum(), seen, len(words[i]) == 1, frequency(words[i]), i
 
-            offset = min(range(len(words)), key=rarity)
+            offset = min(range(len(words)), key=rarity) if len(words) > 1 else 0  # one word: its own anchor
             spelled = sorted({tokens[offset] for tokens in spellings})
             learned.append(_Pattern(key, label, allowed, everywhere, tuple(spelled) or (words[offset],),
                                     bool(spelled), words, offset))

@@ -45,7 +45,6 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _TOKEN_AND_SPACE = re.compile(r"(\w+|[^\w\s])")  # splits a text into its words and the spaces between them
 # The same on an ASCII text, a quarter faster; but the ASCII classes do not count the separators \x1c-\x1f as spaces.
 _ASCII_TOKEN_AND_SPACE = re.compile(r"(\w+|[^\w\s])", re.ASCII)
-_ASCII_ODD_SPACE = re.compile("[\x1c-\x1f]")
 #: A word more frequent than this in pyspellchecker's English list is a common word.
 COMMON_WORD_FREQUENCY = 3_000
 #: Changes whenever what the spreader adds to the same input changes (results kept in a cache carry it).
@@ -399,7 +398,8 @@ class OccurrenceSpreader:
         lowered = text.lower()
         if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
             # The spaces before each word, the word, ...; the spaces after. ASCII classes where they are the same.
-            pieces = (_TOKEN_AND_SPACE if _ASCII_ODD_SPACE.search(lowered) else _ASCII_TOKEN_AND_SPACE).split(lowered)
+            odd = "\x1c" in lowered or "\x1d" in lowered or "\x1e" in lowered or "\x1f" in lowered
+            pieces = (_TOKEN_AND_SPACE if odd else _ASCII_TOKEN_AND_SPACE).split(lowered)
             words = pieces[1::2]
             bounds = None  # made from ``pieces`` once a match is to be looked at
         elif len(lowered) == len(text):

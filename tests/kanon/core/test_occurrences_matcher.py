@@ -164,3 +164,15 @@ def test_regex_baseline_finds_what_the_automaton_finds_on_plain_strings():
         assert regex.transform_one(text, before) == spreader.transform_one(text, before)
     # "New York" alone was never recognized: it is not learned, only "New York City" is
     assert [t.text for t in spreader.transform_one(texts[2], [])] == ["Kurt", "Omaha", "New York City", "kurt"]
+
+
+def test_ascii_texts_with_information_separators_split_as_unicode_texts_do():
+    """\\x1c-\\x1f are whitespace to Python's Unicode classes but not to its ASCII ones: such a text is split with the
+    Unicode classes, as every text was."""
+    spreader = OccurrenceSpreader().fit(["I met Kurt and Anna Vonnegut."], [[Term(6, 10, "PERSON", "Kurt"),
+                                                                              Term(15, 28, "PERSON", "Anna Vonnegut")]])
+    for text, expected in [("Kurt\x1cmet Kurt\x1d.", [(0, 4), (9, 13)]), ("a\x1eKurt\x1f", [(2, 6)]),
+                           ("Kurt met kurt", [(0, 4), (9, 13)]), ("I love Anna\x1cVonnegut.", [(7, 20)])]:
+        found = spreader.transform_one(text, [])
+        assert found == baselines.python_pass(spreader, text, [])
+        assert [(t.start, t.end) for t in found] == expected

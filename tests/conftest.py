@@ -233,15 +233,20 @@ MODEL_FIXTURES = frozenset({"tokyo", "midwest", "trained", "location_models"})
 _warming: list[subprocess.Popen] = []
 
 
+@pytest.hookimpl(tryfirst=True)   # before pytest-django's, whose stable sort by database use keeps this order
 def pytest_collection_modifyitems(config, items):
     """With a model missing from the cache (a fresh clone: the CI), train it in the background while the session
-    runs other tests, in one process of the run (the first pytest-xdist process, or the only one)."""
-    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or config.option.collectonly:
+    runs other tests, in one process of the run (the first pytest-xdist process, or the only one). The modules
+    that need a model run last (within pytest-django's grouping; whole modules, so their module fixtures are made
+    once): in the first timed run the crowd tests, collected first, waited 71 s for the US model at the start.
+    The order depends only on the collected tests, so every pytest-xdist process collects the same."""
+    needing = {item.nodeid.split("::")[0] for item in items if MODEL_FIXTURES & set(getattr(item, "fixturenames", ()))}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] in needing)
+    if not needing or os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or config.option.collectonly:
         return
-    if any(MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) for item in items):
-        process = start_warming()
-        if process is not None:
-            _warming.append(process)
+    process = start_warming()
+    if process is not None:
+        _warming.append(process)
 
 
 def pytest_sessionfinish(session):

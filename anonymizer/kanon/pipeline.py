@@ -440,7 +440,9 @@ def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
     starts = np.concatenate([arrays["start"].astype(np.int64), starts_added])
     # A changed text's terms by start, the kept ones first where starts tie (``sorted`` of kept + added); the
     # others as they were.
-    order = np.lexsort((np.arange(old + added_count), np.where(changed[texts], starts, 0), texts))
+    # One key sorted stably (a radix sort), not three: text, then start where changed (starts are below 2**31,
+    # so text * 2**31 + start fits an int64 for any number of texts an array can hold).
+    order = np.argsort(texts << 31 | np.where(changed[texts], starts, 0), kind="stable")
     order = order[keep[order]]
     # Labels and spellings the base does not have are numbered as ``RowTerms.append`` numbers them: in the order
     # they first stand.

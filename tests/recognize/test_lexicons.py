@@ -258,17 +258,6 @@ def test_real_posts_gain_terms_and_stay_valid(blog_texts):
     assert sum(added.values()) <= 0.1 * sum(map(len, spacy_only)), added     # fills gaps, no flood
 
 
-def test_lexicons_are_fast(blog_texts, lexicons):
-    import time
-
-    lexicons.spans("Kurt")                       # load the data outside the timing
-    started = time.process_time()
-    for text in blog_texts:
-        lexicons.spans(text)
-    per_post = (time.process_time() - started) / len(blog_texts)
-    assert per_post < 0.005, f"{per_post * 1000:.1f} ms per post"       # NER takes ~20-30 ms per post
-
-
 # ------------------------------------------------------------------------------------------- progress
 
 def test_on_characters_reports_a_long_text_in_steps(monkeypatch):

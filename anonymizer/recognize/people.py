@@ -30,6 +30,11 @@ parentheses. These rules take a word only where the context says person:
   (personal verbs, a vocative, speech);
 * a capitalised word mid-sentence joined by "and" / "&" to a person ("convince Cat and Kurt"), and a
   capitalised common-word first name mid-sentence in person context ("with Bill", "Grace said");
+* second round (2026-12-05): runs of capitalised first names ("Matt Dustin Zack Lynn", Title Case lines too), a
+  first name with an "s" glued on ("Jims parents"), a nickname before the name it stands for ("grimes (Jake)"),
+  kin words and "wit" before lower-case names ("sister eva"), an initial after a friend or kin word ("my friend
+  T."), "Mr T", lower-case towns after to/in/from ("out to elyria") and rare surnames as shops after "at"
+  ("at kroger");
 * an alias the text uses as a name: a capitalised word that is no everyday word (or a word too rare to be
   English, any case) before a verb of speech ("Pogo says"), as a sign-off at the end of the post ("- Pogo",
   "your only, sporko.") or as an attribution after a dash ("-evasivecolin"). Chat interjections ("lol",
@@ -54,7 +59,7 @@ if TYPE_CHECKING:
     from anonymizer.recognize.lexicons import _Data, _Tok
 
 #: Bump when a rule, a threshold or a table below changes (part of ``lexicons.data_version``).
-PEOPLE_VERSION = "4"   # 4: name runs, glued possessives, nicknames before "(Name)", lower-case towns, "Mr T"
+PEOPLE_VERSION = "4"   # 4: name runs, "Jims", "grimes (Jake)", kin words, towns and shops in lower case, initials
 
 #: pyspellchecker's frequency above which a word is a common English word ("mark" 50,334, "grace" 24,102,
 #: "mobile" 19,649; "kurt" 460, "omaha" 95).
@@ -670,7 +675,7 @@ def _lower_place(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
         return None
     place = data.places.get(low)
     if place is None and before_is(toks, i, _AT) and low in data.surnames and freq(low) < RARE_FREQUENCY \
-            and low not in data.first and not _is_chat(low) and text_after_ok(toks, i):
+            and low not in data.first and not _is_chat(low) and not _street_after(toks, i):
         return i, i, "ORG", WEAK                          # a diner or a shop named after someone: "at perkins"
     if place is None or not (place.area or place.population >= _LOWER_PLACE_POPULATION):
         return None
@@ -682,10 +687,9 @@ def _lower_place(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
 _AT = frozenset(("at",))
 
 
-def text_after_ok(toks: list[_Tok], i: int) -> bool:
-    """The word after a venue is no surname's first name would continue: "at perkins)" or "at perkins and";
-    not "at perkins street" (the street rules take that)."""
-    return i + 1 >= len(toks) or toks[i + 1].low not in ("street", "st", "road", "rd", "avenue", "ave", "lane")
+def _street_after(toks: list[_Tok], i: int) -> bool:
+    """A street word follows ("at kroger street"): a street, which the street rules take, not a shop."""
+    return i + 1 < len(toks) and toks[i + 1].low in ("street", "st", "road", "rd", "avenue", "ave", "lane")
 
 
 #: Population from which a town written in lower case after "to" / "in" is taken as a place.

@@ -245,3 +245,9 @@ def test_a_friend_named_by_an_initial(lexicons):
     assert people(lexicons, "a pressie to my much hated ex-best friend T. I did not") == ["T"]
     assert people(lexicons, "my bf J and I went out") == ["J"]
     assert people(lexicons, "I got an A on the test, my friend A said") == []
+
+
+def test_a_shop_named_by_a_rare_surname_after_at(lexicons):
+    text = "we got snacks at kroger and went home"
+    assert [(text[s:e], label) for s, e, label in lexicons.spans(text)] == [("kroger", "ORG")]
+    assert not [s for s in lexicons.spans("we live at kroger street now") if s[2] == "ORG"]

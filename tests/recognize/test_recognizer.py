@@ -349,6 +349,21 @@ def test_recognize_many_two_processes(blog_texts, blog_terms):
     assert list(two.recognize_many(["", *texts, ""])) == [[], *blog_terms[:300], []]
 
 
+def test_parts_recognized_in_any_order_and_batches_give_the_terms_of_one_stream(blog_texts, blog_terms, tmp_path):
+    """What a job fanned out over workers relies on (kanon.web.jobs): a text's terms do not depend on the texts
+    recognized with it, before it or in the same spaCy batch. Here parts of the posts are recognized last part
+    first, in batches of 5 with texts of other parts cached already, into one cache; what the cache then holds is
+    the terms of one stream of all posts in batches of 64 (``blog_terms``)."""
+    texts = blog_texts[:120]
+    parts = [texts[i:i + 23] for i in range(0, len(texts), 23)]
+    other = TermRecognizer(batch_size=5)
+    with TermCache(tmp_path / "terms.sqlite3") as cache:
+        for part in reversed(parts):
+            list(recognize_with_cache([*part, *texts[:3]], other, cache, chunk=7, on_characters=lambda n: None))
+        assert len(cache) == len(set(texts))
+        assert list(recognize_with_cache(texts, other, cache)) == blog_terms[:120]
+
+
 def test_daemon_process_falls_back_to_one_process(monkeypatch):
     r = TermRecognizer(n_process=2)
     monkeypatch.setattr(multiprocessing, "current_process", lambda: SimpleNamespace(daemon=True))

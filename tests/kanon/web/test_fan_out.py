@@ -9,8 +9,10 @@ test database (PostgreSQL + Redis in CI's second pass)."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+from pathlib import Path
 
 import psutil
 import pytest
@@ -24,7 +26,7 @@ from anonymizer.platform.jobs.chunks import ChunkAborted, ChunkWork
 from anonymizer.platform.uploads import create_csv_upload
 from anonymizer.recognize import Term
 from anonymizer.recognize.cache import TermCache, apply_changes, encode_changes
-from tests.helpers import kanon_file, run_in_process, wait_for
+from tests.helpers import ROOT, kanon_file, run_in_process, wait_for
 from webapp.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,6 +60,39 @@ def released(job: Job) -> tuple[bytes, dict]:
         return handle.read(), json.loads(report_handle.read())
 
 
+#: What the workers a test starts import and read: they are new processes and load the files of the checkout as
+#: they are when they start, while this process has the code it imported at collection.
+CODE_FOLDERS = ("anonymizer", "webapp", "data")
+
+
+def code_digests(root: Path = ROOT) -> dict[str, str]:
+    """The sha256 of every file the workers' code is made of (``CODE_FOLDERS`` of ``root``), by relative path."""
+    return {str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for folder in CODE_FOLDERS for path in sorted((root / folder).rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts}
+
+
+def changed_files(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+
+
+#: The checkout's code when this module was collected, before any test ran.
+SESSION_CODE = code_digests()
+
+
+def assert_workers_ran_the_sessions_code() -> None:
+    """Fail, saying why, when the checkout's code changed since the session started: the released file of the
+    workers' run (the code on disk) is then not comparable with the one-process file (the code this process
+    imported). Once a test run at 79aca4b released a file 6 lines different from the one-process file while
+    people.py and precision.py were being edited in its checkout (the edits of ab52e73 change this sample's
+    release); nothing in the fan-out was at fault."""
+    changed = changed_files(SESSION_CODE, code_digests())
+    if changed:
+        pytest.fail(f"the checkout changed during the test session ({', '.join(changed[:5])}"
+                    f"{', ...' if len(changed) > 5 else ''}): the workers ran other code than this process, whose "
+                    "one-process file they are compared with; run the test again on a checkout nobody edits")
+
+
 #: The unsplit run's released file, made by the first test of the session that asks for it: the run is
 #: deterministic (the tests compare other runs with it byte for byte), and each run took 8-11 s of setup.
 _UNSPLIT: dict[str, bytes] = {}
@@ -78,6 +113,20 @@ def unsplit_output(user, sample_upload, settings) -> bytes:
     CachedTerms.objects.all().delete()
     CachedSpread.objects.all().delete()
     return _UNSPLIT["content"]
+
+
+def test_a_change_to_the_checkouts_code_is_told_from_the_session_start(tmp_path):
+    for folder in CODE_FOLDERS:
+        (tmp_path / folder / "__pycache__").mkdir(parents=True)
+    (tmp_path / "anonymizer" / "people.py").write_text("RULES = 1\n")
+    (tmp_path / "data" / "names.txt").write_text("kurt\n")
+    before = code_digests(tmp_path)
+    (tmp_path / "anonymizer" / "__pycache__" / "people.cpython-311.pyc").write_bytes(b"compiled")  # not code
+    assert changed_files(before, code_digests(tmp_path)) == []
+    (tmp_path / "anonymizer" / "people.py").write_text("RULES = 2\n")  # edited while the session runs
+    (tmp_path / "webapp" / "new.py").write_text("")
+    assert changed_files(before, code_digests(tmp_path)) == ["anonymizer/people.py", "webapp/new.py"]
+    assert changed_files(SESSION_CODE, code_digests()) == []  # this checkout, unchanged so far
 
 
 # -- the cache in the database ---------------------------------------------------------------------------------
@@ -180,6 +229,7 @@ def test_two_workers_share_the_parts_and_release_the_same_file(user, sample_uplo
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error
     content, report = released(job)
+    assert_workers_ran_the_sessions_code()
     assert content == unsplit_output
     ran_on = {pid_of(part.worker) for part in job.chunks.filter(step="recognize")}
     assert all(ran_on & worker_pids(worker) for worker in workers), "each worker ran parts"
@@ -210,6 +260,7 @@ def test_a_worker_killed_in_the_middle_leaves_the_job_to_finish_with_the_same_fi
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error
     content, report = released(job)
+    assert_workers_ran_the_sessions_code()
     assert content == unsplit_output
     lost.refresh_from_db()
     assert lost.status == JobChunk.Status.DONE and lost.attempts == 2 and pid_of(lost.worker) == parent_pid

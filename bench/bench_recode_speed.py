@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import multiprocessing
 import random
@@ -409,7 +410,8 @@ def bench_first_run(tmp: Path, size: int, fill: int, posts: int) -> None:
                     yield output
 
             merged = merge_parts(outputs())
-        facts.update(workers_cpu=sum(workers.values()), workers=len(workers), worker_peak_mb=max(peaks))
+        facts.update(workers_cpu=sum(workers.values()), workers=len(workers), worker_peak_mb=max(peaks),
+                     digest=hashlib.sha256(merged.encode("utf-8", "surrogatepass")).hexdigest()[:16])
         return merged
 
     seconds: dict = {}
@@ -424,7 +426,8 @@ def bench_first_run(tmp: Path, size: int, fill: int, posts: int) -> None:
           f"{seconds['spread_learn']:.1f} s + parts {seconds['spread_parts']:.1f} s ({facts['parts']} parts of "
           f"{PART_BYTES / 2**20:.0f} MB on {facts['workers']} worker processes, learned strings "
           f"{facts['learned_mb']:.1f} MB of JSON, worker peak RSS {facts['worker_peak_mb']:.0f} MB) + apply "
-          f"{seconds['spread_apply']:.1f} s; {added:+,} terms", flush=True)
+          f"{seconds['spread_apply']:.1f} s; {added:+,} terms (the parts' changes: sha256 {facts['digest']}, the same "
+          "whenever the same terms are added)", flush=True)
     print(f"  CPU: main process {main_cpu:.1f} s, the {facts['workers']} workers {facts['workers_cpu']:.1f} s in all; "
           f"on 2 cores of its own about {alone:.1f} s (main + workers / {WORKERS}); load average "
           f"{load[0]:.1f} before, {after[0]:.1f} (1 min) / {after[1]:.1f} (5 min) after; goal <= 120 s", flush=True)

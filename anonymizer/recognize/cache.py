@@ -36,12 +36,16 @@ def decode_terms(text: str, stored: str) -> list[Term] | None:
 
 def _terms(text: str, triples: object) -> list[Term] | None:
     try:
-        terms = [Term(int(s), int(e), str(label), text[int(s):int(e)]) for s, e, label in triples]
+        # Every worker of a first run's string-level recoding decodes every text's terms: ints and strs as JSON
+        # gives them are taken as they are (the common case), anything else converted as before.
+        bounded = [(s, e, label) if type(s) is int and type(e) is int and type(label) is str
+                   else (int(s), int(e), str(label)) for s, e, label in triples]  # type: ignore[attr-defined]
     except (ValueError, TypeError):
         return None
-    if any(not 0 <= t.start < t.end <= len(text) for t in terms):
+    size = len(text)
+    if any(not 0 <= s < e <= size for s, e, _ in bounded):
         return None
-    return terms
+    return [Term(s, e, label, text[s:e]) for s, e, label in bounded]
 
 
 def _added_terms(text: str, added: object) -> list[Term] | None:

@@ -494,3 +494,16 @@ def test_cache_ignores_corrupt_rows(tmp_path):
         assert cache.get_many("fp", ["short"]) == [None]
         cache._db.execute("UPDATE terms_v1 SET terms = 'not json'")
         assert cache.get_many("fp", ["short"]) == [None]
+
+
+def test_cached_terms_are_decoded_as_json_gives_them_or_converted_as_before():
+    """decode_terms takes JSON's ints and strs as they are and converts anything else as int()/str() would (a
+    bool, a float, a digit string), and refuses what does not fit the text."""
+    from anonymizer.recognize.cache import decode_terms
+
+    text = "Hello Kurt"
+    assert decode_terms(text, '[[6,10,"PERSON"],[true,"3",5],[0,2.5,"X"]]') == [
+        Term(6, 10, "PERSON", "Kurt"), Term(1, 3, "5", "el"), Term(0, 2, "X", "He")]
+    for refused in ('[[6,11,"PERSON"]]', '[[3,3,"X"]]', '[[-1,2,"X"]]', '[[0,"x","X"]]', '[[0,null,"X"]]',
+                    '[[0,1]]', '{"a":1}', "not json"):
+        assert decode_terms(text, refused) is None, refused

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
+
 _ORDINAL = (r"(?:\d{1,3}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
             r"|eleventh|twelfth|fifteenth|twentieth|twenty-fifth|thirtieth|fortieth|fiftieth|sixtieth"
             r"|seventieth|seventy-fifth|eightieth|ninetieth|hundredth|one[- ]year|two[- ]year|\d{1,3}[- ]year"
@@ -113,8 +115,8 @@ _NAMED_EVENT = re.compile(
     rf"(?:{_EVENT_HEADS})(?![\w'’-])")
 # Capitalised words that name no event by themselves: "Friday Night", "This Weekend", "Christmas Party".
 _NOT_EVENT_NAMES = frozenset("""
-this that last next every each the a an my our his her their your its one some any all saturday sunday monday
-tuesday wednesday thursday friday weekend tonight tomorrow yesterday today good great big fun long late early
+this that last next every each the a an my our his her their your its one some any all
+weekend tonight tomorrow yesterday today good great big fun long late early
 christmas xmas halloween easter thanksgiving birthday bday new year years year's night day i it we he she they
 """.split())
 _GATE_HEADS = re.compile(rf"(?:{_EVENT_HEADS})(?![\w'’-])")
@@ -128,7 +130,7 @@ def named_event_spans(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     for m in _NAMED_EVENT.finditer(text):
         words = [w.lower().strip("'’") for w in m.group("name").split()]
-        if all(w in _NOT_EVENT_NAMES or w in _MONTH_NAMES for w in words) \
+        if all(w in _NOT_EVENT_NAMES or w in WEEKDAYS or w in MONTHS or w == "may" for w in words) \
                 or any(w in _FUNCTION_WORDS for w in words):
             continue                                    # "Friday Night"; "It Was A Great Party" (Title Case)
         before = text[:m.start()].rstrip(" ")
@@ -143,5 +145,4 @@ _FUNCTION_WORDS = frozenset("""
 a an the is was are were be been am had has have do did does to of and or in on at for with it i my we you he
 she they this that what so but if as our your their his her
 """.split())
-_MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december".split())
+

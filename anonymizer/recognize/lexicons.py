@@ -338,8 +338,8 @@ _DAY_WORD = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|ten
 _PINNED_DATE = re.compile(
     rf"(?<![\w'’-])(?P<dayword>(?:[Tt]he )?{_DAY_WORD} of {_MONTH_FULL})(?![\w'’-])"
     r"|(?P<monthday>(?<![\w./:$£€-])(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/:%-]|\.\d|,\d))")
-_DATE_CUE = re.compile(r"(?:\b(?:on|by|until|till|til|before|after|since|from|due|dated|thru|through|of|"
-                       r"[Oo]n|[Bb]y|[Uu]ntil|[Ss]ince|[Ff]rom|[Dd]ue)\s+)$")
+_DATE_CUE = re.compile(r"\b(?:on|by|until|till|til|before|after|since|from|due|dated|thru|through|of)\s+$",
+                       re.IGNORECASE)
 _UNIT_AFTER = re.compile(r"\s*(?:cups?|c\b|tsp|tbsp|teaspoons?|tablespoons?|lbs?|oz|ounces?|inch|inches|in\b|"
                          r"miles?|mi\b|pounds?|pints?|quarts?|gallons?|ml|l\b|g\b|kg|grams?|of\b|th\b|pt)", re.I)
 

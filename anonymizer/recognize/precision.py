@@ -141,10 +141,10 @@ _VAGUE_UNITS = frozenset("""
 day days night nights morning mornings afternoon afternoons evening evenings hour hours minute minutes
 while time times weekend weekends
 """.split())
-# Words before a vague unit that leave it vague: "your [weekend]", "the day", "any minute", "another crap day".
-_VAGUE_BEFORE = frozenset("my your his her our their its a an any another".split())
 _BARE_PLURALS = frozenset("days nights mornings evenings hours minutes seconds weeks months years ages".split())
 _POSSESSIVES = frozenset("my your his her our their its".split())
+# Words before a vague unit that leave it vague: "your [weekend]", "any minute", "another crap day".
+_VAGUE_BEFORE = _POSSESSIVES | frozenset("a an any another".split())
 # Words that make the stretch a measure ("a few days", "our two hours"): those stay.
 _MEASURES = frozenset("""
 few couple several dozen half full whole single one two three four five six seven eight nine ten eleven twelve

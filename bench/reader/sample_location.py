@@ -10,6 +10,10 @@ sample of its test posts in automatic mode with the defaults. Three files per la
   before looking at anything else: the figure to report is the share a reader can place.
 - ``<lang>-original.txt``: the original texts, shuffled in another order (for a "before" figure, judged after).
 - ``<lang>-full.json``: originals, released texts, deleted units, verdicts and cells: read only after judging.
+- ``<lang>-blind.txt`` (with ``--controls N``, reader-protocol.md's baseline inside): the released texts and N
+  untouched test posts that were not sampled (controls), shuffled together, numbered B000, B001, ...; the reader
+  judges this file alone, and ``<lang>-key.json`` (item -> released or control, corpus row, verdict) is read only
+  by ``score_location.py`` afterwards. The controls' placed share tells how strict the reader was.
 
 A seed is spent once its released texts have been read; seeds 11-14 were (bench/reader/judgments_location.md).
 """
@@ -30,6 +34,7 @@ sys.path.insert(0, str(REPO))
 from anonymizer.location.calibration import train_calibrated_model  # noqa: E402
 from anonymizer.location.corpus import load_corpus  # noqa: E402
 from anonymizer.location.defaults import TOKYO, US_MIDWEST  # noqa: E402
+from anonymizer.location.inspect import inspect_text  # noqa: E402
 from anonymizer.location.protection import three_way_split  # noqa: E402
 
 
@@ -38,6 +43,7 @@ def main() -> int:
     parser.add_argument("seed", type=int)
     parser.add_argument("--posts", type=int, default=100)
     parser.add_argument("--out", type=Path, default=REPO / "var" / "reader-samples")
+    parser.add_argument("--controls", type=int, default=0, help="untouched test posts shuffled into a blind file")
     args = parser.parse_args()
     out = args.out / f"seed-{args.seed}"
     out.mkdir(parents=True, exist_ok=True)
@@ -47,16 +53,29 @@ def main() -> int:
         defender_idx, _, test_idx, _ = three_way_split(posts, args.seed)
         defender = train_calibrated_model([posts[i] for i in defender_idx], name="defender", grid=spec.grid,
                                           tokenizer_settings=spec.tokenizer_settings, seed=args.seed)
-        picked = np.random.default_rng(args.seed).choice(test_idx, size=min(args.posts, len(test_idx)),
-                                                         replace=False)
+        drawn = np.random.default_rng(args.seed).choice(
+            test_idx, size=min(args.posts + args.controls, len(test_idx)), replace=False)
+        picked, controls = drawn[:args.posts], drawn[args.posts:]
         rows = []
         for index in picked:
             post = posts[int(index)]
-            result = defender.deidentify(post.text)
-            rows.append({"corpus_row": int(index), "original": post.text, "released": result.text_after,
-                         "deleted": [result.tokens[k].text for k in result.decision.deleted],
-                         "under_threshold": bool(result.decision.under_threshold),
+            # What the inspect page and API answer (verdict included), automatic mode with the defaults.
+            result = inspect_text(defender, post.text)
+            rows.append({"corpus_row": int(index), "original": post.text, "released": result["text_after"],
+                         "deleted": [span["text"] for span in result["deleted"]],
+                         "under_threshold": bool(result["after"]["under_threshold"]),
+                         "verdict": result["verdict"]["status"],
+                         "review": [item.get("text") for item in result["verdict"].get("review", [])],
                          "cell": spec.grid.label(spec.grid.cell_of(post.lat, post.lon))})
+        if args.controls:
+            items = [("released", row["corpus_row"], row["released"], row["verdict"]) for row in rows] + [
+                ("control", int(index), posts[int(index)].text, "") for index in controls]
+            random.Random(args.seed + 2).shuffle(items)
+            key = {f"B{k:03d}": {"kind": kind, "corpus_row": row, "verdict": verdict}
+                   for k, (kind, row, _, verdict) in enumerate(items)}
+            (out / f"{language}-blind.txt").write_text("".join(
+                f"B{k:03d}\t{' '.join(text.split())}\n" for k, (_, _, text, _) in enumerate(items)))
+            (out / f"{language}-key.json").write_text(json.dumps(key, indent=1))
         (out / f"{language}-full.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
         for name, key, salt in (("released", "released", 0), ("original", "original", 1)):
             order = list(range(len(rows)))
@@ -64,7 +83,8 @@ def main() -> int:
             lines = [f"{'R' if key == 'released' else 'O'}{k:02d}\t{' '.join(rows[j][key].split())}"
                      for k, j in enumerate(order)]
             (out / f"{language}-{name}.txt").write_text("\n".join(lines) + "\n")
-        print(f"{language}: {len(rows)} posts -> {out}/{language}-released.txt (judge these first)")
+        print(f"{language}: {len(rows)} posts -> {out}/{language}-released.txt (judge these first)"
+              + (f"; blind with {len(controls)} controls -> {out}/{language}-blind.txt" if args.controls else ""))
     return 0
 
 

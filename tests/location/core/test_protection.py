@@ -135,7 +135,9 @@ def test_calibration_bisects_for_the_largest_threshold_that_meets_the_target():
                                                      candidates=candidates)
     assert threshold.value == 0.24 and threshold.kind == "attacker" and measured["reached"]
     assert measured["baseline_accuracy"] == pytest.approx(0.1)
-    assert measured["tried"][0.24] == pytest.approx({**measured["tried"][0.24], "accuracy": 0.24, "ratio": 2.4})
+    chosen = measured["tried"][0.24]
+    assert (chosen["accuracy"], chosen["ratio"], chosen["worst_ratio"]) == pytest.approx((0.24, 2.4, 2.4))
+    assert chosen["fold_ratios"] == [] and measured["folds"] == 1
     assert not measured["tried"][0.3]["passes"] and 0.1 not in model.tried  # the dearest was never needed
     assert model.tried[0] == 0.5 and len(model.tried) <= 4  # the cheapest first, then a bisection
     assert "Memory" in threshold.explanation and "2.40x" in threshold.explanation and "100" in threshold.explanation
@@ -143,6 +145,27 @@ def test_calibration_bisects_for_the_largest_threshold_that_meets_the_target():
                                                   candidates=candidates)
     assert lowest.value == 0.1 and not measured["reached"] and "NOT reached" in lowest.explanation
     assert "missed by 0.50x" in lowest.explanation  # measured 1.00x against 0.50x
+
+
+def test_calibration_on_folds_holds_the_bound_for_every_users_posts_not_only_pooled():
+    # Two users of 50 posts each, 5 of each in the majority cell: every fold's baseline is 0.1. At threshold v the
+    # attacker places the first 100 v posts, all the early user's: pooled 10 v x the baseline, 20 v on that fold.
+    validation = [Post(row=i, text=f"post {i}", lat=0, lon=0, cell=7 if i % 10 == 0 else 8,
+                       user="early" if i < 50 else "late") for i in range(100)]
+    candidates = [0.1, 0.12, 0.15, 0.2, 0.24, 0.3]
+    pooled, _ = calibrate_against_attacker(Sensitive([p.text for p in validation]), validation, Memory(validation),
+                                           target_ratio=2.5, candidates=candidates)
+    assert pooled.value == 0.24  # 2.4x pooled, while the early user's posts are placed 4.8x as often as guessing
+    threshold, measured = calibrate_against_attacker(Sensitive([p.text for p in validation]), validation,
+                                                     Memory(validation), target_ratio=2.5, candidates=candidates,
+                                                     folds=2)
+    assert threshold.value == 0.12 and measured["reached"] and measured["folds"] == 2
+    chosen = measured["tried"][0.12]
+    assert sorted(chosen["fold_ratios"]) == pytest.approx([0.0, 2.4]) and chosen["ratio"] == pytest.approx(1.2)
+    assert chosen["worst_ratio"] == pytest.approx(2.4)
+    assert not measured["tried"][0.15]["passes"] and measured["tried"][0.15]["ratio"] == pytest.approx(1.5)
+    assert "each of 2 user-disjoint folds" in threshold.explanation
+    assert "2.40x on the worst fold" in threshold.explanation
 
 
 def test_calibration_against_the_char_ngram_attacker_on_real_posts():

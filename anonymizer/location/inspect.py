@@ -13,7 +13,10 @@ from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.language import language_warning
 from anonymizer.location.model import LocationModel
 from anonymizer.location.place_scorer import PLACE_SCORER
+from anonymizer.location.review import needs_review
+from anonymizer.location.tokenize import Token
 from anonymizer.location.verdict import (
+    CANNOT_KNOW,
     CHECK_TITLES,
     CLASSIFIER,
     STILL_INFERABLE,
@@ -190,12 +193,17 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     language = language_warning(text, model.language, model.name)
     out["warnings"] = ([language] if language else []) + keep_warnings(
         model, source, result, m=m, extra_scorers=extra_scorers, edit=edit, replacement=replacement, places=places)
-    checks = release_checks(out, places_left(model, result.text_after),
-                            has_human=any(s.name == "human" for s in extra_scorers))
+    # The released text tokenized once for both: what the gazetteer places inside the map, and what no list
+    # holds (review.py).
+    released_tokens = model.tokenize(result.text_after)
+    review = needs_review(model, result.text_after, released_tokens)
+    checks = release_checks(out, places_left(model, result.text_after, released_tokens),
+                            has_human=any(s.name == "human" for s in extra_scorers), review=review)
     strength = model_strength(model.metadata)
     out["verdict"] = {**overall(checks, decision.under_threshold, strength,
                                 language_problem=language["message"] if language else None),
                       "before": before_sentence(out["before"]["scorers"]), "checks": checks,
+                      "review": [item.to_dict() for item in review], "cannot_know": CANNOT_KNOW,
                       "model_strength": strength}
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
@@ -208,14 +216,14 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     return out
 
 
-def places_left(model: LocationModel, released: str) -> list[str]:
-    """The place units of the released text (re-tokenized) that the gazetteer itself puts inside the grid: what
-    a reader with a map still reads, whatever the scorers' numbers (a kept place, a generalized one, one the
-    thresholds did not need)."""
+def places_left(model: LocationModel, released: str, tokens: Sequence[Token] | None = None) -> list[str]:
+    """The place units of the released text (re-tokenized, or its ``tokens`` as model.tokenize gives them) that
+    the gazetteer itself puts inside the grid: what a reader with a map still reads, whatever the scorers'
+    numbers (a kept place, a generalized one, one the thresholds did not need)."""
     if not model.tokenizer_settings.units:
         return []
     out: list[str] = []
-    for token in model.tokenize(released):
+    for token in model.tokenize(released) if tokens is None else tokens:
         if token.kind == "word" or token.text in out:
             continue
         resolution = model.place_resolver.resolve(token.norm)

@@ -92,12 +92,14 @@ def _heading(result: Mapping, model: Mapping, created: str, include_before: bool
 
 
 def _verdict_lines(result: Mapping, include_before: bool) -> list[str]:
-    """The verdict's summary first, then (with "before") where the post pointed, then each check."""
+    """The verdict's summary first, then (with "before") where the post pointed, then each check (a "review"
+    check names what is left to check: words of the released text), then what no check can know."""
     verdict = result.get("verdict") or {}
     # Where the post pointed, the place names it had counted, not quoted: the file never holds a deleted word.
     before = [before_sentence(result["before"]["scorers"], name_found=False)] \
         if include_before and result["before"].get("scorers") else []
-    return [verdict.get("summary", ""), *before, *[c["text"] for c in verdict.get("checks", [])]]
+    return [verdict.get("summary", ""), *before, *[c["text"] for c in verdict.get("checks", [])],
+            *([verdict["cannot_know"]] if verdict.get("cannot_know") else [])]
 
 
 def _panel_heading(distribution: Mapping, which: str, scorer: str) -> str:

@@ -186,6 +186,17 @@ def _road_token(m: re.Match) -> Token:
     return Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + norm_of(m.group(), False), True, "place")
 
 
+@dataclass(frozen=True, slots=True)
+class Morpheme:
+    """One morpheme of a Japanese text as UniDic tags it: where it is, its part of speech (pos1..pos4, "*" where
+    UniDic leaves one out) and whether MeCab did not know the word (an unknown word is read by its characters)."""
+
+    start: int
+    end: int
+    pos: tuple[str, str, str, str]
+    unknown: bool
+
+
 class Tokenizer:
     """Reusable tokenizer for one TokenizerSettings; get one through get_tokenizer()."""
 
@@ -260,6 +271,31 @@ class Tokenizer:
             words = units.hashtag_venues(sorted([*words, *noise], key=lambda t: t.start))
         return units.merge_venues(words, text, units.venue_spans(text, self.settings.language),
                                   self.settings.language)
+
+    def morphemes(self, text: str) -> list[Morpheme]:
+        """The UniDic morphemes of a Japanese text, as the units are built from them (hashtags, mentions, URLs,
+        entities, coordinates and road names are not analysed): what a check of the units needs to know about
+        the words left as words (a proper noun, an unknown word). Empty for English."""
+        if self.settings.language != "ja":
+            return []
+        masked, _ = self._unit_spans(text)
+        with self._lock:
+            nodes = [(n.surface, len(n.white_space), (n.feature.pos1, n.feature.pos2, n.feature.pos3,
+                                                       n.feature.pos4), n.stat == 1) for n in self._tagger(masked)]
+        out, pos = [], 0
+        for surface, skipped, tag, unknown in nodes:
+            pos += skipped
+            if not surface:
+                continue
+            if not masked.startswith(surface, pos):  # realign as _tokenize_ja does
+                found = masked.find(surface, pos)
+                if found < 0:
+                    continue
+                pos = found
+            start, pos = pos, pos + len(surface)
+            if not surface.isspace():
+                out.append(Morpheme(start, pos, tag, unknown))
+        return out
 
     def tokenize_many(self, texts: Iterable[str]) -> Iterator[list[Token]]:
         """Tokens of each post, lazily, in input order."""

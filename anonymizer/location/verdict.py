@@ -4,8 +4,11 @@ pass or fail, how strong the model's held-out evaluation says it is, and the war
 
 A check passes only when its scorer, on the released text re-tokenized, is under its threshold; the places check
 also fails while the released text still names a place the gazetteer puts inside the grid (a reader with a map
-reads it whatever the scorer's number). Nothing here says "safe": the overall status is "pass" only when every
-check that exists passes, and the text is "releasable" (Copy is offered) only when every threshold is met.
+reads it whatever the scorer's number). A name no list holds ("ハチ公前", "Kinnick": review.py) cannot be called
+safe either: the places check then reads "review" (◐) and so does the overall status. Nothing here says "safe":
+the overall status is "pass" only when every check that exists passes and nothing is left to review, and the text
+is "releasable" (Copy is offered) only when every threshold is met (a "review" text is: the reader checks the
+listed names, shown beside Copy, and copies).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from anonymizer.location.place_scorer import PLACE_SCORER
+from anonymizer.location.review import ReviewItem
 
 CLASSIFIER = "location"
 HUMAN = "human"
@@ -23,6 +27,14 @@ HUMAN = "human"
 WEAK_LIFT = 1.25
 CHECK_TITLES = {CLASSIFIER: "Classifier", PLACE_SCORER: "Places", HUMAN: "People (human-inferability model)"}
 STILL_INFERABLE = "still inferable — not safe to release"
+# The overall statuses, worst first: a threshold not met, a gazetteer place inside the map left, names no list
+# holds left for the reader to check, every check passed.
+STATUSES = ("fail", "places", "review", "pass")
+MARKS = {"pass": "✓", "fail": "✗", "unchecked": "–", "review": "◐"}
+# What no check here can see, said next to every verdict: a pass is a pass of these checks, not of the post.
+CANNOT_KNOW = ("Kakurega reads only the text. It cannot know what else gives the place away: the post's "
+               "metadata (its geotag, its time, the account that posts it), its images, the person's other posts, "
+               "and places no list holds (a shop, a landmark or a team a local reader knows).")
 
 
 def percent(p: float) -> str:
@@ -52,11 +64,17 @@ def model_strength(metadata: Mapping) -> dict:
             "test_posts": scores.get("posts"), "weak_below": WEAK_LIFT, "message": message}
 
 
-def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool) -> list[dict]:
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(f"“{name}”" for name in dict.fromkeys(names))
+
+
+def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool,
+                   review: Sequence[ReviewItem] = ()) -> list[dict]:
     """Each check on the released text (an inspect result: decision scores and thresholds, the "after"
     distribution), in a fixed order: classifier, places, people. Each has `name`, `title`, `status` (pass, fail,
-    unchecked: no such model), `score`, `threshold` and `passed` (absent when unchecked) and `text`
-    ("Classifier: 35.8% on a8,6 ≈ Des Moines, IA, under its threshold 37.0% ✓")."""
+    unchecked: no such model; review: the places check would pass, or has no scorer, but ``review`` names are
+    left), `score`, `threshold` and `passed` (the scorer's own test; absent when unchecked) and `text`
+    ("Classifier: 35.8% on a8,6 ≈ Des Moines, IA, under its threshold 37.0% ✓", "Places: review: “ハチ公前” ◐")."""
     decision, after = result["decision"], result["after"]
     scores, thresholds = decision["scores_after"], decision["thresholds"]
     checks = []
@@ -100,8 +118,13 @@ def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool)
     for check in checks:
         check["title"] = CHECK_TITLES[check["name"]]
         check["status"] = {True: "pass", False: "fail", None: "unchecked"}[check["passed"]]
-        mark = {True: "✓", False: "✗", None: "–"}[check["passed"]]
-        check["text"] = f"{check['title']}: {check['detail']} {mark}"
+        if check["name"] == PLACE_SCORER and review and check["status"] != "fail":
+            # Nothing the gazetteer knows is left, but names it cannot resolve are: not a pass (◐, not ✓).
+            check["status"] = "review"
+            check["review"] = list(dict.fromkeys(item.text for item in review))
+            check["detail"] = f"review: {_quoted(check['review'])}" + (
+                "" if check["passed"] else f" ({check['detail']})")
+        check["text"] = f"{check['title']}: {check['detail']} {MARKS[check['status']]}"
         # Absent, not null, where there is nothing to say (no such scorer): the schema stays plain JSON Schema.
         out.append({k: v for k, v in check.items() if v is not None})
     return out
@@ -146,8 +169,10 @@ def before_sentence(views: Sequence[Mapping], *, name_found: bool = True) -> str
 def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping,
             language_problem: str | None = None) -> dict:
     """The verdict's status and one sentence: "fail" (a threshold is not met: the text is still inferable, no
-    Copy), "places" (every threshold met but a place inside the map is still named), "pass" (every check that
-    exists passed). `releasable` is whether the page offers the text to copy."""
+    Copy), "places" (every threshold met but a place inside the map is still named), "review" (every threshold
+    met, no gazetteer place left, but names no list holds are: the reader checks them), "pass" (every check that
+    exists passed and nothing is left to review). `releasable` is whether the page offers the text to copy: every
+    threshold met (a "review" text too: Copy stays, with the names to check beside it)."""
     failed = [c for c in checks if c["status"] == "fail"]
     if not under_threshold:
         status = "fail"
@@ -158,6 +183,13 @@ def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping,
         summary = ("Under every threshold, but the text still names a place inside the map ("
                    + ", ".join(f"“{n}”" for c in failed for n in c.get("left", [])) + "): a reader sees roughly "
                    "where. It is not fully de-identified.")
+    elif any(c["status"] == "review" for c in checks):
+        status = "review"
+        names = [n for c in checks for n in c.get("review", [])]
+        summary = ("Under every threshold and no place the gazetteer knows is left, but the text still names "
+                   f"what no list holds: {_quoted(names)}. Check that none of them tells a reader where the post "
+                   "was written (a landmark, a shop, a venue, a local team) before you share it; delete it if it "
+                   "does.")
     else:
         status = "pass"
         unchecked = [c["title"] for c in checks if c["status"] == "unchecked"]

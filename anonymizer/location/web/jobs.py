@@ -145,7 +145,13 @@ register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection again
 
 # -- de-identify every post of an uploaded CSV (the inspect page, for a whole file) -------------------------------
 DEIDENTIFY_KIND = "deidentify_posts"
-VERDICTS = ("pass", "places", "fail")
+# The verdict column's values (verdict.STATUSES, best first): every check passed; under every threshold but names
+# no list holds are left for the reader to check (the review column lists them); a gazetteer place inside the map
+# is left; a threshold is not met.
+VERDICTS = ("pass", "review", "places", "fail")
+# The review column's cell: the names of the row's released text that no scorer could resolve (review.py), each
+# once, in text order, joined by this; empty when there is none.
+REVIEW_SEPARATOR = "; "
 BATCH_ROWS = 256  # rows de-identified (and, with remove_time, parsed in one nlp.pipe call) at a time
 SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
 
@@ -153,6 +159,22 @@ SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
 def verdict_column(name: str) -> str:
     """The column added after the upload's own for the verdict of each post of text column ``name``."""
     return f"{name}_location_verdict"
+
+
+def review_column(name: str) -> str:
+    """The column added after the verdict column of text column ``name``: the names its released post still holds
+    that no scorer could resolve, "; "-joined (REVIEW_SEPARATOR), for the reader to check."""
+    return f"{name}_location_review"
+
+
+def added_columns(names: list[str]) -> list[str]:
+    """The columns the job adds after the upload's own: per text column, its verdict and its review column."""
+    return [column for name in names for column in (verdict_column(name), review_column(name))]
+
+
+def review_cell(items: list[dict]) -> str:
+    """A review column's cell: each name once, in text order, "; "-joined."""
+    return REVIEW_SEPARATOR.join(dict.fromkeys(item["text"] for item in items))
 
 
 class DeidentifyPostsParams(InspectOptionsSerializer):
@@ -167,8 +189,9 @@ class DeidentifyPostsParams(InspectOptionsSerializer):
     text_columns = serializers.ListField(
         child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
         error_messages={"min_length": "Choose at least one text column."},
-        help_text="The columns that hold the posts; every other column is copied as it is, and a verdict column "
-                  "(<column>_location_verdict: pass, places or fail) is added for each.")
+        help_text="The columns that hold the posts; every other column is copied as it is, and for each a verdict "
+                  "column (<column>_location_verdict: pass, review, places or fail) and a review column "
+                  "(<column>_location_review: the names no scorer could resolve, \"; \"-joined) are added.")
 
 
 def prepare_deidentify(params: dict, inputs: list) -> dict:
@@ -182,11 +205,11 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
     if missing:
         errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
                                   f"{', '.join(header)}" for name in missing]
-    taken = [verdict_column(name) for name in columns if verdict_column(name) in header]
+    taken = [column for column in added_columns(columns) if column in header]
     if taken:
         errors["text_columns"] = errors.get("text_columns", []) + [
-            f"{upload.original_name} already has a column {name!r}, the name of the verdict column this job adds"
-            for name in taken]
+            f"{upload.original_name} already has a column {name!r}, the name of a column this job adds (a verdict "
+            "or a review column)" for name in taken]
     record = None
     try:
         record = artifacts.resolve(TrainedLocationModel, upload.owner, params["model"], what="model")
@@ -211,8 +234,9 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
 def deidentify_rewrite(job: Job):
     """The rewrite of a de-identify-posts job's rows (``csv_parts``): every non-empty post through what the
     inspect page does (time first when asked, then the location; the verdict on the released text, re-tokenized
-    and re-scored), the released text written in its cell and the verdict in the added column. State: counts
-    per column, a sample of changed posts, and the rows that are not English when time goes too."""
+    and re-scored), the released text written in its cell, the verdict and the names to review in the added
+    columns. State: counts per column, a sample of changed posts, and the rows that are not English when time goes
+    too."""
     options = dict(job.params)
     names = list(options["text_columns"])
     upload_name = job.inputs.get().original_name
@@ -220,7 +244,7 @@ def deidentify_rewrite(job: Job):
     def rewrite(header, records, writer, progress) -> dict:
         indices = column_indices(header, names, upload_name)
         counts = [{"name": name, "posts": 0, "empty": 0, "changed": 0, "units_deleted": 0, "inferable_before": 0,
-                   **dict.fromkeys(VERDICTS, 0)} for name in names]
+                   "with_review": 0, **dict.fromkeys(VERDICTS, 0)} for name in names]
         sample: list[dict] = []
         refused: list[tuple[int, str, str]] = []
         done = 0
@@ -231,6 +255,7 @@ def deidentify_rewrite(job: Job):
             if refused:
                 continue  # the job will fail: only look for the other rows to name
             verdicts = [[""] * len(names) for _ in batch]
+            reviews = [[""] * len(names) for _ in batch]
             released: list[list[str | None]] = [[None] * len(names) for _ in batch]
             for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
                 positions = [i for i, row in enumerate(batch) if row[column].strip()]
@@ -252,6 +277,8 @@ def deidentify_rewrite(job: Job):
                     counted["units_deleted"] += len(result["deleted"])
                     counted["inferable_before"] += not result["before"]["under_threshold"]
                     verdicts[i][n] = status
+                    reviews[i][n] = review_cell(result["verdict"]["review"])
+                    counted["with_review"] += bool(reviews[i][n])
                     released[i][n] = result["text_after"]
             for i, row in enumerate(batch):  # row by row, so the sample is the same whatever the parts
                 for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
@@ -259,9 +286,11 @@ def deidentify_rewrite(job: Job):
                         counted["changed"] += 1
                         if len(sample) < SAMPLE_SIZE:
                             sample.append({"row": first + i, "column": counted["name"], "before": row[column],
-                                           "after": released[i][n], "verdict": verdicts[i][n]})
+                                           "after": released[i][n], "verdict": verdicts[i][n],
+                                           "review": reviews[i][n]})
                         row[column] = released[i][n]
-            writer.writerows(row + added for row, added in zip(batch, verdicts, strict=True))
+            writer.writerows(row + [cell for pair in zip(verdict, review, strict=True) for cell in pair]
+                             for row, verdict, review in zip(batch, verdicts, reviews, strict=True))
             progress(done)
         return {"counts": counts, "sample": sample, "refused": refused}
 
@@ -279,7 +308,7 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
     run.progress(0, 1, "loading the model")
     output = run.scratch_path("deidentified.csv")
     parts = rewrite_csv(run, upload, output, deidentify_rewrite(job), what="de-identifying posts",
-                        header=lambda header: [*header, *(verdict_column(name) for name in names)])
+                        header=lambda header: [*header, *added_columns(names)])
     counts, sample, refused = gather(parts)
     if refused:
         raise UserFacingError(time_removal.not_english_message(
@@ -289,8 +318,10 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
     model = selectors.load_location_model(record)
     strength = model_strength(model.metadata)
     report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
-              "verdict_columns": [verdict_column(name) for name in names], "columns": counts,
-              # Re-read from the written file: the verdicts it carries, per text column.
+              "verdict_columns": [verdict_column(name) for name in names],
+              "review_columns": [review_column(name) for name in names], "columns": counts,
+              # Re-read from the written file: the verdicts it carries, and its rows with names to review (under
+              # "with_review"), per text column.
               "released_verdicts": released,
               "model": {"id": str(record.id), "name": record.name, "version": record.version,
                         "threshold": model.threshold.value, "strength": strength,
@@ -299,7 +330,7 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
                                                                 "remove_how_long", "time_patterns", "replacement",
                                                                 "places", "keep")},
               "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
-    mismatch = [c["name"] for c in counts if {v: c[v] for v in VERDICTS} != released[c["name"]]]
+    mismatch = [c["name"] for c in counts if {v: c[v] for v in (*VERDICTS, "with_review")} != released[c["name"]]]
     if mismatch:  # what was counted is not what was written: nothing is released on a report that is not true
         raise UserFacingError(f"The written file's verdicts differ from those counted for {', '.join(mismatch)}; "
                               "nothing was stored. Please report it.")
@@ -312,16 +343,19 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
 
 
 def _verdicts_in(path, names: list[str]) -> dict[str, dict[str, int]]:
-    """How many rows of the written file carry each verdict, per text column (the file read back)."""
-    out = {name: dict.fromkeys(VERDICTS, 0) for name in names}
+    """How many rows of the written file carry each verdict, and how many a non-empty review cell
+    ("with_review"), per text column (the file read back)."""
+    out = {name: dict.fromkeys((*VERDICTS, "with_review"), 0) for name in names}
     with path.open("rb") as handle:
         source = CsvSource(handle)
-        positions = {name: source.header.index(verdict_column(name)) for name in names}
+        positions = {name: (source.header.index(verdict_column(name)), source.header.index(review_column(name)))
+                     for name in names}
         for batch in source.batches():
             for row in batch:
-                for name, index in positions.items():
-                    if row[index] in out[name]:
-                        out[name][row[index]] += 1
+                for name, (verdict, review) in positions.items():
+                    if row[verdict] in VERDICTS:
+                        out[name][row[verdict]] += 1
+                    out[name]["with_review"] += bool(row[review])
     return out
 
 

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from anonymizer.location import review
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.human import HumanModel
 from anonymizer.location.model import LocationModel
@@ -42,6 +43,7 @@ def _load_warmed(directory) -> LocationModel:
     built now, once per process, outside any request's deadline."""
     model = LocationModel.load(directory)
     model.deidentify(_WARM_UP_POST)
+    review.warm_up(model.language)  # the word lists the verdict's review of names reads
     return model
 
 

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.tokenize import TOKEN_KINDS
+from anonymizer.location.verdict import STATUSES
 from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
 from anonymizer.temporal.removal import DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
 
@@ -267,15 +268,22 @@ class _WarningSerializer(serializers.Serializer):
 class _CheckSerializer(serializers.Serializer):
     name = serializers.ChoiceField(choices=["location", "places", "human"])
     title = serializers.CharField(help_text="Classifier, Places, People (human-inferability model).")
-    status = serializers.ChoiceField(choices=["pass", "fail", "unchecked"],
-                                     help_text="unchecked: no such model (no human-inferability model trained).")
+    status = serializers.ChoiceField(choices=["pass", "review", "fail", "unchecked"],
+                                     help_text="unchecked: no such model (no human-inferability model trained); "
+                                               "review (places only): it would pass, or has no scorer, but names "
+                                               "no list holds are left (◐, never ✓): see the verdict's review.")
     score = serializers.FloatField(required=False, help_text="On the released text, re-tokenized; absent: no such "
                                                              "scorer.")
     threshold = serializers.FloatField(required=False)
-    passed = serializers.BooleanField(required=False, help_text="Absent when unchecked.")
+    passed = serializers.BooleanField(required=False, help_text="The scorer's own test (and, places, no place "
+                                                                  "inside the map left); absent when unchecked. "
+                                                                  "status is the verdict.")
     detail = serializers.CharField()
     left = serializers.ListField(child=serializers.CharField(), required=False,
                                  help_text="places: the gazetteer places inside the grid still in the released text.")
+    review = serializers.ListField(child=serializers.CharField(), required=False,
+                                   help_text="places, status review: the names left that no scorer could resolve, "
+                                             "each once.")
     text = serializers.CharField(help_text="Classifier: 35.8% on a8,6 ≈ Des Moines, IA, under its threshold 37.0% ✓")
 
 
@@ -290,17 +298,35 @@ class _ModelStrengthSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class _ReviewItemSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The name, as written in the released text (text_after).")
+    start = serializers.IntegerField(help_text="Where it starts in the released text (text_after).")
+    end = serializers.IntegerField()
+    why = serializers.CharField(help_text="Why it is listed: \"proper noun not in the gazetteer\", \"name before a "
+                                          "place word, not in the gazetteer\", \"place name not in the gazetteer\", "
+                                          "\"venue or landmark not in the gazetteer\", \"hashtag or @mention that "
+                                          "looks like a name, not in the gazetteer\".")
+
+
 class _VerdictSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
-        choices=["pass", "places", "fail"],
-        help_text="pass: every check that exists passed; places: every threshold met but a place inside the map is "
-                  "still named; fail: a threshold is not met, the text is still inferable.")
-    releasable = serializers.BooleanField(help_text="Every threshold met: the page offers the text to copy.")
+        choices=list(STATUSES),
+        help_text="pass: every check that exists passed and nothing is left to review; review: every threshold met "
+                  "and no gazetteer place inside the map left, but names no list holds are (see review: the reader "
+                  "checks them); places: every threshold met but a place inside the map is still named; fail: a "
+                  "threshold is not met, the text is still inferable.")
+    releasable = serializers.BooleanField(help_text="Every threshold met: the page offers the text to copy (a "
+                                                    "review text too, with the names to check beside Copy).")
     summary = serializers.CharField()
     before = serializers.CharField(help_text="Where the post as written points, naming the scorer(s) over their "
                                              "thresholds and with what (the place scorer's place names, the "
                                              "classifier's top cell), each number beside its own threshold.")
     checks = _CheckSerializer(many=True, help_text="Classifier, places, people: always these three, in order.")
+    review = _ReviewItemSerializer(many=True, help_text="The names left in the released text that no scorer could "
+                                                        "resolve (not in the gazetteer, neither inside the map nor "
+                                                        "outside it), in text order; empty when none.")
+    cannot_know = serializers.CharField(help_text="What no check can know: metadata (geotag, time, account), "
+                                                  "images, the person's other posts, places no list holds.")
     model_strength = _ModelStrengthSerializer()
 
 

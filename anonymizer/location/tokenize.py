@@ -46,6 +46,16 @@ COORDINATES_PREFIX = "geo:"
 # R246), 第一京浜. A road is read like a railway line: a band across the map.
 _JA_ROAD_RE = re.compile(r"環[状]?[一二三四五六七八1-8１-８](?:号線|号|通り)?|(?<![A-Za-z0-9])R ?[0-9]{1,3}(?![0-9])"
                          r"|国道 ?[0-9０-９]{1,3}号線?|第[一二三]京浜")
+# Airport terminal words (T1, T2, 第2ターミナル) name a terminal of Haneda or Narita only in a post with an airport
+# cue; elsewhere T2 is a film, a size or a tax form. The gazetteer has them as places of kind "terminal".
+_JA_AIRPORT_CUE_RE = re.compile(r"出発ロビー|到着ロビー|国際線|国内線|空港|搭乗|保安検査|チェックイン|羽田|成田")
+_JA_TERMINAL_RE = re.compile(r"(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９])[TＴ][1-3１-３](?![0-9０-９])"
+                             r"|第[1-3１-３一二三](?:旅客)?ターミナル")
+# Station nicknames that are an ordinary word elsewhere (お茶: tea) name the station only where a railway cue is in
+# the post ("お茶で緊急停止中"), and only right before a particle or a cue of where a train is (お茶で, お茶着).
+_JA_RAIL_CUE_RE = re.compile(r"電車|列車|駅|停止|見合わせ|遅延|遅れ|運休|止ま|乗り換え|乗換|下車|快速|各停|各駅|線")
+_JA_CUED_STATIONS = {"お茶": "御茶ノ水"}
+_JA_CUED_STATION_RE = re.compile(r"お茶(?=で|から|まで|に|着|発|なう|駅|方面|止まり)")
 _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
 _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
@@ -197,6 +207,12 @@ class Morpheme:
     unknown: bool
 
 
+def _cued_station_token(m: re.Match) -> Token:
+    from anonymizer.location.units import JA_PLACE_PREFIX
+
+    return Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + _JA_CUED_STATIONS[m.group()], True, "place")
+
+
 class Tokenizer:
     """Reusable tokenizer for one TokenizerSettings; get one through get_tokenizer()."""
 
@@ -247,6 +263,10 @@ class Tokenizer:
         spans = _add_pieces(text, spans, kept, _COORDINATES_RE, "coordinates", _coordinates_token)
         if self.settings.language == "ja":
             spans = _add_pieces(text, spans, kept, _JA_ROAD_RE, "road", _road_token)
+            if _JA_AIRPORT_CUE_RE.search(text):
+                spans = _add_pieces(text, spans, kept, _JA_TERMINAL_RE, "terminal", _road_token)
+            if _JA_RAIL_CUE_RE.search(text):
+                spans = _add_pieces(text, spans, kept, _JA_CUED_STATION_RE, "station", _cued_station_token)
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:

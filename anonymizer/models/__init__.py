@@ -6,6 +6,7 @@ from anonymizer.models.jobs import FanOutInput, Job, JobChunk, JobResult, Upload
 from anonymizer.models.kanon import CachedSpread, CachedTerms
 from anonymizer.models.location import HumanInferabilityModel, TrainedLocationModel
 from anonymizer.models.preferences import PreferenceContribution, PreferenceModel, PreferenceReport
+from anonymizer.models.review import ReviewedRow
 
 __all__ = [
     "Assignment",
@@ -23,6 +24,7 @@ __all__ = [
     "PreferenceContribution",
     "PreferenceModel",
     "PreferenceReport",
+    "ReviewedRow",
     "TrainedLocationModel",
     "Upload",
 ]

@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from anonymizer.location.deidentify import TooFewDeletable
-from anonymizer.location.web import selectors, services
+from anonymizer.location.file_review import Span
+from anonymizer.location.web import review_selectors, review_services, selectors, services
 from anonymizer.location.web.serializers import (
     InspectBatchRequestSerializer,
     InspectBatchResponseSerializer,
@@ -21,6 +22,8 @@ from anonymizer.location.web.serializers import (
     InspectReportRequestSerializer,
     InspectRequestSerializer,
     InspectResponseSerializer,
+    ReviewRequestSerializer,
+    ReviewResponseSerializer,
 )
 from anonymizer.platform.api_input import refuse_wrong_json_types
 from anonymizer.platform.throttles import InspectThrottle
@@ -115,3 +118,39 @@ class LocationModelListView(APIView):
                         "language": record.language, "grid": meta["grid"], "threshold": meta["threshold"],
                         "scores": meta.get("scores"), "mine": record.owner_id is not None})
         return Response(out)
+
+
+class ReviewView(APIView):
+    """Review the posts a de-identify-posts job left for review (your own succeeded job): accept the released
+    text, delete spans of it or the whole post, edit it, or forget the review. Up to 500 decisions, stored all
+    together or none (400 lists the faults by decision). The job's result file stays as it was; the reviewed file
+    is built from it when downloaded."""
+
+    @extend_schema(request=ReviewRequestSerializer,
+                   responses={200: ReviewResponseSerializer, 400: _ERRORS[400], 415: _ERRORS[415],
+                              404: OpenApiResponse(description="No succeeded de-identify-posts job of yours has "
+                                                               "this id")})
+    def post(self, request: Request, job_id) -> Response:
+        job = review_selectors.review_job(request.user, job_id)
+        if job is None:
+            raise NotFound("No succeeded de-identify-posts job of yours has this id.")
+        serializer = ReviewRequestSerializer(data=request.data)
+        refuse_wrong_json_types(serializer)
+        serializer.is_valid(raise_exception=True)
+        asked = [review_services.ReviewRequest(
+            row=item["row"], column=item["column"], action=item["action"], text=item["text"],
+            spans=tuple(Span(start, end) for start, end in item["spans"]))
+            for item in serializer.validated_data["reviews"]]
+        stored = review_services.save_reviews(request.user, job, asked)
+        return Response({"reviews": [review_payload(item, review) for item, review in zip(asked, stored, strict=True)]})
+
+
+def review_payload(asked, review) -> dict:
+    """A post's stored review as the API and the page read it."""
+    if review is None:
+        return {"row": asked.row, "column": asked.column, "action": None, "text": None, "deleted_spans": [],
+                "reviewed_by": None, "reviewed_at": None}
+    return {"row": review.row, "column": review.column, "action": review.action, "text": review.text,
+            "deleted_spans": review.deleted_spans,
+            "reviewed_by": review.reviewed_by.get_username() if review.reviewed_by else None,
+            "reviewed_at": review.reviewed_at.isoformat()}

@@ -362,3 +362,47 @@ class _BatchItemSerializer(serializers.Serializer):
 class InspectBatchResponseSerializer(serializers.Serializer):
     model = InspectedModelSerializer()
     results = _BatchItemSerializer(many=True)
+
+
+# -- a de-identified file's review --------------------------------------------------------------------------------
+MAX_REVIEWS_PER_REQUEST = 500
+
+
+class ReviewItemSerializer(serializers.Serializer):
+    """One decision on one post the de-identify-posts job left for review."""
+
+    row = serializers.IntegerField(min_value=2, max_value=2**31 - 1,
+                                   error_messages={"min_value": "Rows are numbered from 2 (the header is row 1)."},
+                                   help_text="The post's row in the job's result file (the header is row 1).")
+    column = serializers.CharField(max_length=1000, help_text="One of the job's text columns.")
+    action = serializers.ChoiceField(
+        choices=["accept", "delete", "delete_post", "edit", "clear"],
+        help_text="accept: the released text as it is; delete: the spans go; delete_post: the whole post goes "
+                  "(an edit or deletion that leaves nothing is refused without it); edit: the text is replaced; "
+                  "clear: forget the review.")
+    spans = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=2**31 - 1), min_length=2,
+                                    max_length=2),
+        required=False, default=list, max_length=10_000,
+        help_text="delete: [start, end) character spans of the released text, every one deleted this time.")
+    text = serializers.CharField(required=False, default="", allow_blank=True, trim_whitespace=False,
+                                 max_length=1_000_000, help_text="edit: the post's new text (not empty).")
+
+
+class ReviewRequestSerializer(serializers.Serializer):
+    reviews = ReviewItemSerializer(many=True, min_length=1, max_length=MAX_REVIEWS_PER_REQUEST,
+                                   help_text="Stored all together or, when one is at fault, none.")
+
+
+class ReviewedRowSerializer(serializers.Serializer):
+    row = serializers.IntegerField()
+    column = serializers.CharField()
+    action = serializers.CharField(allow_null=True, help_text="accepted, deleted or edited; null once cleared.")
+    text = serializers.CharField(allow_null=True, help_text="The post as the reviewed file carries it.")
+    deleted_spans = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    reviewed_by = serializers.CharField(allow_null=True)
+    reviewed_at = serializers.DateTimeField(allow_null=True)
+
+
+class ReviewResponseSerializer(serializers.Serializer):
+    reviews = ReviewedRowSerializer(many=True)

@@ -3,19 +3,21 @@ static HTML plus JavaScript calling the inspect API."""
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers as drf_serializers
 
 from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
-from anonymizer.location.web import selectors, services
+from anonymizer.location.web import api, review_selectors, selectors, services
 from anonymizer.location.web.jobs import DEIDENTIFY_KIND
 from anonymizer.models import HumanInferabilityModel, Upload
 from anonymizer.platform import artifacts
@@ -108,3 +110,59 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
     # The job page shows the job's live status: a "queued" here would go stale once the job ends.
     messages.success(request, f"De-identifying the posts of {upload.original_name}: job submitted.")
     return redirect("job-detail", job_id=job.id)
+
+
+# -- review a de-identified file ----------------------------------------------------------------------------------
+def _review_job(request: HttpRequest, job_id):
+    job = review_selectors.review_job(request.user, job_id)
+    if job is None:  # another user's job, another kind, not succeeded: none of it exists for this user
+        raise Http404("No succeeded de-identify-posts job of yours has this id.")
+    return job
+
+
+@login_required
+@require_GET
+@ensure_csrf_cookie  # the page posts to the review API with the session's CSRF token
+def review_file(request: HttpRequest, job_id) -> HttpResponse:
+    """The posts the job left for review, a page of rows at a time, each with the spans to check highlighted;
+    keyboard first (static/js/review-file.js)."""
+    job = _review_job(request, job_id)
+    try:
+        start = max(int(request.GET.get("from", 2)), 2)
+    except ValueError:
+        start = 2
+    listing = review_selectors.rows_to_review(job, start=start)
+    rows = [{"key": item.key, "row": item.row, "column": item.column, "verdict": item.verdict,
+             "released": item.released, "names": item.names,
+             "flags": [{"start": f.start, "end": f.end, "kind": f.kind} for f in item.flags],
+             "review": api.review_payload(None, item.review) if item.review else None} for item in listing.rows]
+    config = {"apiUrl": reverse("api-location-review", args=[job.id]), "rows": rows}
+    return render(request, "location/review_file.html", {
+        "job": job, "listing": listing, "rows": rows, "config": config, "start": start,
+        "multi_column": len(review_selectors.text_columns(job)) > 1,
+        "result": review_selectors.result_of(job), "reviewed": job.reviewed_rows.count(),
+    })
+
+
+@login_required
+@require_GET
+def review_download(request: HttpRequest, job_id) -> StreamingHttpResponse:
+    """The reviewed file: the job's result with the reviews applied, streamed row by row."""
+    job = _review_job(request, job_id)
+    response = StreamingHttpResponse(review_selectors.reviewed_csv(job), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, review_selectors.reviewed_file_name(job))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def review_report(request: HttpRequest, job_id) -> HttpResponse:
+    """What the owner changed and how (JSON, no post text)."""
+    job = _review_job(request, job_id)
+    report = review_selectors.review_report(job)
+    response = HttpResponse(json.dumps(report, indent=1, ensure_ascii=False), content_type="application/json")
+    response["Content-Disposition"] = content_disposition_header(
+        True, review_selectors.reviewed_file_name(job, "review.json"))
+    response["Cache-Control"] = "no-store"
+    return response

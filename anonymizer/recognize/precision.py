@@ -255,6 +255,11 @@ def is_name(word: str) -> bool:
     return _known_name(low) or (len(low) > 3 and low.endswith("s") and not _is_word(low) and _known_name(low[:-1]))
 
 
+def is_first_name(word: str) -> bool:
+    """A Census 1990 first name (male or female; a possessive "'s" is ignored): "Nicole", "Willie's"."""
+    return _strip_possessive(word.lower().replace("’", "'")) in _names()[0]
+
+
 @lru_cache(maxsize=100_000)
 def _known_name(low: str) -> bool:
     first, surnames = _names()

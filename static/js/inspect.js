@@ -251,7 +251,7 @@
 
   // The verdict: where the post pointed before (the server's sentence: which scorer decided, and with what), what
   // was done, then the server's checks on the released text (classifier, places, people: each with its number and
-  // ✓ or ✗) and what the model's stored evaluation says.
+  // ✓, ✗, – or ◐: names left to review), what the model's stored evaluation says and what no check can know.
   function verdict(result) {
     const d = result.decision;
     const v = result.verdict;
@@ -287,6 +287,18 @@
     const strength = $("model-strength");
     strength.textContent = v.model_strength.message;
     strength.className = v.model_strength.weak || !v.model_strength.known ? "warning model-weak" : "muted";
+    $("cannot-know").textContent = v.cannot_know;
+    // The names no scorer could resolve, beside Copy: the reader checks them before copying.
+    const items = $("review-items");
+    items.textContent = "";
+    for (const item of v.review) {
+      const li = document.createElement("li");
+      const name = document.createElement("mark");
+      name.textContent = item.text;
+      li.append("“", name, `” — ${item.why}`);
+      items.appendChild(li);
+    }
+    $("review-box").hidden = !v.review.length;
   }
 
   // Warnings about the request (a keep entry not in the post, a keep list that makes the goal impossible): next to
@@ -336,6 +348,8 @@
     $("copy-status").textContent = "";
     $("download-map").disabled = true;
     $("download-svg").disabled = true;
+    $("review-items").textContent = "";
+    $("review-box").hidden = true;
     showWarnings([]);
     lastBody = null;
   }

@@ -54,6 +54,9 @@ def test_english_names_no_dictionary_holds_are_listed(midwest, text, names):
     "Cubs game tonight with the Diner crew",                   # words of the dictionary, capitalised or not
     "Watching Netflix and posting on Facebook",                # names known everywhere place nothing
     "#tbt to the best summer ever @mike",                      # lower-case tags and handles
+    "Hanging out with Nicole and Willie tonight",              # first names: people, the People check's
+    "Sooo Goood to be back",                                   # drawn-out words
+    "Best Night Ever With My Bestie At The Postgame",          # a post in title case: its capitals say nothing
 ])
 def test_ordinary_capitals_and_known_non_places_are_not_listed(midwest, text):
     assert listed(midwest.model, text) == []
@@ -141,3 +144,8 @@ def test_a_name_is_listed_only_while_it_is_left(midwest):
     assert plain["verdict"]["status"] in ("pass", "fail")
     if plain["verdict"]["status"] == "pass":
         assert plain["verdict"]["checks"][1]["text"] == "Places: none left ✓"
+
+
+def test_a_title_case_post_reads_its_words_in_lower_case_and_a_normal_one_does_not(midwest):
+    # "Bestie" is a word in lower case, not with a capital mid-sentence: in a normal post it is listed.
+    assert listed(midwest.model, "Best night ever with my Bestie at the game") == ["Bestie"]

@@ -29,8 +29,9 @@ import numpy as np
 
 from anonymizer.location.classifier import BIGRAM_SEPARATOR, JA_PART_SEPARATOR, UNIT_JOINER
 from anonymizer.location.deidentify import LinearScorer
+from anonymizer.location.hashtag_words import HashtagWords
 from anonymizer.location.tokenize import COORDINATES_PREFIX
-from anonymizer.location.units import JA_PLACE_PREFIX
+from anonymizer.location.units import JA_PLACE_PREFIX, is_common_word
 from anonymizer.platform.grid import Grid, haversine_km
 from anonymizer.recognize.gazetteer import Gazetteer, Place, place_weights
 
@@ -74,6 +75,7 @@ class PlaceResolver:
         bounds = np.array([grid.cell_bounds(c) for c in range(grid.n_cells)])
         self._south, self._west, self._north, self._east = bounds.T
         self._area_cells: dict[str, np.ndarray] = {}
+        self._hashtag_words = HashtagWords(lambda piece: bool(self.gazetteer.resolve(piece)))
 
     # -- which places a unit names -----------------------------------------------------------------------
     def places_of(self, norm: str) -> tuple[Place, ...]:
@@ -83,7 +85,9 @@ class PlaceResolver:
         if norm.startswith(COORDINATES_PREFIX):  # "geo:35.7256,139.5887": a point, the post's own place
             lat, _, lon = norm[len(COORDINATES_PREFIX):].partition(",")
             return (Place(norm, norm, float(lat), float(lon), "coordinates", 0, "", ""),)
-        if norm[0] in "#@" or norm.startswith("url:"):
+        if norm[0] == "#":
+            return self._hashtag(norm[1:])
+        if norm[0] == "@" or norm.startswith("url:"):
             body = norm[4:] if norm.startswith("url:") else norm[1:]
             if norm.startswith("url:"):
                 body = body.rsplit(".", 1)[0]  # "desmoinesregister.com" -> no TLD
@@ -159,6 +163,42 @@ class PlaceResolver:
                 if places and not all(p.is_area for p in places):
                     return places
         return ()
+
+    def _hashtag(self, body: str) -> tuple[Place, ...]:
+        """The places a hashtag names, read as words ("#lilacfestival": lilac festival; "#NorthLittleRock": north
+        little rock; "#golsu": go lsu).
+
+        A body that is a name whole resolves whole ("#Lincoln", "#UAPB"; three letters only for the curated
+        kinds: "#LSU", not every three-letter town). Otherwise its words (the writer's capitals split them, a
+        segmenter splits a run in one case) are matched as phrases, longest first: a name must start and end on
+        a word boundary, so "#picoftheday" names no "thed" (Detroit) and "#instagood" no Agoo, and one word that
+        is an ordinary English word is no place inside a longer hashtag ("#mobilephone", "#marchmadness"), as a
+        capitalised common word is none in the text. Non-ASCII hashtags (Japanese) are searched as before."""
+        parts = [part for part in body.split(UNIT_JOINER) if part]
+        joined = "".join(parts)
+        if not joined.isascii():
+            return self._inside(joined)
+        if len(joined) >= 3:
+            whole = tuple(self.gazetteer.resolve(joined))
+            if whole and (len(joined) >= 4 or any(p.kind in SHORT_NAME_KINDS for p in whole)):
+                return whole
+        words = [word for part in parts for word in self._hashtag_words.words(part)]
+        found: list[tuple[Place, ...]] = []
+        i = 0
+        while i < len(words):
+            for j in range(min(len(words), i + _PHRASE_WORDS), i, -1):
+                key = "".join(words[i:j])
+                places = tuple(self.gazetteer.resolve(key)) if len(key) >= 3 else ()
+                if places and (len(key) >= 4 or any(p.kind in SHORT_NAME_KINDS for p in places)) and not (
+                        j - i == 1 and len(words) > 1 and is_common_word(key)):
+                    found.append(places)
+                    i = j
+                    break
+            else:
+                i += 1
+        # As for a search inside a string: an address runs general to specific, a point beats an area.
+        points = [places for places in found if any(not p.is_area for p in places)]
+        return (points or found or [()])[-1]
 
     def _inside(self, text: str) -> tuple[Place, ...]:
         found = self.gazetteer.find(text)
@@ -245,6 +285,12 @@ class PlaceResolver:
         return cells
 
 
+# Kinds whose three-letter names count inside a hashtag ("#LSU", "#golsu"): the curated universities, teams and
+# landmarks (data/geo/gazetteer/us_curated.tsv); a three-letter town ("Ada", "Rye") is matched from four letters on,
+# as in a search inside a string.
+SHORT_NAME_KINDS = frozenset({"university", "team", "chant", "venue", "event", "landmark", "nickname"})
+# The most words of a hashtag one name may span ("#letsgoredwingsgo").
+_PHRASE_WORDS = 6
 # Roads named after the town they lead to, not the one they are in.
 _ROADS_NAMED_FOR_WHERE_THEY_GO = ("街道", "バイパス")
 # A point place outside the grid counts as in it when the grid's nearest cell is within this many of its spreads.

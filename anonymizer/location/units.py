@@ -96,6 +96,11 @@ def _is_common_word(word: str) -> bool:
     return _common_words()[word.lower()] >= COMMON_WORD_FREQUENCY
 
 
+def is_common_word(word: str) -> bool:
+    """Whether an English word is too common to be read as a place alone ("mobile", "normal", "march")."""
+    return _is_common_word(word)
+
+
 
 
 _COMPASS = frozenset("N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW".split())

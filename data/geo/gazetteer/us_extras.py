@@ -20,7 +20,7 @@ CURATED = HERE / "us_curated.tsv"
 # County-equivalents named with a word a post writes after the name ("Door County", "Orleans Parish"); the
 # independent cities ("St. Louis city") are cities and already here, boroughs and municipios lie outside the box.
 COUNTY_WORDS = ("County", "Parish")
-CURATED_KINDS = frozenset({"university", "team", "chant", "venue", "event", "landmark"})
+CURATED_KINDS = frozenset({"university", "team", "chant", "venue", "event", "landmark", "nickname"})
 
 
 def _decoded_arcs(topology: dict) -> list[list[tuple[float, float]]]:

@@ -43,3 +43,35 @@ def test_places_a_resident_names_go(midwest, text, gone):
 ])
 def test_ordinary_words_are_not_places(midwest, text):
     assert [t.text for t in midwest.model.tokenize(text) if t.kind in ("place", "venue")] == []
+
+
+@pytest.mark.parametrize(("hashtag", "place"), [
+    ("#lilacfestival", "Lilac Festival"),      # one case: split by the segmenter, matched as a phrase
+    ("#doorcounty", "Door County"),
+    ("#DoorCounty", "Door County"),            # camel case: split by the writer
+    ("#LETSGEAUXTIGERS", "Louisiana State University"),
+    ("#golsu", "Louisiana State University"),  # three letters: a curated name counts inside a hashtag
+    ("#LSU", "Louisiana State University"),
+    ("#gouapb", "University of Arkansas at Pine Bluff"),
+    ("#STL", "St. Louis nickname"),
+    ("#visitomaha", "Omaha"),
+    ("#NorthLittleRock", "North Little Rock"),
+])
+def test_hashtags_are_read_as_words(midwest, hashtag, place):
+    tokens = [t for t in midwest.model.tokenize(f"Great night {hashtag}") if t.kind == "hashtag"]
+    assert place in [p.name for p in midwest.model.place_resolver.places_of(tokens[0].norm)]
+
+
+@pytest.mark.parametrize("hashtag", [
+    "#picoftheday",    # find() read "thed" (an alternate name of Detroit) across "the|day"
+    "#instagood",      # ... and Agoo across "insta|good"
+    "#beautifulday",   # ... and Fulda across "beauti|ful|day"
+    "#gameday",        # ... and Meda
+    "#mobilephone",    # an ordinary word inside a longer hashtag is no place, as "Mobile" alone in the text
+    "#marchmadness",
+    "#severeweather",
+    "#tornadowarning",
+])
+def test_hashtags_name_no_place_across_their_words_or_by_an_ordinary_word(midwest, hashtag):
+    tokens = [t for t in midwest.model.tokenize(f"Great night {hashtag}") if t.kind == "hashtag"]
+    assert midwest.model.place_resolver.places_of(tokens[0].norm) == ()

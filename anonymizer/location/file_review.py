@@ -17,8 +17,6 @@ from anonymizer.location.model import remove_spans
 
 # The verdicts that put a post on the review page (any verdict with a non-empty review list does too).
 TO_REVIEW = ("review", "places", "fail")
-# The review column's cell joins the names left for the reader with this (the job's REVIEW_SEPARATOR).
-REVIEW_SEPARATOR = "; "
 # What the reviewed column says of a cell; empty when the owner did not review it.
 ACCEPTED, DELETED, EDITED = "accepted", "deleted", "edited"
 
@@ -28,14 +26,9 @@ def reviewed_column(name: str) -> str:
     return f"{name}_reviewed"
 
 
-def review_column(name: str) -> str:
-    """The job's review column of text column ``name`` (absent from results written before it existed)."""
-    return f"{name}_location_review"
-
-
-def review_names(cell: str) -> list[str]:
-    """The names of a review column's cell, each once, in order."""
-    return list(dict.fromkeys(name.strip() for name in cell.split(REVIEW_SEPARATOR) if name.strip()))
+def review_names(cell: str, separator: str) -> list[str]:
+    """The names of a review column's cell (joined by ``separator``), each once, in order."""
+    return list(dict.fromkeys(name.strip() for name in cell.split(separator) if name.strip()))
 
 
 def needs_review(verdict: str, review_cell: str) -> bool:
@@ -61,9 +54,26 @@ class Flag:
     text: str
 
 
+# Two marked spans of one kind joined by one of these are one name to the reader ("Hy-Vee", listed as Hy and Vee).
+_JOINERS = frozenset("-'’")
+
+
+def _word_char(char: str) -> bool:
+    """A letter or digit of a script that spaces its words (a Japanese name sits inside a run of letters)."""
+    return char.isalnum() and ord(char) < 0x2E80
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is not the inside of a longer word ("Hy" in "Hyatt")."""
+    before = start > 0 and _word_char(text[start - 1]) and _word_char(text[start])
+    after = end < len(text) and _word_char(text[end]) and _word_char(text[end - 1])
+    return not (before or after)
+
+
 def flagged_spans(text: str, names: Sequence[str], places: Sequence[str] = ()) -> list[Flag]:
     """Every occurrence of each name (review) and place in ``text``, longest first where two overlap, in text
-    order. A name is found as written (the job listed it from this very text)."""
+    order; two of a kind with only a hyphen or an apostrophe between them are one. A name is found as written
+    (the job listed it from this very text)."""
     wanted = sorted({(name, "review") for name in names if name} | {(place, "place") for place in places if place},
                     key=lambda item: (-len(item[0]), item[1] != "review", item[0]))
     taken: list[Flag] = []
@@ -71,10 +81,17 @@ def flagged_spans(text: str, names: Sequence[str], places: Sequence[str] = ()) -
         position = text.find(name)
         while position >= 0:
             end = position + len(name)
-            if not any(flag.start < end and position < flag.end for flag in taken):
+            if _bounded(text, position, end) and not any(flag.start < end and position < flag.end for flag in taken):
                 taken.append(Flag(position, end, kind, name))
             position = text.find(name, position + 1)
-    return sorted(taken, key=lambda flag: flag.start)
+    merged: list[Flag] = []
+    for flag in sorted(taken, key=lambda flag: flag.start):
+        last = merged[-1] if merged else None
+        if last is not None and last.kind == flag.kind and text[last.end:flag.start] in _JOINERS:
+            merged[-1] = Flag(last.start, flag.end, flag.kind, text[last.start:flag.end])
+        else:
+            merged.append(flag)
+    return merged
 
 
 def check_spans(text: str, spans: Sequence[Span]) -> list[Span]:

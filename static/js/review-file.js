@@ -6,7 +6,7 @@
   const config = JSON.parse(document.getElementById("review-config").textContent);
   const $ = (id) => document.getElementById(id);
   const rows = [...document.querySelectorAll(".review-row")];
-  const state = new Map(config.rows.map((row) => [row.key, {...row, selected: 0, segments: []}]));
+  const state = new Map(config.rows.map((row) => [row.key, {...row, selected: null, segments: []}]));
   let current = -1;
   let busy = false;
   // Words of the text between the marked spans: runs of one Japanese script, or a word of letters and digits
@@ -68,6 +68,9 @@
       return;
     }
     item.segments = segmentsOf(item);
+    if (item.selected === null) {  // a post starts at its first marked span (else its first word)
+      item.selected = Math.max(item.segments.findIndex((segment) => segment.kind !== "word"), 0);
+    }
     item.selected = Math.min(item.selected, Math.max(item.segments.length - 1, 0));
     let position = 0;
     item.segments.forEach((segment, index) => {

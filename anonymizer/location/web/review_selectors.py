@@ -18,7 +18,7 @@ from anonymizer.location import file_review
 from anonymizer.location.file_review import Flag
 from anonymizer.location.inspect import places_left
 from anonymizer.location.web import selectors
-from anonymizer.location.web.jobs import DEIDENTIFY_KIND, verdict_column
+from anonymizer.location.web.jobs import DEIDENTIFY_KIND, REVIEW_SEPARATOR, review_column, verdict_column
 from anonymizer.models import Job, JobResult, ReviewedRow, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.selectors import jobs_of
@@ -48,7 +48,8 @@ def text_columns(job: Job) -> list[str]:
 
 @dataclass(frozen=True)
 class _Columns:
-    """Where each text column's cells are in the result file (its review column absent: -1)."""
+    """Where each text column's cells are in the result file (a review column absent, -1: a result written before
+    the job added them)."""
 
     text: dict[str, int]
     verdict: dict[str, int]
@@ -59,7 +60,7 @@ def _columns(header: tuple[str, ...], names: list[str]) -> _Columns:
     index = {name: i for i, name in enumerate(header)}
     return _Columns(text={name: index[name] for name in names},
                     verdict={name: index.get(verdict_column(name), -1) for name in names},
-                    review={name: index.get(file_review.review_column(name), -1) for name in names})
+                    review={name: index.get(review_column(name), -1) for name in names})
 
 
 @contextlib.contextmanager
@@ -161,7 +162,7 @@ def rows_to_review(job: Job, *, start: int = 2, limit: int = PAGE_ROWS) -> Revie
                 if verdict in ("places", "fail"):
                     model = model or _places_model(job)
                     places = places_left(model, released) if model is not None else []
-                listed = file_review.review_names(review)
+                listed = file_review.review_names(review, REVIEW_SEPARATOR)
                 listing.rows.append(RowToReview(row=row, column=name, verdict=verdict, released=released,
                                                 names=listed, flags=file_review.flagged_spans(released, listed,
                                                                                               places)))

@@ -34,9 +34,9 @@ ROWS = [
     ["5", "Traffic on I-235 near the Iowa State Fair again, see you at the Hy-Vee", "d"],
     ["6", "Omaha steaks and a Creighton game tonight", "e"],
 ]
-# The owner kept some place names (as the inspect page lets one): those posts come back with a place left, or over
-# a threshold, for review.
-OPTIONS = {"text_columns": ["text"], "model": "us-midwest-en", "keep": ["Des Moines", "Omaha", "Little Rock"]}
+# Only the places the thresholds need deleted, and a place kept (as the inspect page lets one): posts come back
+# with a place left, over a threshold, or with a name to review (Hy-Vee).
+OPTIONS = {"text_columns": ["text"], "model": "us-midwest-en", "places": "needed", "keep": ["Omaha"]}
 
 
 @pytest.fixture
@@ -202,6 +202,11 @@ def test_spans_are_deleted_as_the_de_identifier_deletes_a_unit():
     assert file_review.delete_spans(text, [Span(0, 5), Span(30, 40)]) == "at Kinnick then Hy-Vee,"
     with pytest.raises(ValueError, match="overlap"):
         file_review.delete_spans(text, [Span(0, 5), Span(3, 8)])
-    flags = file_review.flagged_spans(text, ["Kinnick", "Des"], ["Des Moines"])
-    assert [(f.text, f.kind) for f in flags] == [("Kinnick", "review"), ("Des Moines", "place")]
-    assert file_review.review_names("Kinnick; Hy-Vee; Kinnick") == ["Kinnick", "Hy-Vee"]
+    flags = file_review.flagged_spans(text, ["Kinnick", "Des", "Hy", "Vee"], ["Des Moines"])
+    assert [(f.text, f.kind) for f in flags] == [("Kinnick", "review"), ("Hy-Vee", "review"), ("Des Moines", "place")]
+    assert [text[f.start:f.end] for f in flags] == [f.text for f in flags]
+    assert file_review.review_names("Kinnick; Hy-Vee; Kinnick", "; ") == ["Kinnick", "Hy-Vee"]
+    # A name is marked as a word, never inside a longer one; a Japanese name inside a run of letters is.
+    assert [f.text for f in file_review.flagged_spans("Hyatt by the Hy-Vee", ["Hy"])] == ["Hy"]
+    assert [f.start for f in file_review.flagged_spans("Hyatt by the Hy-Vee", ["Hy"])] == [13]
+    assert [f.text for f in file_review.flagged_spans("ハチ公前で待ち合わせ", ["ハチ公前"])] == ["ハチ公前"]

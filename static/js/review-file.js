@@ -215,7 +215,11 @@
     if (!rows.length) return;
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     // Enter and Space keep pressing what has the focus (a button, a link).
-    if (key === "j" || key === "ArrowDown") focusRow(current < 0 ? 0 : Math.min(current + 1, rows.length - 1));
+    if ((key === "j" || key === "ArrowDown") && current === rows.length - 1) {
+      const next = $("review-next");  // the page's last post: say where the next ones are
+      say(next ? `Last post of this page: the next page (link below) starts at row ${next.dataset.row}.`
+        : "Last post left for review.");
+    } else if (key === "j" || key === "ArrowDown") focusRow(current < 0 ? 0 : current + 1);
     else if (key === "k" || key === "ArrowUp") focusRow(Math.max(current - 1, 0));
     else if (current < 0) return;
     else if (key === "l" || key === "ArrowRight") moveSpan(1);

@@ -88,6 +88,9 @@ def test_the_page_lists_the_posts_left_for_review_with_their_spans(alice_client,
     assert 'src="/static/js/review-file.js"' in page and "<kbd>A</kbd> Accept" in page
     assert reverse("location-review", args=[job.id]) in alice_client.get(
         reverse("job-detail", args=[job.id])).content.decode()
+    later = alice_client.get(reverse("location-review", args=[job.id]) + f"?from={flagged[1]}").content.decode()
+    assert f'data-key="{flagged[0]}:text"' not in later and f'data-key="{flagged[1]}:text"' in later
+    assert ">First page</a>" in later
     # Pages of whole rows: a limit of one row gives the first, and the next page starts at the second.
     first = review_selectors.rows_to_review(job, limit=1)
     assert [item.row for item in first.rows] == flagged[:1] and first.next_row == (flagged[1:] or [None])[0]

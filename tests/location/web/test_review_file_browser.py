@@ -131,6 +131,9 @@ def test_a_file_is_reviewed_with_the_keyboard_and_downloaded(live_server, job, p
     assert page.is_hidden("#review-error")
     assert state_of(page, third) == "edited by alice" and page.text_content("#review-count") == "3"
 
+    page.keyboard.press("Escape")  # nothing to cancel: the focus stays where it was
+    page.keyboard.press("j")  # past the page's last post: it says so
+    assert page.text_content("#review-status") == "Last post left for review."
     with page.expect_download() as download:
         page.click("#download-reviewed")
     path = ARTIFACTS / "review-reviewed.csv"

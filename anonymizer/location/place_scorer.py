@@ -85,6 +85,8 @@ class PlaceResolver:
         if norm.startswith(COORDINATES_PREFIX):  # "geo:35.7256,139.5887": a point, the post's own place
             lat, _, lon = norm[len(COORDINATES_PREFIX):].partition(",")
             return (Place(norm, norm, float(lat), float(lon), "coordinates", 0, "", ""),)
+        if is_gauge(norm):
+            return (self._gauge(norm),)
         if norm[0] == "#":
             return self._hashtag(norm[1:])
         if norm[0] == "@" or norm.startswith("url:"):
@@ -100,6 +102,10 @@ class PlaceResolver:
         if norm[0].isupper():
             if len(norm) == 2 and norm.isupper():
                 return tuple(self.gazetteer.resolve_abbreviation(norm))
+            if 3 <= len(norm) <= 4 and norm.isupper():  # an airport code the tokenizer marked ("KDSM")
+                codes = tuple(self.gazetteer.resolve_code(norm))
+                if codes:
+                    return codes
             return tuple(self.gazetteer.resolve(norm.replace(UNIT_JOINER, " ")))
         return ()
 
@@ -164,6 +170,14 @@ class PlaceResolver:
                     return places
         return ()
 
+    def _gauge(self, norm: str) -> Place:
+        """A USGS gauge as a place without a known point: the grid's centre stands in (see ``is_gauge``)."""
+        south, west = float(self._south.min()), float(self._west.min())
+        north, east = float(self._north.max()), float(self._east.max())
+        site = _GAUGE_NORM.match(norm).group(1)
+        return Place(f"usgs:{site}", f"USGS site {site}", (south + north) / 2, (west + east) / 2, GAUGE_KIND, 0, "US",
+                     "")
+
     def _hashtag(self, body: str) -> tuple[Place, ...]:
         """The places a hashtag names, read as words ("#lilacfestival": lilac festival; "#NorthLittleRock": north
         little rock; "#golsu": go lsu).
@@ -213,6 +227,11 @@ class PlaceResolver:
         # The gazetteer first: a reader reads "品川" as 品川 wherever the posts that named it were written. What
         # the corpus taught is for the units the gazetteer cannot place.
         places = self.places_of(norm)
+        if places and places[0].kind == GAUGE_KIND:
+            # Where the gauge is, no file here says; that it names one spot a reader finds is certain. Its row is
+            # the prior (it moves no score), and its resolving at all makes it a place inside the grid: deleted in
+            # automatic mode, listed by the verdict's Places check, never silently kept.
+            return Resolution(places, False, self.prior.copy())
         if not places:
             # Only for place units: a "#job" or "url:t.co" seen everywhere would be evidence against every
             # place named beside it (naive Bayes trusts it as independent); the classifier has those features.
@@ -283,6 +302,18 @@ class PlaceResolver:
             found.discard(None)
             cells = self._area_cells[area.id] = np.array(sorted(found), dtype=np.int64)
         return cells
+
+
+GAUGE_KIND = "gauge"
+# A gauge unit's norm: "USGS08178980" (a word the tokenizer marked) or "#usgs_08178980" (a hashtag).
+_GAUGE_NORM = re.compile(r"^#?usgs_?(\d{8,15})$", re.IGNORECASE)
+
+
+def is_gauge(norm: str) -> bool:
+    """Whether a unit is a USGS stream gauge's site number ("USGS08178980", "#USGS08178980"). Those name one spot
+    on a river (the site's page gives its coordinates), but the site list is not shipped, so a gauge cannot be put
+    on the grid; since a reader with a search engine can, it counts as a place inside the grid."""
+    return bool(_GAUGE_NORM.match(norm))
 
 
 # Kinds whose three-letter names count inside a hashtag ("#LSU", "#golsu"): the curated universities, teams and

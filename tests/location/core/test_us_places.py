@@ -75,3 +75,37 @@ def test_hashtags_are_read_as_words(midwest, hashtag, place):
 def test_hashtags_name_no_place_across_their_words_or_by_an_ordinary_word(midwest, hashtag):
     tokens = [t for t in midwest.model.tokenize(f"Great night {hashtag}") if t.kind == "hashtag"]
     assert midwest.model.place_resolver.places_of(tokens[0].norm) == ()
+
+
+@pytest.mark.parametrize("text", ["River is rising fast #USGS08178980", "Gauge USGS08178980 is at flood stage"])
+def test_a_usgs_gauge_is_a_place_in_the_grid_that_goes(midwest, text):
+    """A gauge's site number names one spot a reader finds in seconds, but cannot be placed offline: it resolves
+    as a place inside the grid without a point (its row is the prior), so it is deleted and never silently kept."""
+    model = midwest.model
+    units = [t for t in model.tokenize(text) if "08178980" in t.text]
+    assert units and units[0].kind != "word"
+    resolution = model.place_resolver.resolve(units[0].norm)
+    assert resolution is not None and not resolution.learned and resolution.places[0].kind == "gauge"
+    result = model.deidentify(text)
+    assert "08178980" not in result.text_after and result.decision.under_threshold
+    assert_released_under(model, result)
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Flight into DSM delayed again, sitting at the gate", "DSM"),
+    ("KMSP 051853Z 31012G20KT 10SM FEW035 M02/M09 A3012", "KMSP"),
+])
+def test_airport_codes_in_a_weather_or_flight_post_are_places(midwest, text, code):
+    model = midwest.model
+    unit = next(t for t in model.tokenize(text) if t.text == code)
+    assert unit.kind == "place" and model.place_resolver.places_of(unit.norm)[0].kind == "airport"
+    result = model.deidentify(text)
+    assert code not in result.text_after and result.decision.under_threshold
+
+
+@pytest.mark.parametrize("text", [
+    "DSM says this is a disorder",          # no weather or flying: three capitals are an abbreviation
+    "Flight delayed AND the bags are lost",  # in context, but AND is a word, not an airport here
+])
+def test_airport_codes_elsewhere_are_words(midwest, text):
+    assert [t.text for t in midwest.model.tokenize(text) if t.kind == "place"] == []

@@ -51,11 +51,14 @@ _JA_ROAD_RE = re.compile(r"環[状]?[一二三四五六七八1-8１-８](?:号�
 _JA_AIRPORT_CUE_RE = re.compile(r"出発ロビー|到着ロビー|国際線|国内線|空港|搭乗|保安検査|チェックイン|羽田|成田")
 _JA_TERMINAL_RE = re.compile(r"(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９])[TＴ][1-3１-３](?![0-9０-９])"
                              r"|第[1-3１-３一二三](?:旅客)?ターミナル")
-# Station nicknames that are an ordinary word elsewhere (お茶: tea) name the station only where a railway cue is in
-# the post ("お茶で緊急停止中"), and only right before a particle or a cue of where a train is (お茶で, お茶着).
+# Station and line nicknames that are an ordinary word elsewhere (お茶: tea; 山手: uptown, a Yokohama district)
+# name the station or line only where a railway cue is in the post ("お茶で緊急停止中", "山手が止まってる"), and
+# only right before a particle or a cue of where a train is (お茶で, お茶着, 山手内回り). The gazetteer has
+# neither as a name (PROVENANCE.txt): the unit's norm carries the station's or line's own name.
 _JA_RAIL_CUE_RE = re.compile(r"電車|列車|駅|停止|見合わせ|遅延|遅れ|運休|止ま|乗り換え|乗換|下車|快速|各停|各駅|線")
-_JA_CUED_STATIONS = {"お茶": "御茶ノ水"}
-_JA_CUED_STATION_RE = re.compile(r"お茶(?=で|から|まで|に|着|発|なう|駅|方面|止まり)")
+_JA_CUED_STATIONS = {"お茶": "御茶ノ水", "山手": "山手線"}
+_JA_CUED_STATION_RE = re.compile(r"お茶(?=で|から|まで|に|着|発|なう|駅|方面|止まり)"
+                                 r"|(?<![横浜])山手(?=が|で|は|も|から|まで|に|止|遅|運|内回り|外回り|一周)")
 _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
 _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")

@@ -31,11 +31,13 @@ PAGE_ROWS = 50  # rows to review shown on one page
 
 def review_job(user: AbstractBaseUser, job_id) -> Job | None:
     """The user's succeeded de-identify-posts job with this id and its result file; None for anyone else's job,
-    another kind, a job that did not succeed, or one whose result file was deleted (the page answers 404)."""
+    another kind, a job that did not succeed, or one whose result file is gone (the page answers 404)."""
     if not user.is_authenticated:
         return None
     job = jobs_of(user).filter(id=job_id, kind=DEIDENTIFY_KIND, status=Job.Status.SUCCEEDED).first()
-    return job if job is not None and result_of(job) is not None else None
+    result = result_of(job) if job is not None else None
+    # A file gone from storage is a 404 too, not a crash half-way through a streamed download.
+    return job if result is not None and result.file.storage.exists(result.file.name) else None
 
 
 def result_of(job: Job) -> JobResult | None:

@@ -199,6 +199,26 @@ def test_only_the_owner_sees_or_reviews_the_file(client, other_user, user, job, 
     assert all(client.get(url).status_code == 404 for url in urls)
 
 
+def test_each_text_column_is_reviewed_on_its_own(alice_client, api, user, midwest_model):
+    upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv", csv_bytes([HEADER, *ROWS])))
+    job = run_in_process(owner=user, kind="deidentify_posts", params={**OPTIONS, "text_columns": ["text", "note"]},
+                         inputs=[upload])
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    response = review(api, job, {"row": 3, "column": "note", "action": "edit", "text": "noted"},
+                      {"row": 3, "column": "text", "action": "accept"})
+    assert response.status_code == 200, response.content
+    rows = list(csv.reader(io.StringIO(result_bytes(job).decode(), newline="")))
+    reviewed = list(csv.reader(io.StringIO(download(alice_client, job).decode(), newline="")))
+    assert reviewed[0] == [*rows[0], "text_reviewed", "note_reviewed"]
+    assert reviewed[2] == [rows[2][0], rows[2][1], "noted", *rows[2][3:], "accepted", "edited"]
+    assert all(row == [*original, "", ""] for row, original in zip(reviewed[3:], rows[3:], strict=True))
+    # The result file gone from storage: no page, no download (404, not a crash half-way through).
+    result = review_selectors.result_of(job)
+    result.file.storage.delete(result.file.name)
+    assert alice_client.get(reverse("location-review-download", args=[job.id])).status_code == 404
+    assert review(api, job, {"row": 3, "column": "text", "action": "accept"}).status_code == 404
+
+
 def test_spans_are_deleted_as_the_de_identifier_deletes_a_unit():
     text = "Lunch at Kinnick then Hy-Vee, Des Moines"
     assert file_review.delete_spans(text, [Span(9, 16)]) == "Lunch at then Hy-Vee, Des Moines"

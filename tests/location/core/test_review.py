@@ -149,3 +149,15 @@ def test_a_name_is_listed_only_while_it_is_left(midwest):
 def test_a_title_case_post_reads_its_words_in_lower_case_and_a_normal_one_does_not(midwest):
     # "Bestie" is a word in lower case, not with a capital mid-sentence: in a normal post it is listed.
     assert listed(midwest.model, "Best night ever with my Bestie at the game") == ["Bestie"]
+
+
+def test_a_model_without_units_leaves_places_as_words_and_they_are_still_resolved(tokyo):
+    # Trained before units, a model tokenizes 渋谷 as a word: the gazetteer still places it, so it is not for review;
+    # the invented street is.
+    from anonymizer.location.review import review_items
+    from anonymizer.location.tokenize import TokenizerSettings, get_tokenizer
+
+    tokenizer = get_tokenizer(TokenizerSettings("ja"))
+    text = "渋谷でほげほげ商店街を歩いた"
+    items = review_items(text, tokenizer.tokenize(text), tokyo.model.place_resolver, "ja", tokenizer.morphemes(text))
+    assert [item.text for item in items] == ["ほげほげ商店街"]

@@ -86,7 +86,11 @@ def test_automatic_mode_gets_posts_under_the_threshold_or_says_why(trained):
         assert result.probabilities_after.max() == pytest.approx(after, rel=1e-9)
         if decision.under_threshold:
             assert after < threshold
-            assert decision.minimal == decision.optimal == (result.rounds == 1)
+            assert decision.minimal == decision.optimal
+            # Not proven optimal only after a second round (the released text re-tokenized into a new unit) or
+            # where a size's exhaustive search would pass the work budget and a bounded search took over.
+            bounded = not all(step["exhaustive"] for step in decision.searched)
+            assert decision.optimal == (result.rounds == 1 and not bounded)
         else:
             assert decision.reason and after >= threshold
             assert set(decision.deleted) == set(allowed_of(result.tokens))  # it tried everything it may delete

@@ -362,6 +362,10 @@ def test_line_and_station_nicknames(gaz):
     assert [p.name for p in gaz.resolve("お茶の水")] == ["御茶ノ水駅"]
     assert [p.name for p in gaz.resolve("京浜東北")] == ["JR京浜東北線"]
     assert not gaz.resolve("お茶")  # tea: only beside a railway cue, by the tokenizer
+    # Kanji nicknames a post writes for a station ("やっと三茶なう！" was still placed by an attacker, issue 45).
+    for nickname, station in (("三茶", "三軒茶屋駅"), ("門仲", "門前仲町駅"), ("学大", "学芸大学駅"),
+                              ("下北", "下北沢駅"), ("中目", "中目黒駅")):
+        assert [p.name for p in gaz.resolve(nickname)] == [station], nickname
 
 
 def test_expressways_are_bands_of_their_anchors(gaz):

@@ -133,6 +133,10 @@ def _after_bearing(previous: Sequence[Token]) -> bool:
     return bool(before) and before[-1].replace(".", "", 1).isdigit()
 
 
+def _dotless(word: str) -> str:
+    return word.replace(".", "")
+
+
 def _title(surface: str) -> str:
     """"des moines" -> "Des_Moines": a capital marks an English place unit's feature."""
     words = unicodedata.normalize("NFKC", surface).split()
@@ -149,7 +153,10 @@ class EnglishPlaces:
         self.gazetteer = Gazetteer.load()
         self.by_first: dict[str, set[tuple[str, ...]]] = {}
         for words in self.gazetteer.multiword_names():
-            self.by_first.setdefault(words[0], set()).add(words)
+            # Without dots, as a post writes them: "St Charles" and "ST. CHARLES" are GeoNames' "St. Charles".
+            dotless = tuple(word for word in map(_dotless, words) if word)
+            if len(dotless) > 1:
+                self.by_first.setdefault(dotless[0], set()).add(dotless)
         self.longest = max((len(w) for w in self.gazetteer.multiword_names()), default=1)
         self._known: dict[str, bool] = {}
         self._stations: dict[str, bool] = {}
@@ -249,7 +256,7 @@ class EnglishPlaces:
         return out
 
     def _multiword(self, tokens: Sequence[Token], i: int, text: str) -> tuple[int, Token] | None:
-        candidates = self.by_first.get(tokens[i].text.casefold())
+        candidates = self.by_first.get(_dotless(tokens[i].text.casefold()))
         if not candidates or tokens[i].kind != "word":
             return None
         for length in range(min(self.longest, len(tokens) - i), 1, -1):
@@ -257,7 +264,7 @@ class EnglishPlaces:
             if any(t.kind != "word" for t in span) or any(text[a.end:b.start] != " "
                                                           for a, b in pairwise(span)):
                 continue
-            if tuple(t.text.casefold() for t in span) in candidates:
+            if tuple(_dotless(t.text.casefold()) for t in span) in candidates:
                 start, end = span[0].start, span[-1].end
                 return length, Token(text[start:end], start, end, _title(text[start:end]), True, "place")
         return None

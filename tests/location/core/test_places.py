@@ -291,6 +291,9 @@ def test_a_long_post_of_check_in_shapes_is_read_in_linear_time():
     ("築地場外、通常営業", "築地"),
     ("東京国立博物館の特別展、今日は中止", "博物館"),
     ("首相官邸で会見するらしい", "官邸"),    # was words (no proper noun): now a landmark the gazetteer knows
+    ("やっと三茶なう！", "三茶"),                            # a station's kanji nickname (三軒茶屋)
+    ("やっと到着? (三の橋)", "三の橋"),                      # the bridges of 古川 in 麻布 (a later reader's finds)
+    ("三ツ池曲がった家まで後少し", "三ツ池"),                # 三ツ池公園, 鶴見区
 ])
 def test_places_a_resident_names_go(tokyo, text, gone):
     model = tokyo.model

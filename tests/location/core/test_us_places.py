@@ -22,6 +22,9 @@ from tests.location.core.test_places import assert_released_under, resolvable_in
     ("Cheese curds at Summerfest", "Summerfest"),
     ("Finally saw the Gateway Arch", "Gateway Arch"),
     ("Shopping at Mall of America all day", "Mall of America"),
+    # A multiword name without GeoNames' dot, or in capitals as a store's receipt writes it.
+    ("Store# 00280, ST CHARLES", "ST CHARLES"),
+    ("Moving to St Charles next week", "St Charles"),
 ])
 def test_places_a_resident_names_go(midwest, text, gone):
     model = midwest.model

@@ -33,6 +33,7 @@ from anonymizer.location.corpus import Post, load_corpus  # noqa: E402
 from anonymizer.location.defaults import TOKYO, US_MIDWEST, ModelSpec  # noqa: E402
 from anonymizer.location.deidentify import TIE_TOLERANCE, Deidentifier, link_scores  # noqa: E402
 from anonymizer.location.evaluate import split_train_test  # noqa: E402
+from anonymizer.location.inspect import inspect_text  # noqa: E402
 from anonymizer.location.model import LocationModel  # noqa: E402
 from anonymizer.location.protection import evaluate_protection, protection_table  # noqa: E402
 
@@ -83,6 +84,13 @@ def bench_inference(spec: ModelSpec, model: LocationModel, test: list[Post]) -> 
     print(f"{spec.name}: automatic de-identification (tokenize + search + probabilities after): median "
           f"{ms(times, 50):.2f} ms, p95 {ms(times, 95):.2f} ms, max {max(times) * 1000:.0f} ms over {len(times)} posts;"
           f" {sum(1 for d in deleted if d)} needed deletions, {under} ended under the threshold")
+    times = []
+    for text in texts:  # what the inspect page and API answer: the search, both states, the verdict, the review
+        started = time.perf_counter()
+        inspect_text(model, text)
+        times.append(time.perf_counter() - started)
+    print(f"{spec.name}: automatic inspect (inspect_text: the above + scorer views, verdict and review list): median "
+          f"{ms(times, 50):.2f} ms, p95 {ms(times, 95):.2f} ms, max {max(times) * 1000:.0f} ms over {len(times)} posts")
 
 
 def fair_exhaustive(norms: list[str], allowed: list[int], m: int, scorers) -> tuple[int, ...]:

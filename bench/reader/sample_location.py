@@ -15,7 +15,8 @@ sample of its test posts in automatic mode with the defaults. Three files per la
   judges this file alone, and ``<lang>-key.json`` (item -> released or control, corpus row, verdict) is read only
   by ``score_location.py`` afterwards. The controls' placed share tells how strict the reader was.
 
-A seed is spent once its released texts have been read; seeds 11-14 were (bench/reader/judgments_location.md).
+A seed is spent once its released texts have been read; seeds 11-14, 20261211 and 20261212 were
+(bench/reader/judgments_location.md).
 """
 
 from __future__ import annotations

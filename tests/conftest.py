@@ -288,6 +288,16 @@ def trained(request) -> Trained:
 
 
 @pytest.fixture
+def midwest_model(midwest, settings, tmp_path):
+    """The US default model alone, registered as bootstrap does (in a fresh MODEL_DIR), for a job that needs no
+    other."""
+    from anonymizer.location.web.services import register_location_model
+
+    settings.MODEL_DIR = tmp_path / "models"
+    return register_location_model(midwest.model, title=midwest.spec.title)
+
+
+@pytest.fixture
 def location_models(tokyo, midwest, settings, tmp_path):
     """Both default models registered (database rows + artifacts in a fresh MODEL_DIR), as bootstrap does."""
     from anonymizer.location.web.services import register_location_model

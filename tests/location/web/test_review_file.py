@@ -40,15 +40,6 @@ OPTIONS = {"text_columns": ["text"], "model": "us-midwest-en", "places": "needed
 
 
 @pytest.fixture
-def midwest_model(midwest, settings, tmp_path):
-    """The US default model alone, registered as bootstrap does (the job needs no other)."""
-    from anonymizer.location.web.services import register_location_model
-
-    settings.MODEL_DIR = tmp_path / "models"
-    return register_location_model(midwest.model, title=midwest.spec.title)
-
-
-@pytest.fixture
 def job(user, midwest_model):
     upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv", csv_bytes([HEADER, *ROWS])))
     done = run_in_process(owner=user, kind="deidentify_posts", params=OPTIONS, inputs=[upload])

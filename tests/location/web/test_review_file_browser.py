@@ -31,14 +31,6 @@ PASSWORD = "correct horse battery staple"  # the `user` fixture's
 
 
 @pytest.fixture
-def midwest_model(midwest, settings, tmp_path):
-    from anonymizer.location.web.services import register_location_model
-
-    settings.MODEL_DIR = tmp_path / "models"
-    return register_location_model(midwest.model, title=midwest.spec.title)
-
-
-@pytest.fixture
 def job(user, midwest_model):
     """The job, run before the browser starts (see below), with what the test checks the page against."""
     upload = create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv", csv_bytes([HEADER, *ROWS])))

@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from anonymizer.location.corpus import ColumnMap, load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
+from anonymizer.location.file_review import reviewed_column
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 from anonymizer.location.verdict import model_strength
 from anonymizer.location.web import selectors, services
@@ -205,11 +206,12 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
     if missing:
         errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
                                   f"{', '.join(header)}" for name in missing]
-    taken = [column for column in added_columns(columns) if column in header]
+    # The reviewed download (file_review) adds <column>_reviewed later: refused now, not a duplicate name then.
+    taken = [column for column in [*added_columns(columns), *map(reviewed_column, columns)] if column in header]
     if taken:
         errors["text_columns"] = errors.get("text_columns", []) + [
-            f"{upload.original_name} already has a column {name!r}, the name of a column this job adds (a verdict "
-            "or a review column)" for name in taken]
+            f"{upload.original_name} already has a column {name!r}, the name of a column this job adds (a verdict, "
+            "a review or, in the reviewed file, a reviewed column)" for name in taken]
     record = None
     try:
         record = artifacts.resolve(TrainedLocationModel, upload.owner, params["model"], what="model")

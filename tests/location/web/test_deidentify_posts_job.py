@@ -107,6 +107,15 @@ def test_bad_options_are_refused_by_field_before_anything_is_queued(api, upload,
     assert "model" in refusal({**OPTIONS, "model": "atlantis-en"})
     assert "English posts only" in refusal({**OPTIONS, "model": "tokyo-ja", "remove_time": True})["remove_time"][0]
     assert "mode" in refusal({**OPTIONS, "mode": "fixed", "m": 2})
+    # A column of the name the job (or the reviewed file) would add: refused, not written twice.
+    taken = create_csv_upload(owner=upload.owner, uploaded=SimpleUploadedFile("taken.csv", csv_bytes(
+        [["id", "text", "text_location_review", "text_reviewed"], ["1", "Hello", "", ""]])))
+    response = api.post(reverse("api-job-list"), {"kind": "deidentify_posts", "params": OPTIONS,
+                                                  "inputs": [str(taken.id)]}, format="json")
+    assert response.status_code == 400, response.content
+    errors = response.json()["params"]["text_columns"]
+    assert [e.split(" already has a column ")[1].split(",")[0] for e in errors] == ["'text_location_review'",
+                                                                                    "'text_reviewed'"]
     assert not Job.objects.exists()
 
 

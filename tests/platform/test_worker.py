@@ -66,7 +66,8 @@ def test_killed_worker_leaves_a_failed_job_with_the_reason(api, start_worker, bi
     # A new worker takes the next job; the failed one can be run again and succeeds.
     start_worker()
     retried = api.post(reverse("api-job-retry", args=[job["id"]])).json()
-    assert retried["status"] == "queued"
+    # Queued again; an idle worker may claim it before the answer is written (seen once in CI: "running").
+    assert retried["status"] in ("queued", "running")
     done = wait_for(lambda: (j := api.get(job["url"]).json())["status"] in ("succeeded", "failed") and j, 120, 0.5)
     assert done["status"] == "succeeded" and done["result"]["rows"] == 600_000 and done["attempts"] == 2
 

@@ -252,7 +252,8 @@ def test_release_and_naive_on_a_real_post(tmp_path):
     time_sample.naive(tmp_path)
     after = {row["post"]: row["output"] for row in time_sample._read_jsonl(tmp_path / "after.jsonl")}
     naive = {row["post"]: row["output"] for row in time_sample._read_jsonl(tmp_path / "naive.jsonl")}
-    assert after == {"1": "Heading to the gym with Sam", "2": None}  # the Japanese post refused, as the API does
+    assert after["2"] is None  # the Japanese post refused, as the API does
+    assert "gym" in after["1"] and "Sam" in after["1"] and "PM" not in after["1"] and "tomorrow" not in after["1"]
     assert naive["1"] == "Heading to the gym at with Sam"
     meta = json.loads((tmp_path / "after.meta.json").read_text())
     assert (meta["posts"], meta["changed"], meta["refused"]) == (2, 1, 1)

@@ -195,6 +195,9 @@ KEPT_DETERMINERS = frozenset("a an the this that these those every each some any
 PLURAL_TIME_NOUNS = frozenset("days weeks months years nights hours minutes mornings evenings weekends "
                               "seasons decades".split())
 
+# Bare plurals of days that "some days" stands for as a subject or an opening adverbial.
+PLURAL_DAY_NOUNS = frozenset({"weekends", "weekdays", "holidays", *(day + "s" for day in WEEKDAYS)})
+
 
 # Nouns that describe like adjectives in front of a time noun ("a fun evening" -> "a fun time").
 ADJECTIVE_NOUNS = frozenset("fun quality".split())
@@ -286,6 +289,12 @@ def _rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
                 and any(c.dep_ == "prep" and c.lower_ == "with" for c in root.children):
             # "A night with Morgan and Nicole was much needed" -> "Time with Morgan and Nicole was much needed"
             return {tokens[0]}, {root.i: "Time" if doc[tokens[0]].text[:1].isupper() else "time"}
+        if plural and tokens == [root.i] and root.lower_ in PLURAL_DAY_NOUNS and _first_word(root) \
+                and root.dep_ in ("nsubj", "nsubjpass", "ROOT", "npadvmod"):
+            # "Weekends are made for football" -> "Some days are made for football", "Weekends all the buses slow
+            # down" -> "Some days all the buses ...": a bare plural of days, as subject or as the adverbial opening
+            # its sentence (readers: "Time all the buses slow", "It are made for").
+            return set(), {root.i: "some days"}
         if plural and tokens == [root.i] and root.dep_ in ("nsubj", "ROOT", "dobj"):
             # "Days slipping" -> "Time slipping"; "if days are dark" -> "if times are dark" (the verb agrees).
             agrees_plural = root.dep_ == "nsubj" and (head.tag_ == "VBP" or head.lower_ in ("are", "were"))
@@ -503,6 +512,20 @@ def stands_as_subject(root: Any, tokens: list[int]) -> bool:
                for i in between)  # "Saturday's are for the girls", "Summer ☀️ IS Here"
 
 
+
+def _how_long_with_spill(doc: Any, group: list[int]) -> bool:
+    """Whether a run is a stretch of time followed by words the entity recognizer took in with it, in a Title Case
+    post ("Runs For 100 Years Without Refuelling": "100 Years" says how long; "Without Refuelling" is no time). The
+    words after the last unit must start with a preposition that ties nothing to a date and hold no time word."""
+    units = [i for i in group if doc[i].lower_ in STRETCH_UNITS]
+    if not units or units[-1] == group[-1]:
+        return False
+    rest = [doc[i] for i in group if i > units[-1]]
+    if rest[0].pos_ != "ADP" or rest[0].lower_ in ANCHORS_AFTER | ANCHORING_PREPOSITIONS | {"of", "in", "on", "at"} \
+            or any(kind_of(t) is not None or any(c.isdigit() for c in t.text) for t in rest):
+        return False
+    return says_how_long_or_often(doc, [i for i in group if i <= units[-1]])
+
 # Verbs a clause with a time subject follows ("hope today is your best birthday yet").
 THINKING_VERBS = frozenset("hope hoping think thinking guess bet wish pray praying know knew feel".split())
 
@@ -510,7 +533,8 @@ THINKING_VERBS = frozenset("hope hoping think thinking guess bet wish pray prayi
 def _verb_agrees_plural(root: Any) -> bool:
     head = root.head
     return head.tag_ == "VBP" or head.lower_ in ("are", "were", "have") or any(
-        c.dep_ == "aux" and (c.tag_ == "VBP" or c.lower_ in ("are", "were", "have")) for c in head.children)
+        c.dep_ in ("aux", "auxpass") and (c.tag_ == "VBP" or c.lower_ in ("are", "were", "have"))
+        for c in head.children)  # "Weekends are made for": the passive's auxiliary agrees too
 
 
 def _next_word(doc: Any, i: int) -> Any:
@@ -766,6 +790,14 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
         if head.lower_ in TIME_TAKING_VERBS and root.lower_ not in ("future", "past"):
             length = {w.i for w in words if w.lower_ in LENGTH_WORDS}
             return phrase("time", length)  # "Spending the day with" -> "Spending time with"
+        named = [c for c in root.children if c.dep_ == "prep" and c.lower_ == "of" and c.i == end + 1
+                 and any(o.dep_ == "pobj" and o.text[:1].isupper() for o in c.children)]
+        if named and root.text[:1].isupper() and any(w.lower_ == "the" for w in words) and (
+                not _next_word(doc, max(t.i for t in named[0].subtree))
+                or not _next_word(doc, max(t.i for t in named[0].subtree)).is_alpha
+                or _next_word(doc, max(t.i for t in named[0].subtree)).dep_ in ("prep", "cc", "punct")):
+            # "Ride the Year of the Horse with us" -> "Ride it with us", not "Ride a certain time of the Horse"
+            return phrase("it", {t.i for t in named[0].subtree})
         determined = any(w.dep_ == "det" for w in words) or head.lower_ in FEELING_VERBS
         after_particle = start > 0 and doc[start - 1].dep_ == "prt"  # "to end off the week": not "end off it"
         if determined and not after_particle and (following is None or (following.pos_ not in ("NOUN", "PROPN", "ADJ",
@@ -824,6 +856,162 @@ def _cut_instead_of_a_neutral_phrase(root: Any, run: set[int], marked: list[bool
             and any(t.is_alpha for t in doc[following.i + 1:root.sent.end]):
         return words | {following.i}  # "2:32 and all alone" -> "All alone"
     return None
+
+
+# Judging adjectives that keep their time noun as "time" after "for" / "to" ("for a great weekend"); not those that say
+# how long ("a long weekend") or that belong to the date ("new").
+JUDGING_WORDS = EVALUATIVE_WORDS - LENGTH_WORDS - frozenset({"new", "long"})
+
+
+def _judged_time(root: Any, phrase: list[int], marked: list[bool]) -> str | None:
+    """The neutral noun for a time judged by an adjective after "for" or "to" ("Thanks for a great weekend with
+    you" -> "for a great time with you", "Here's to a fun Friday" -> "to a fun day"), or None."""
+    doc = root.doc
+    head = root.head
+    after_preposition = root.dep_ == "pobj" and head.lower_ in ("for", "to")
+    # "Enjoy a lovely Sunday with family", "Wishing you a wonderful weekend": the object of the verb before it
+    after_verb = root.dep_ in ("dobj", "npadvmod") and head.pos_ == "VERB" and head.i < phrase[0] and all(
+        doc[i].pos_ == "PRON" for i in range(head.i + 1, phrase[0]))
+    if not (after_preposition or after_verb) or not root.is_alpha or not _is_nominal(root) \
+            or kind_of(root) not in ("day", "period", "part_of_day") or root.tag_ in ("NNS", "NNPS"):
+        return None
+    words = [doc[i] for i in phrase if i != root.i]
+    if not words or words[0].lower_ not in ("a", "an") or not any(
+            w.dep_ == "amod" and w.lower_ in JUDGING_WORDS for w in words) or not all(
+            (w.dep_ == "det" and w.lower_ in ("a", "an"))
+            or (w.dep_ in ("amod", "advmod") and w.is_alpha and kind_of(w) is None) for w in words):
+        return None
+    if any(marked[t.i] and t.i not in phrase for t in root.subtree):
+        return None  # "for a great weekend in June": more time hangs on it
+    if after_verb:
+        return _neutral_noun(root)  # as for the other objects: "Have a great weekend" -> "Have a great day"
+    return "day" if root.lower_ in WEEKDAY_FORMS or root.lower_ in DEICTIC_WORDS else "time"
+
+
+# Words that hold a slot for what follows them: with it cut, they are left governing nothing ("at .", "from to",
+# "between and", "for the", "on the !", "IT'S !").
+SLOT_DETERMINERS = frozenset("a an the this that these those every each my your his her our their".split())
+PLACEHOLDER_CLAUSE_SUBJECTS = frozenset("it this that there".split())
+
+
+def _ends_a_slot(token: Any | None) -> bool:
+    """Whether ``token`` (the next word kept) cannot fill the slot of a word before it: the end of the post or of a
+    sentence, a separator, a link, an emoji, another preposition or a conjunction."""
+    if token is None or is_link(token) or EMOJI_ONLY.match(token.text) or token.dep_ == "cc":
+        return True
+    if token.pos_ == "ADP" and token.dep_ in ("prep", "dative", "agent"):
+        return True
+    return token.is_punct and token.text not in ("(", "[", '"', "'", "“", "‘", "#", "@")
+
+
+def _emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str],
+                   generalized: set[int]) -> None:
+    """The last pass over a plan (issue 46): a word the cut left without its complement before a separator, another
+    preposition, a conjunction or the end goes with its whole governing phrase, or the time noun it described is
+    generalized instead of deleted. It changes ``cut`` / ``replace`` / ``generalized`` in place:
+    - "between 2 and 5 pm" is one unit: a cut inside it takes all of it ("happening between and ." -> "happening.");
+    - a preposition whose objects all went, a determiner whose noun went ("closed for the from to ." -> "closed.");
+    - an adjective whose time noun went keeps a neutral noun ("for a great with" -> "for a great time with");
+    - a copula whose complement went, with only "it"/"this" as subject ("Yay IT'S ! Party" -> "Yay! Party"); a
+      sentence left with punctuation only loses it too.
+    Only a word right before a cut is judged, so a post without a time is never touched."""
+    def present(i: int) -> bool:
+        return i in replace or i not in cut
+
+    def gone(i: int) -> bool:
+        return not present(i)
+
+    def emptied(token: Any) -> bool:
+        return token.i + 1 < len(doc) and gone(token.i + 1)
+
+    for token in doc:  # "between 2 and 5 pm": one unit
+        if token.lower_ != "between" or gone(token.i) or token.pos_ != "ADP":
+            continue
+        # Its words: its subtree, or (parsed as a quantity of the first number) the numbers, times and "and" after it.
+        inside = {t.i for t in token.subtree if t.i != token.i}
+        for t in token.subtree:  # a place hanging on the time stays ("between 2 and 5 pm at the park")
+            if t.dep_ == "prep" and t.lower_ in DETACHABLE_PREPOSITIONS and not marked[t.i] and t.i > token.i + 1:
+                inside -= {d.i for d in t.subtree}
+        j = token.i + 1
+        while j < len(doc) and (marked[j] or doc[j].like_num or doc[j].lower_ in ("and", "&", "-", "–", "to")):
+            inside.add(j)
+            j += 1
+        last = max(inside, default=token.i)
+        inside.discard(last) if doc[last].is_punct else None
+        if inside and any(marked[i] and (gone(i) or i in generalized) for i in inside) and all(
+                gone(i) or marked[i] or doc[i].like_num or doc[i].pos_ in ("ADP", "CCONJ", "DET")
+                or doc[i].dep_ in ("cc", "prep") or kind_of(doc[i]) is not None for i in inside):
+            unit = {token.i} | inside
+            cut |= unit
+            for i in unit:
+                replace.pop(i, None)
+            generalized -= unit
+    changed = True
+    while changed:
+        changed = False
+        kept = [t for t in doc if present(t.i)]
+        for position, token in enumerate(kept):
+            if token.i in replace or not emptied(token):
+                continue
+            following = kept[position + 1] if position + 1 < len(kept) else None
+            if not _ends_a_slot(following):
+                continue
+            head = token.head
+            objects = [c for c in token.children if c.dep_ in ("pobj", "pcomp")] or [
+                c for c in token.children if c.dep_ == "prep" and c.i > token.i
+                and token.lower_ in ("except", "excluding", "from", "until", "till", "since")]  # "except on Mondays"
+            if token.pos_ in ("ADP", "SCONJ") and token.dep_ in PREPOSITION_HEAD_DEPS | {"ROOT"} and objects \
+                    and all(gone(t.i) for o in objects for t in o.subtree):
+                cut.add(token.i)  # "at .", "from to", "for the from"
+            elif token.dep_ in ("det", "predet", "poss") and token.lower_ in SLOT_DETERMINERS and head.i != token.i \
+                    and gone(head.i) and not any(present(c.i) and c.dep_ == "amod" for c in head.children):
+                cut.add(token.i)  # "for the from" -> "for from"
+            elif token.dep_ == "amod" and token.pos_ == "ADJ" and head.i > token.i and gone(head.i) \
+                    and marked[head.i] and _is_nominal(head) and kind_of(head) is not None and head.is_alpha:
+                # "for a great weekend with" cut to "for a great with": the adjective keeps a neutral noun
+                cut.discard(head.i)
+                replace[head.i] = _neutral_noun(head)
+                generalized.add(head.i)
+            elif token.lower_ in BE_FORMS and token.pos_ == "AUX" and token.dep_ not in ("aux", "auxpass") \
+                    and (following is None or not following.is_alpha):
+                clause = token
+                subjects = [c for c in clause.children if c.dep_ in ("nsubj", "expl")]
+                complements = [c for c in clause.children if c.dep_ in ("attr", "acomp", "npadvmod", "oprd")
+                               and c.i > token.i]
+                others = [c for c in clause.children if c.dep_ in ("attr", "acomp", "oprd", "ccomp", "xcomp")
+                          and c not in complements]
+                content = [c for c in subjects if c.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS and c.pos_ in (
+                    "NOUN", "PROPN") and not marked[c.i]]
+                if token.dep_ == "ROOT" and content and len(subjects) == 1 and not others and following is not None \
+                        and following.text in (".", "!", "?", "!!") and all(
+                            gone(t.i) for t in doc[token.i + 1:following.i]):
+                    # "The party is between 8 & 11pm." -> "The party is on.", not "The party is."
+                    replace[token.i + 1] = "on"
+                    generalized.add(token.i + 1)
+                    changed = True
+                    break
+                if not subjects or not complements or any(s.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS
+                                                          for s in subjects) \
+                        or any(present(t.i) for c in complements for t in c.subtree) or others \
+                        or any(t.tag_ in ("WP", "WDT", "WRB") for t in token.sent if t.i < token.i):
+                    continue  # "what it is today" -> not "what."
+                words = {token.i} | {t.i for s in subjects for t in s.subtree} | {
+                    c.i for c in clause.children if c.dep_ in ("neg", "advmod") and c.lower_ in COPULA_ADVERBS}
+                cut |= words  # "Yay IT'S FRIDAY! Party" -> "Yay! Party", not "Yay IT'S! Party"
+                sentence = token.sent
+                if not any(present(t.i) and _is_content(t) for t in sentence):
+                    cut |= {t.i for t in sentence if t.is_punct and present(t.i)}
+                elif all(gone(t.i) or not _is_content(t) for t in doc[sentence.start:token.i]):
+                    for t in doc[token.i + 1:sentence.end]:  # "It's #Day, and in Wisconsin" -> "In Wisconsin"
+                        if gone(t.i):
+                            continue
+                        if t.text not in DANGLING_PUNCT and t.dep_ != "cc":
+                            break
+                        cut.add(t.i)
+            else:
+                continue
+            changed = True
+            break
 
 
 @dataclass
@@ -995,7 +1183,7 @@ class TemporalAnonymizer:
                 group = set(range(start, end))
                 group |= {c.i for i in range(start, end) for c in doc[i].children
                           if marked[c.i] and c.i not in group and c.lower_ in COUNT_WORDS | {"the"}}
-                if says_how_long_or_often(doc, sorted(group)):
+                if says_how_long_or_often(doc, sorted(group)) or _how_long_with_spill(doc, sorted(group)):
                     for i in group:
                         marked[i] = False
         return marked
@@ -1064,6 +1252,11 @@ class TemporalAnonymizer:
                     generalized |= set(tags)
                 else:
                     cut |= set(tags)
+            elif self.generalize and (judged := _judged_time(root, self._noun_phrase(root, run), marked)) is not None:
+                # "Thanks for a great weekend with you" -> "Thanks for a great time with you": the adjective says
+                # something of its own; cutting the phrase would lose it (readers: "for a great with").
+                replace[root.i] = judged
+                generalized.add(root.i)  # its determiner and adjectives stay as written
             elif self.generalize and is_what_a_complement_is_about(root, run):
                 replace[root.i] = "the day"  # "Spent today belting my face off" -> "Spent the day belting ..."
                 generalized.add(root.i)
@@ -1135,6 +1328,8 @@ class TemporalAnonymizer:
                 generalized |= set(tokens)
             # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut, generalized)
+        if self.generalize:
+            _emptied_slots(doc, marked, cut, replace, generalized)
         return cut, replace, generalized
 
     @staticmethod

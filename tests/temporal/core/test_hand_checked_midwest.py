@@ -274,8 +274,9 @@ ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwe
 ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwest11_plain.json"), (113, 127),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12, ROUND14) for j in sample.timed + sample.plain),
-                 # Judged once, the held-out figure of round 15, as below.
-                 human=(95, 80, 75, 97, 92), checker=(7, 13))
+                 # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed one output (in
+                 # AWAITING_JUDGMENT, left out of the counts until judged again), as below.
+                 human=(94, 80, 75, 97, 92), checker=(7, 13))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14, "round15": ROUND15}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
@@ -340,9 +341,23 @@ def test_the_samples_are_the_seeded_draws(posts, name):
 ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.timed + sample.plain]
 
 
+# Outputs the issue-46 rewrites changed since their verdicts were given (the old output's failure is what was fixed):
+# the verdicts are about outputs we no longer give, so they stay out of the counts (test_the_human_counts counts only
+# outputs still given) until a reader judges the new outputs; then store those verdicts and drop the ids from here.
+AWAITING_JUDGMENT = {
+    "879668637824692225": "round 7 (plain, has a time): \"It's , and in Wisconsin\" -> \"In Wisconsin\"",
+    "879525776684720129": "round 14: \"Times are just more fun\" -> \"Some days are just more fun\"",
+    "879448893779570688": "round 15: \"Times are for basics\" -> \"Some days are for basics\"",
+}
+
+
 @pytest.mark.parametrize(("name", "judged"), ALL, ids=[f"{name}-{judged['id']}" for name, judged in ALL])
 def test_the_anonymizer_still_gives_the_judged_output(outputs, name, judged):
     # On failure the verdict is about an output we no longer give: judge it again.
+    if judged["id"] in AWAITING_JUDGMENT:
+        assert outputs[judged["id"]] != judged["output"], "the output is the judged one again: drop it from " \
+            "AWAITING_JUDGMENT"
+        return
     assert outputs[judged["id"]] == judged["output"]
 
 

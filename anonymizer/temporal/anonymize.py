@@ -48,6 +48,10 @@ ends "soon"; tags of a dated event go ("#Kscope17", "#PLLFinale").
 Then the debris goes: a comma or dash left dangling (between two commas, both), a coordinating conjunction whose
 conjunct was cut, a preposition whose object was cut, brackets left empty; a bracket pair cut in half keeps both
 halves, and a cut phrase that started a sentence hands its capital to the next word.
+Last (issue 46, :func:`_emptied_slots`): a word the cut left governing nothing before a separator, another preposition,
+a conjunction or the end goes with its governing phrase ("closed for the from to ." -> "closed.", "between and" as one
+unit, "IT'S !" -> its clause goes), or its time noun is generalized instead ("for a great with" -> "for a great time
+with"); bare plurals of days become "some days", and a stretch of time kept in Title Case stays whole.
 """
 
 from __future__ import annotations
@@ -872,7 +876,8 @@ def _judged_time(root: Any, phrase: list[int], marked: list[bool]) -> str | None
     # "Enjoy a lovely Sunday with family", "Wishing you a wonderful weekend": the object of the verb before it
     after_verb = root.dep_ in ("dobj", "npadvmod") and head.pos_ == "VERB" and head.i < phrase[0] and all(
         doc[i].pos_ == "PRON" for i in range(head.i + 1, phrase[0]))
-    if not (after_preposition or after_verb) or not root.is_alpha or not _is_nominal(root) \
+    year = YEAR_NUMBER.match(root.text) is not None and after_preposition  # "Here's to a great 2015 with you"
+    if not (after_preposition or after_verb) or not (root.is_alpha or year) or not (_is_nominal(root) or year) \
             or kind_of(root) not in ("day", "period", "part_of_day") or root.tag_ in ("NNS", "NNPS"):
         return None
     words = [doc[i] for i in phrase if i != root.i]
@@ -883,6 +888,8 @@ def _judged_time(root: Any, phrase: list[int], marked: list[bool]) -> str | None
         return None
     if any(marked[t.i] and t.i not in phrase for t in root.subtree):
         return None  # "for a great weekend in June": more time hangs on it
+    if year:
+        return "year"  # "Here's to a great year with you all!": which one is gone
     if after_verb:
         return _neutral_noun(root)  # as for the other objects: "Have a great weekend" -> "Have a great day"
     return "day" if root.lower_ in WEEKDAY_FORMS or root.lower_ in DEICTIC_WORDS else "time"
@@ -951,9 +958,17 @@ def _emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[in
         changed = False
         kept = [t for t in doc if present(t.i)]
         for position, token in enumerate(kept):
-            if token.i in replace or not emptied(token):
+            if token.i in replace:
                 continue
-            following = kept[position + 1] if position + 1 < len(kept) else None
+            adverbs = []  # a copula's adverbs before its cut complement ("it's finally Friday")
+            if token.lower_ in BE_FORMS and token.pos_ == "AUX":
+                while position + len(adverbs) + 1 < len(kept) and (
+                        nxt := kept[position + len(adverbs) + 1]).head.i == token.i \
+                        and nxt.dep_ in ("advmod", "neg") and nxt.lower_ in COPULA_ADVERBS | {"not", "n't"}:
+                    adverbs.append(nxt)
+            if not emptied(adverbs[-1] if adverbs else token):
+                continue
+            following = kept[position + len(adverbs) + 1] if position + len(adverbs) + 1 < len(kept) else None
             if not _ends_a_slot(following):
                 continue
             head = token.head
@@ -995,9 +1010,11 @@ def _emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[in
                         or any(present(t.i) for c in complements for t in c.subtree) or others \
                         or any(t.tag_ in ("WP", "WDT", "WRB") for t in token.sent if t.i < token.i):
                     continue  # "what it is today" -> not "what."
-                words = {token.i} | {t.i for s in subjects for t in s.subtree} | {
-                    c.i for c in clause.children if c.dep_ in ("neg", "advmod") and c.lower_ in COPULA_ADVERBS}
+                words = {token.i} | {t.i for s in subjects for t in s.subtree} | {a.i for a in adverbs}
                 cut |= words  # "Yay IT'S FRIDAY! Party" -> "Yay! Party", not "Yay IT'S! Party"
+                before = next((t for t in reversed(doc[:min(words)]) if present(t.i)), None)
+                if before is not None and before.text in DANGLING_PUNCT and _ends_a_slot(following):
+                    cut.add(before.i)  # "Yes, it's Friday." -> "Yes.", not "Yes,."
                 sentence = token.sent
                 if not any(present(t.i) and _is_content(t) for t in sentence):
                     cut |= {t.i for t in sentence if t.is_punct and present(t.i)}

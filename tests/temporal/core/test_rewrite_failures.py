@@ -16,11 +16,14 @@ def _outputs(anonymizer, posts: list[str]) -> list[str]:
         # A bare copula left by its time ("IT'S !") goes with its placeholder subject.
         ("Yay IT'S FRIDAY! Time to party", "Yay! Time to party"),
         ("OMG IT'S FRIDAY!!! Let's go", "OMG!!! Let's go"),
+        ("OMG it's finally Friday! Party time", "OMG! Party time"),  # not "it's finally!"
+        ("Yes, it's Friday. Time for beer", "Yes. Time for beer"),  # not "Yes,."
         # ... and with the comma and conjunction it opened ("It's , and in Ohio").
         ("It's #NationalDonutDay , and in Ohio we celebrate with sprinkles!", "In Ohio we celebrate with sprinkles!"),
         # An adjective judging a time keeps a neutral noun ("for a great with").
         ("Thanks everyone for a great weekend with us!", "Thanks everyone for a great time with us!"),
         ("Enjoy a lovely Sunday with family", "Enjoy a lovely day with family"),
+        ("Here's to a great 2015 with you all!", "Here's to a great year with you all!"),
         # "between ... and ..." is one unit ("happening between and .", "between 5 and a certain time").
         ("Free parking happening between 2 and 5 pm.", "Free parking happening."),
         ("Happy hour happening between 5 and 7pm!", "Happy hour happening!"),
@@ -79,6 +82,8 @@ def test_a_title_case_time_tied_to_a_date_still_goes(anonymizer):
         # Where the rules above could wrongly fire on a post without a time.
         "It's raining!",
         "Is it true?",
+        "Yes, it's finally done.",
+        "Here's to a great team with you all!",
         "What it is.",
         "Thanks for a great game with us!",
         "Enjoy a lovely walk with family",

@@ -1000,8 +1000,12 @@ def _emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[in
                 if token.dep_ == "ROOT" and content and len(subjects) == 1 and not others and following is not None \
                         and following.text in (".", "!", "?", "!!") and all(
                             gone(t.i) for t in doc[token.i + 1:following.i]):
-                    # "The party is between 8 & 11pm." -> "The party is on.", not "The party is."
-                    replace[token.i + 1] = "on"
+                    # "The party is between 8 & 11pm." -> "The party is on.", not "The party is."; a date is "coming
+                    # up" ("Our last day is on the 30th." -> "Our last day is coming up."), as in _fitting_rewrite
+                    kinds = {kind_of(t) for t in doc[token.i + 1:following.i] if marked[t.i]} - {None}
+                    today = any(t.lower_ in ("today", "tonight") for t in doc[token.i + 1:following.i])
+                    replace[token.i + 1] = "on" if today or (kinds and kinds <= {"clock", "part_of_day", "now"}) \
+                        else "coming up"
                     generalized.add(token.i + 1)
                     changed = True
                     break

@@ -30,6 +30,7 @@ def _outputs(anonymizer, posts: list[str]) -> list[str]:
         ("Meet us between 2 and 5 pm at the park", "Meet us at the park"),
         # A copula with a subject that says something keeps its slot filled ("The party is.").
         ("The party is between 8 & 11pm.", "The party is on."),
+        ("Our last day is on the 30th.", "Our last day is coming up."),
         # A range and a holiday go whole ("closed for the from to .").
         ("We're closed for the Christmas holidays from 24 Dec to 2 Jan.", "We're closed."),
         # A preposition whose phrase went goes too ("open every day except.").

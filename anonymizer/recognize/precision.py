@@ -50,13 +50,14 @@ from anonymizer.recognize.time_words import (
     MONTH_ABBREVIATIONS,
     MONTHS,
     SPEECH_VERBS,
+    TIME_SLANG,
     TIME_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
-PRECISION_VERSION = "6"
+PRECISION_VERSION = "7"
 
 #: Labels whose spaCy spans may be dropped as ordinary words (the numeric types are left alone: their spans
 #: hold a number, and whether a number identifies is for the code recognizers).
@@ -125,7 +126,9 @@ senator sen governor gov pastor
 # Words after a span that say it is a person: verbs of speech, "and I", "and me".
 _NAME_AFTER = SPEECH_VERBS | frozenset("replied shouted yelled whispered laughed smiled agreed".split())
 # Words that make a DATE or TIME a time at all (beside digits, weekdays, months and TIME_WORDS).
-_TIME_ANCHORS = (TIME_WORDS | WEEKDAYS | MONTHS | MONTH_ABBREVIATIONS | WEEKDAY_ABBREVIATIONS | frozenset("""
+# The time slang of the recognition core ("tmr", "2nite", "ytd") counts too.
+_TIME_ANCHORS = (TIME_WORDS | frozenset(TIME_SLANG) | WEEKDAYS | MONTHS | MONTH_ABBREVIATIONS | WEEKDAY_ABBREVIATIONS
+                 | frozenset("""
 ago eve am pm o'clock oclock nite tonite 2nite tmrw tomoro tomorow tommorow tommorrow tomorrows yesterdays
 todays hrs hr min mins sec secs yr yrs wk wks mo mos era eras age ages ages period periods term terms quarter
 quarters holiday holidays vacation vacations break breaks birthday birthdays anniversary anniversaries

@@ -10,7 +10,24 @@ christmas xmas halloween easter thanksgiving valentine valentines newyear nye ra
 spring summer autumn fall winter semester season
 teatime lunchtime dinnertime bedtime daytime nighttime cny deepavali vesak thaipusam hanukah
 goodnight goodnite gnight goodmorning gmorning
+tgif eid
 """.split())
+# Time words as posts write them (SNS slang and abbreviations), with the word they stand for. The temporal
+# normalization writes them out before parsing; the recognizers count them as time anchors. Ambiguous ones are
+# read in context where they are used: "TN" (Tennessee) and "YTD" (year-to-date) in capitals, "sun", "sat",
+# "wed" (words), "raya" (a name; "duit raya", "for raya" is Hari Raya), "bday" (a date only "on my bday").
+TIME_SLANG: dict[str, str] = {
+    "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow", "2mro": "tomorrow", "2mr": "tomorrow",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow",
+    "tml": "tomorrow", "tomoz": "tomorrow", "tommorow": "tomorrow", "tomorow": "tomorrow", "tomo": "tomorrow",
+    "tomolo": "tomorrow", "tomoro": "tomorrow", "trmw": "tomorrow",
+    "2nite": "tonight", "2night": "tonight", "tonite": "tonight", "2nyt": "tonight", "tonyt": "tonight",
+    "tn": "tonight",
+    "2day": "today", "tday": "today",
+    "yday": "yesterday", "ytd": "yesterday", "ystd": "yesterday", "yest": "yesterday", "ytdy": "yesterday",
+    "mornin": "morning", "morn": "morning", "arvo": "afternoon", "aftn": "afternoon", "evng": "evening",
+    "nite": "night", "wknd": "weekend", "wkend": "weekend", "xmas": "Christmas",
+}
 # Weekdays and months: full names always; abbreviations when written with a capital ("Sat", not "sat down").
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 MONTHS = frozenset("january february march april june july august september october november december".split())

@@ -174,7 +174,9 @@ PLACEHOLDER_WORDS = frozenset("it its it's this that is 's ’s s was be been fi
 # A greeting that opens a sentence with a time word ("Good morning!", "Happy Friday, friends!") becomes one
 # that says nothing of when; "good night" bids farewell.
 GREETING_OPENERS = {"good": "Hello", "gud": "Hello", "gd": "Hello", "happy": "Best wishes", "merry": "Best wishes",
-                    "blessed": "Best wishes"}
+                    "blessed": "Best wishes", "selamat": "Best wishes"}  # "Selamat Hari Raya"
+# A holiday greeting with its wish after the holiday's name ("Eid Mubarak"): it becomes one without the holiday.
+GREETING_CLOSERS = {("eid", "mubarak"): "Best wishes"}
 FAREWELL_WORDS = frozenset("night nite nights".split())
 VOCATIVES = frozenset("all everyone everybody guys yall y'all folks friends fam people world".split())
 ONE_WORD_GREETINGS = {"goodnight": "Take care", "goodnite": "Take care", "gnight": "Take care",
@@ -1392,6 +1394,14 @@ class TemporalAnonymizer:
                 replace[token.i] = phrase if token.text[:1].isupper() or _first_word(token) else phrase.lower()
                 generalized.add(token.i)
                 handled.add(token.i)
+                continue
+            closer = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            wish = GREETING_CLOSERS.get((token.lower_, closer.lower_)) if closer is not None else None
+            if wish and marked[token.i] and marked[closer.i] and token.i not in handled:
+                replace[token.i] = wish if token.text[:1].isupper() or _first_word(token) else wish.lower()
+                cut.add(closer.i)  # "Eid Mubarak to everyone" -> "Best wishes to everyone"
+                generalized |= {token.i, closer.i}
+                handled |= {token.i, closer.i}
                 continue
             opener = GREETING_OPENERS.get(token.lower_)
             previous = doc[token.i - 1] if token.i else None

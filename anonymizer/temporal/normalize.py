@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from anonymizer.recognize.frequency import word_frequency
+from anonymizer.recognize.time_words import TIME_SLANG
 
 __all__ = ["EMOJI_ONLY", "SNS_LEXICON", "NormalizedText", "Piece", "normalize"]
 
@@ -48,11 +49,13 @@ SNS_LEXICON: dict[str, str] = {
     "xmas": "Christmas", "ppl": "people", "k": "ok", "kk": "ok", "ya": "you", "yall": "you all", "wanna": "want to",
     "gonna": "going to", "gotta": "got to", "til": "until", "till": "until", "nvm": "never mind",
     "omw": "on my way", "brb": "be right back", "nxt": "next",
-    # Tomorrow, tonight and the parts of the day as tweets spell them.
-    "tomo": "tomorrow", "tomolo": "tomorrow", "tomoro": "tomorrow", "trmw": "tomorrow", "tmrow": "tomorrow",
-    "2mr": "tomorrow", "tmw": "tomorrow", "tn": "tonight", "2nyt": "tonight", "tonyt": "tonight",
-    "mornin": "morning", "arvo": "afternoon", "aftn": "afternoon", "evng": "evening", "ystd": "yesterday",
+    # Tomorrow, tonight, yesterday and the parts of the day as tweets spell them: the recognition core's list.
+    **TIME_SLANG,
 }
+# What follows "ytd" when it is year-to-date, not yesterday ("YTD returns", "ytd sales").
+YEAR_TO_DATE_FOLLOWERS = frozenset("return returns sales revenue revenues growth performance earnings gain gains loss "
+                                   "losses profit profits income total totals numbers stats figures change up down "
+                                   "high low basis spending budget %".split())
 # Weekday abbreviations, written out only in a list of days or after a word that introduces one ("every mon,
 # wed, thur"): alone "wed", "sat" and "sun" are words, and the parser reads "wed" as "we'd".
 WEEKDAY_ABBREVIATIONS: dict[str, str] = {
@@ -138,6 +141,9 @@ def _normal_word(core: str, previous: str, following: str) -> str:
         return "after"  # "Aft a long weekend"
     if lower == "tn" and core != "tn":
         return core  # "TN" is Tennessee; "tn" is tonight
+    if lower == "ytd" and (following.lower() in YEAR_TO_DATE_FOLLOWERS or following[:1].isdigit()
+                           or (core == "YTD" and not (previous.isupper() and len(previous) > 1))):
+        return core  # "YTD returns", "ytd 12%": year-to-date ("went to the beach ytd", "I WAS THERE YTD": yesterday)
     if core == "RN" and following[:1].isupper():
         return core  # "RN Interventional Radiology": a registered nurse, not "right now"
     if lower in SNS_LEXICON:

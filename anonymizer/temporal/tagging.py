@@ -70,14 +70,19 @@ FUTURE_PAST = frozenset({"future", "past"})
 HASHTAG_TIMES = frozenset("tbt fbf tgif throwbackthursday flashbackfriday".split())
 HASHTAG_YEAR = re.compile(r"^([a-z]+)((?:19|20)?\d\d)$")  # a time word's year: "#summer2017", "#summer17"
 HASHTAG_CLOCK = re.compile(r"^(?:[1-9]|1[0-2])(?:am|pm)[a-z]+$")  # "#5amworkout": a clock time in the tag
-HASHTAG_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]{3,}$")  # "#2017polaris"
-HASHTAG_YEAR_LAST = re.compile(r"^[a-z]{2,}(?:199\d|20[0-2]\d)$")  # "#vbs2017": an event of that year
+# A year in a hashtag is 1950-2039 ("#Team1000", "#Top2000" name no year), glued to words: "#2017polaris" first,
+# "#vbs2017", "#SuccessDinnerGetTogether2015", "#F1Singapore2015" last, "#Class2016Reunion" inside (a letter on
+# both sides: "#B2B", "#MP4", "#Web3", "#RTX2080Ti" are codes).
+_HASHTAG_YEAR = r"(?:19[5-9]\d|20[0-3]\d)"
+HASHTAG_YEAR_FIRST = re.compile(rf"^{_HASHTAG_YEAR}[a-z]{{3,}}$")
+HASHTAG_YEAR_LAST = re.compile(rf"^([a-z](?:[a-z0-9]*[a-z])?){_HASHTAG_YEAR}$")
+HASHTAG_YEAR_INSIDE = re.compile(rf"^([a-z](?:[a-z0-9]*[a-z])?){_HASHTAG_YEAR}[a-z]{{2,}}$")
 # An edition or a class by its short year ("#Kscope17", "#EdCon17", "#HailState21", "#BB19"): an event of that year,
 # tied to it as "#vbs2017" is (a round-11 reader: "#Kscope17 ... a dated conference hashtag with its year"); not a
 # name with a number ("#Catch22", "#TB12", "#Top10").
 HASHTAG_SHORT_YEAR_LAST = re.compile(r"^([a-z]{2,})(?:1\d|2\d|3\d)$")
 NUMBERED_NAMES = frozenset("catch tb top area goes hyper chapter windows iphone galaxy ps xbox route highway hwy i "
-                           "us sr cr apollo star studio room suite gate pier exit".split())
+                           "us sr cr apollo star studio room suite gate pier exit covid sars mers team".split())
 # A broadcast or a season's event by its name ("#PLLFinale", "#PLLEndGame", "#SeasonPremiere", "#OpeningDay").
 HASHTAG_EVENT_WORDS = ("finale", "premiere", "endgame", "openingday", "openingnight")
 # A date in a hashtag: "#July4", "#4thofJuly", "#june28th".
@@ -114,7 +119,7 @@ GLUED_AGE = re.compile(r"(?i)^\d+(?:years?|yrs?|months?|weeks?|wks?|days?)$")
 PHRASES = ("black friday", "cyber monday", "small business saturday", "memorial day weekend", "labor day weekend",
            "public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
            "chinese new year", "lunar new year", "new year", "new year's eve", "new year's day", "christmas eve",
-           "christmas day", "mid autumn", "mid-autumn festival", "national day", "valentine's day")
+           "christmas day", "mid autumn", "mid-autumn festival", "national day", "valentine's day", "eid mubarak")
 # Holiday calendars of the `holidays` package read for their English names (countries tweets in English
 # come from), with a few spellings tweets use.
 HOLIDAY_COUNTRIES = ("SG", "MY", "US", "GB", "AU", "IN", "CA", "PH", "HK", "NZ", "IE", "ID", "ZA", "TH")
@@ -162,6 +167,12 @@ def is_link(token: Any) -> bool:
 
 
 ORDINAL_TIME_WORDS = frozenset({"second"})
+# "raya" alone is Hari Raya after these words or before those ("duit raya", "for raya", "raya holidays").
+RAYA_BEFORE = frozenset("duit selamat for during on this last next after before till until balik celebrate "
+                        "celebrating celebrated happy".split())
+RAYA_AFTER = frozenset("holiday holidays eve break mood season cookies goodies visiting haji puasa".split())
+# Prepositions that make "my bday" the date of what the post tells ("celebrating on my bday", "till my birthday").
+BIRTHDAY_DATING = frozenset("on till until til before after since by".split())
 HOLIDAYS = frozenset("christmas xmas halloween easter thanksgiving valentine valentines newyear".split())
 # Entity words that are no time on their own ("the past", "annual" in "$7700 annual out-of-pocket": a rate).
 _NOT_ALONE = frozenset("past the few several annual".split())
@@ -272,9 +283,11 @@ def _is_time_hashtag(word: str) -> bool:
         return True  # "#Kscope17"
     if word.endswith(HASHTAG_EVENT_WORDS) or word.startswith(HASHTAG_EVENT_WORDS):
         return True  # "#PLLFinale"
-    if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_YEAR_LAST.match(word) or HASHTAG_DATE.match(word) \
-            or YEAR.match(word):  # "#2017"
+    if HASHTAG_YEAR_FIRST.match(word) or HASHTAG_DATE.match(word) or YEAR.match(word):  # "#2017"
         return True
+    glued = HASHTAG_YEAR_LAST.match(word) or HASHTAG_YEAR_INSIDE.match(word)
+    if glued and sum(c.isalpha() for c in glued.group(1)) >= 2 and glued.group(1) not in NUMBERED_NAMES:
+        return True  # "#vbs2017", "#SuccessDinnerGetTogether2015", "#Class2016Reunion": an event of that year
     if word.startswith("national") and word.endswith(("day", "week", "month")) and len(word) > 14:
         return True  # "#NationalPineappleDay"
     dated = HASHTAG_YEAR.match(word)
@@ -334,13 +347,17 @@ def not_a_time(token: Any) -> bool:
     doc = token.doc
     previous = doc[token.i - 1] if token.i else None
     following = doc[token.i + 1] if token.i + 1 < len(doc) else None
-    if lower in ("year", "day", "week", "month", "season", "night") and token.i >= 3 and previous.lower_ == "the" \
-            and doc[token.i - 2].lower_ == "of" and doc[token.i - 3].pos_ in ("NOUN", "PROPN") \
-            and doc[token.i - 3].lower_ not in _OF_HEADS and doc[token.i - 3].lower_ not in TIME_WORDS \
-            and doc[token.i - 3].lower_ != "time" \
-            and not any(ORDINAL.match(c.text) or c.like_num for c in doc[token.i - 3].children):
-        return True  # "Man of the year", "Player of the week", "play of the day": a title ("27th book of the year"
+    if lower in TITLE_UNITS and token.i >= 3 and previous.lower_ == "the" and doc[token.i - 2].lower_ == "of" \
+            and _title_head(doc[token.i - 3]):
+        return True  # "Man of the year", "Quote of the Day", "Song of the Summer": a title ("27th book of the year"
         # counts this year's books)
+    if lower == "mayday":
+        return True  # "Mayday Parade" (a band), "Mayday!" (a call for help); May Day is two words
+    if lower in ("tuesday", "morning") and _tuesday_morning_store(token):
+        return True  # "Shopping at Tuesday Morning": a store ("on Tuesday morning" is a date)
+    if token.text == "Morning" and previous is not None and previous.text == "Good" and following is not None \
+            and following.text in SHOWS_AFTER_GOOD_MORNING:
+        return True  # "Good Morning America": a show
     if lower in TIME_WORDS and previous is not None and previous.lower_ in ("per", "/", "a-"):
         return True  # "$174 per month", "60 miles per hour": a rate says nothing of when
     if lower in ("day", "week") and previous is not None and previous.lower_ in ROUTINE_WORDS:
@@ -526,6 +543,32 @@ def not_a_time(token: Any) -> bool:
     return False
 
 
+# Time words that close a title "<Noun> of the <unit>" ("Player of the Month", "Song of the Summer").
+TITLE_UNITS = frozenset("year day week month season night decade century weekend".split()) | SEASONS
+# "Good Morning America", "Good Morning Britain": shows, not greetings.
+SHOWS_AFTER_GOOD_MORNING = frozenset("America Britain Football".split())
+
+
+def _title_head(head: Any) -> bool:
+    """Whether ``head`` opens a title "<Noun> of the <unit>": a noun, or a capitalized word (the parser takes "Quote"
+    of "Quote of the Day" for a verb), that is no part of a time ("the end of the year"), no time itself ("the
+    best time of the year", "the last day of the month") and not counted ("27th book of the year")."""
+    lower = head.lower_
+    if not head.is_alpha or lower in _OF_HEADS or lower in TIME_WORDS or lower == "time":
+        return False
+    if not (head.pos_ in ("NOUN", "PROPN") or (head.text[:1].isupper() and not head.is_upper)):
+        return False
+    return not any(ORDINAL.match(c.text) or c.like_num for c in head.children)
+
+
+def _tuesday_morning_store(token: Any) -> bool:
+    doc = token.doc
+    first = token.i if token.text == "Tuesday" else token.i - 1
+    return token.text in ("Tuesday", "Morning") and first >= 1 and first + 1 < len(doc) \
+        and doc[first].text == "Tuesday" and doc[first + 1].text == "Morning" \
+        and doc[first - 1].lower_ in ("at", "from", "@")
+
+
 class TimeTagger:
     """Marks the tokens of a parsed Doc that express a time. ``use_entities`` / ``use_lexicon`` switch the two
     sources (to measure what each contributes).
@@ -560,6 +603,14 @@ class TimeTagger:
             return False
         if lower in TIME_WORDS or lower in WEEKDAYS or lower in MONTHS:
             return True
+        following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if lower == "raya" and previous is not None and previous.lower_ != "hari" and (
+                previous.lower_ in RAYA_BEFORE or (following is not None and following.lower_ in RAYA_AFTER)):
+            return True  # "duit raya", "balik kampung for raya", "raya holidays": Hari Raya (not "Raya" the name)
+        if lower in ("birthday", "bday") and previous is not None and previous.lower_ in ("my", "our") \
+                and token.i >= 2 and doc[token.i - 2].lower_ in BIRTHDAY_DATING:
+            return True  # "on my bday": the writer's own date ("Happy bday", "bday party", "sorry I ruined the
+            # basement on your birthday" date nothing, a round-6 reader judged)
         if lower.endswith(".") and lower[:-1] in MONTH_ABBREVIATIONS:  # "Aug."
             lower = lower[:-1]
         following = doc[token.i + 1] if token.i + 1 < len(doc) else None
@@ -636,8 +687,23 @@ class TimeTagger:
                 i += 1
         return found
 
-    def tag(self, doc: Any) -> list[bool]:
-        """For each token, whether it is part of a time expression (whole units, for removal)."""
+    def tag(self, doc: Any, *, removal: bool = True) -> list[bool]:
+        """For each token, whether it is part of a time expression (whole units, for removal). With ``removal``
+        (the default), "the future" alone is none: TimeML marks it ("the future of batteries"), but it tells
+        nothing of when a post was written ("The future of our youth", "think about the future"; a reader found
+        its removal a change without a time); "the near future" (soon) stays a time. ``removal=False`` is the
+        TimeML view :meth:`timex_spans` cuts up."""
+        marked = self._tag(doc)
+        if removal:
+            for start, end in runs(marked):
+                heads = [j for j in range(start, end) if kind_of(doc[j]) is not None]
+                if heads and all(doc[j].lower_ == "future" for j in heads) and not any(
+                        doc[j].lower_ in ("near", "distant", "immediate", "foreseeable")
+                        for j in range(max(start - 1, 0), end)):
+                    marked[start:end] = [False] * (end - start)
+        return marked
+
+    def _tag(self, doc: Any) -> list[bool]:
         marked = [False] * len(doc)
         if self.use_entities:
             for ent in doc.ents:
@@ -790,6 +856,11 @@ class TimeTagger:
             if MILITARY.match(token.text) and i >= 2 and doc[i - 1].text == "," and marked[i - 2] and \
                     not marked[i]:
                 marked[i - 1] = marked[i] = True  # "this Fri night, 2359"
+            if re.match(r"^(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?$", token.text) and i >= 2 and not marked[i] \
+                    and doc[i - 1].lower_ in ("@", "at") and marked[i - 2] \
+                    and _category(doc[i - 2]) in ("weekday", "part_of_day") \
+                    and not (i + 1 < n and doc[i + 1].pos_ in ("NOUN", "PROPN") and kind_of(doc[i + 1]) is None):
+                marked[i - 1] = marked[i] = True  # "thurs @ 8", "tonight at 7": the hour of that day
 
     def spans(self, doc: Any) -> list[tuple[int, int]]:
         """Runs of marked tokens as (start, end) token indices: the units the anonymizer removes."""
@@ -803,9 +874,10 @@ class TimeTagger:
         out = []
         phrase_tokens = {i for start, end in self._phrases(doc) for i in range(start, end)} if self.use_lexicon \
             else set()
+        timeml = runs(self.tag(doc, removal=False))
         is_head = [kind_of(t) is not None or t.i in phrase_tokens or QUARTER.match(t.text) is not None
                    for t in doc]
-        for start, end in self.spans(doc):
+        for start, end in timeml:
             run_has_head = any(is_head[start:end])
             for s, e in _split(doc, start, end, is_head):
                 s, e = _trim(doc, s, e, is_head)

@@ -267,16 +267,17 @@ ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwe
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12) for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 14: 91, 79, 72, 97, 90 (checker 5, 11); round 15 was
-                 # developed on it, its 11 changed outputs judged again, as below.
-                 human=(92, 88, 81, 97, 90), checker=(3, 13))
+                 # developed on it, its 11 changed outputs judged again: 92, 88, 81; issue 46 changed one more (in
+                 # AWAITING_JUDGMENT), as below.
+                 human=(91, 87, 80, 97, 90), checker=(3, 13))
 # Round 15 was developed on the round-14 failures and on the changed outputs of the 1,000 regression posts (read
 # before): its held-out draw leaves out the same 2,300.
 ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwest11_plain.json"), (113, 127),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12, ROUND14) for j in sample.timed + sample.plain),
-                 # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed one output (in
+                 # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed two outputs (in
                  # AWAITING_JUDGMENT, left out of the counts until judged again), as below.
-                 human=(94, 80, 75, 97, 92), checker=(7, 13))
+                 human=(93, 80, 75, 97, 92), checker=(7, 13))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14, "round15": ROUND15}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
@@ -348,6 +349,11 @@ AWAITING_JUDGMENT = {
     "879668637824692225": "round 7 (plain, has a time): \"It's , and in Wisconsin\" -> \"In Wisconsin\"",
     "879525776684720129": "round 14: \"Times are just more fun\" -> \"Some days are just more fun\"",
     "879448893779570688": "round 15: \"Times are for basics\" -> \"Some days are for basics\"",
+    # The issue-46 tagging (slang, titles, names, "the future"):
+    "879734491224428544": "round 11: \"7 - The Space Race\" -> \"The Space Race\" (\"Tonight @ 7\" goes whole)",
+    "879947248301473793": "round 11 (plain, has a time): \"I mean but in HELL YEAH\" -> \"... the future HELL YEAH\"",
+    "879812472219283458": "round 14: \"watched this at 7 for\" -> \"watched this for\" (\"every tuesday night at 7\")",
+    "879695664493592576": "round 15: \"Seeing @user on America\" -> \"... on Good Morning America\" (a show)",
 }
 
 

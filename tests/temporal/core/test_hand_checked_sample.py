@@ -69,9 +69,10 @@ ROUND2_HUMAN_CORRECT_AND_NATURAL = 51
 # Round 6: 6 outputs changed and judged again.
 # Round 7: 4 more changed and judged again.
 # Round 9: 4 more changed and judged again ("my daily #lunch time #coffee" read as lunchtime now, "Dated" hanging).
-HELDOUT_NATURAL_AGREEMENT = 51
-HELDOUT_CORRECT_AGREEMENT = 58
-HELDOUT_HUMAN_CORRECT_AND_NATURAL = 53
+# Issue 46: train_214 and train_342 await a reader; the agreements count the other 58.
+HELDOUT_NATURAL_AGREEMENT = 50
+HELDOUT_CORRECT_AGREEMENT = 56
+HELDOUT_HUMAN_CORRECT_AND_NATURAL = 52  # issue 46: "more in future!" awaits a reader (AWAITING_JUDGMENT)
 # Measured on the round-4 sample: judged once on the round-3 anonymizer before the automatic verdicts were looked
 # at (a person: 97 correct, 78 natural, 75 both, Wilson 95%: 66-82%; the natural check caught 7 of the 22 outputs
 # the person found unnatural), then used for round 4 and the 12 changed outputs judged again.
@@ -80,8 +81,9 @@ HELDOUT_HUMAN_CORRECT_AND_NATURAL = 53
 # Round 7: 1 more changed and judged again ("It should be reserved ...": an "it" without a referent).
 # Round 9: 10 more changed and judged again ("to lead our country 26 years" with #Pakistan read as dating the post).
 # Round 12: 3 more changed and judged again ("BEFORE MY LAST DAY" kept: the check counts it, the reader did not).
+# Issue 46: train_76 awaits a reader; the agreements count the other 99.
 FRESH_NATURAL_AGREEMENT = 89
-FRESH_CORRECT_AGREEMENT = 95
+FRESH_CORRECT_AGREEMENT = 94
 FRESH_HUMAN_CORRECT_AND_NATURAL = 87  # round 8: 5 more changed, judged again
 
 # name -> (verdicts, seed of the draw, ids left out of the pool, natural agreement, correct agreement, person's
@@ -120,16 +122,33 @@ def test_the_sample_is_the_seeded_draw(tweets, name):
     assert all(judged["note"] for judged in sample if not (judged["correct"] and judged["natural"]))
 
 
+# Outputs the issue-46 tagging changed since their verdicts were given: "the future" dates nothing and is kept as
+# written now (TimeML and the gold spans count it, the readers of issue 46 did not). The verdicts are about outputs we
+# no longer give, so they stay out of the human count (it counts only outputs still given) and out of the agreement
+# until a reader judges the new outputs; then store those verdicts and drop the ids from here.
+AWAITING_JUDGMENT = {
+    "train_588": "round 2: \"The time of Location Based ... Apps\" -> \"The Future of Location Based ... Apps\"",
+    "train_214": "round 3: \"collaborate with Singapore artistes more!\" -> \"... more in future!\"",
+    "train_342": "round 3: \"HOW MY TIME LOOKS LIKE\" -> \"HOW MY FUTURE LOOKS LIKE\"",
+    "train_76": "round 4: \"could change a certain time of batteries\" -> \"could change the future of batteries\"",
+}
+
+
 @pytest.mark.parametrize("judged", [judged for sample, *_ in SAMPLES.values() for judged in sample],
                          ids=[f"{name}-{judged['id']}" for name, (sample, *_) in SAMPLES.items() for judged in sample])
 def test_the_anonymizer_still_gives_the_judged_output(automatic, judged):
     # On failure the verdict in the sample's file is about an output we no longer give: judge it again.
+    if judged["id"] in AWAITING_JUDGMENT:
+        assert automatic[judged["id"]][0] != judged["output"], "the output is the judged one again: drop it from " \
+            "AWAITING_JUDGMENT"
+        return
     assert automatic[judged["id"]][0] == judged["output"]
 
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_the_automatic_checks_agree_with_the_person(automatic, name):
     sample, _, _, natural_agreement, correct_agreement, _ = SAMPLES[name]
+    sample = [j for j in sample if j["id"] not in AWAITING_JUDGMENT]
     natural = [j["id"] for j in sample if automatic[j["id"]][2] != j["natural"]]
     correct = [j["id"] for j in sample if automatic[j["id"]][1] != j["correct"]]
     assert len(sample) - len(natural) >= natural_agreement, f"natural: automatic check disagrees on {natural}"

@@ -171,8 +171,10 @@ ORDINAL_TIME_WORDS = frozenset({"second"})
 RAYA_BEFORE = frozenset("duit selamat for during on this last next after before till until balik celebrate "
                         "celebrating celebrated happy".split())
 RAYA_AFTER = frozenset("holiday holidays eve break mood season cookies goodies visiting haji puasa".split())
-# Prepositions that make "my bday" the date of what the post tells ("celebrating on my bday", "till my birthday").
-BIRTHDAY_DATING = frozenset("on till until til before after since by".split())
+# Prepositions that make "my bday" the date of what the post tells ("celebrating on my bday"). Not "until", "before":
+# "4 days until my birthday" loses its count and keeps the birthday ("not long until my birthday"), and "it" after
+# it needs the birthday to refer to.
+BIRTHDAY_DATING = frozenset({"on"})
 HOLIDAYS = frozenset("christmas xmas halloween easter thanksgiving valentine valentines newyear".split())
 # Entity words that are no time on their own ("the past", "annual" in "$7700 annual out-of-pocket": a rate).
 _NOT_ALONE = frozenset("past the few several annual".split())

@@ -126,6 +126,7 @@ def test_a_year_glued_into_a_hashtag_takes_the_hashtag(anonymizer, post, expecte
         "Mirayah is my cousin",
         "Happy bday to my bestie!",
         "bday party at the park",
+        "BLESSED WITH WORK AND SHOWS DAYS BEFORE MY BDAY THANK YOU",
     ],
 )
 def test_posts_without_a_time_stay_unchanged(anonymizer, post):
@@ -137,6 +138,11 @@ def test_posts_without_a_time_stay_unchanged(anonymizer, post):
     [
         ("Our YTD sales beat last year's", "Our YTD sales beat"),  # year-to-date stays; last year goes
         ("Moving to Memphis TN next year", "Moving to Memphis TN"),
+        # A countdown to the writer's birthday loses its count, and the birthday that "it" refers to stays.
+        (
+            "I only have 4 days until my birthday and I kinda feel like just skipping it.",
+            "I only have not long until my birthday and I kinda feel like just skipping it.",
+        ),
         ("Best time of the year", "Best time"),  # a time, not a title
         ("Hope to meet in the near future", "Hope to meet"),  # "the near future": soon
     ],

@@ -63,7 +63,7 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
             kind = problem.split(" '")[0]
             reasons[kind] = reasons.get(kind, 0) + 1
         correct = is_correct(result, gold, row["text"])
-        placed = is_correct(result, placing_spans(row["spans"]), row["text"])
+        placed = is_correct(result, placing_spans(row["spans"], row["text"]), row["text"])
         timed.append((correct, not problems, placed))
         for start, end in result.removed_spans:
             if not any(s < end and start < e for s, e in gold) and any(c.isalnum() for c in row["text"][start:end]):
@@ -120,7 +120,7 @@ def hand_checked_sample(label: str, sample: list[dict], rows: list[dict], anonym
         stale += result.text != judged["output"]
         natural = not naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text)
         confusion[natural, judged["natural"]] += 1
-        correct = is_correct(result, placing_spans(row["spans"]), row["text"])
+        correct = is_correct(result, placing_spans(row["spans"], row["text"]), row["text"])
         agree_correct += correct == judged["correct"]
         auto_both += correct and natural
     human = sum(j["correct"] and j["natural"] for j in sample)

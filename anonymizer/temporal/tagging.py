@@ -32,8 +32,8 @@ from anonymizer.recognize.time_words import (
 )
 from anonymizer.temporal.normalize import EMOJI_ONLY
 
-__all__ = ["EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MAKE_FORMS", "MONTHS", "TIME_LABELS", "TimeTagger",
-           "hashtag_word", "holiday_phrases", "is_link", "kind_of", "runs"]
+__all__ = ["DEFAULT_KEEP_KINDS", "EVALUATIVE_WORDS", "KINDS", "KIND_LABELS", "MAKE_FORMS", "MONTHS", "TIME_LABELS",
+           "TimeTagger", "hashtag_word", "holiday_phrases", "is_link", "kind_of", "runs"]
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -219,6 +219,9 @@ KIND_LABELS = {"clock": "clock times (9AM)", "part_of_day": "parts of the day (i
                "day": "days and dates (on Monday)", "period": "weeks, months, seasons",
                "duration": "durations (for 2 hours)", "now": "now, soon, later"}
 KINDS = tuple(KIND_LABELS)
+# What stays unless asked otherwise (issue 46's decision): "now" words (now, rn, currently, lately, soon, these
+# days) say nothing beyond the post's own timestamp, and cutting them only damages the sentence.
+DEFAULT_KEEP_KINDS = frozenset({"now"})
 PART_OF_DAY = frozenset("goodnight goodnite gnight goodmorning gmorning "
                         "morning mornings afternoon afternoons evening evenings night nights noon midnight dawn dusk "
                         "sunrise sunset daylight daybreak nightfall overnight nightly".split())
@@ -239,8 +242,8 @@ def kind_of(token: Any) -> str | None:
         return "clock"
     if lower in PART_OF_DAY:
         return "part_of_day"
-    if lower in PRESENT:
-        return "now"
+    if lower in PRESENT or lower == "nowadays" or (lower == "days" and token.i and token.nbor(-1).lower_ == "these"):
+        return "now"  # "these days" is "now" too
     if GLUED_DURATION.match(text) or lower in DURATION_WORDS or lower in UNIT_ABBREVIATIONS:
         return "duration"
     if lower in PERIOD or (YEAR.match(text) is not None):

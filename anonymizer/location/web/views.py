@@ -25,7 +25,7 @@ from anonymizer.platform.confirm import Confirmation, confirmation_page, confirm
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.selectors import succeeded_jobs_of, uploads_of
-from anonymizer.temporal.removal import PATTERNS_JOB
+from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 
 
@@ -42,6 +42,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "maxM": settings.INSPECT_MAX_M,
     }
     return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": KIND_LABELS.items(),
+                                            "default_keep_time": DEFAULT_KEEP_TIME,
                                             "pattern_jobs": succeeded_jobs_of(request.user, PATTERNS_JOB)})
 
 

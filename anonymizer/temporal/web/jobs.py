@@ -29,6 +29,7 @@ from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal.removal import (
+    DEFAULT_KEEP_TIME,
     DEFAULT_TOP,
     KINDS,
     MAX_TOP,
@@ -57,7 +58,7 @@ class RemoveTimeParams(serializers.Serializer):
     # The time options mean what they mean on the inspect page (anonymizer.temporal.removal says it once).
     time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False, max_length=50,
-                                      default=list, help_text=OPTION_HELP["keep_time"])
+                                      default=DEFAULT_KEEP_TIME.copy, help_text=OPTION_HELP["keep_time"])
     remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
     time_patterns = StrictUUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
@@ -96,7 +97,7 @@ def prepare(params: dict, inputs: list[Upload]) -> dict:
             errors["location_model"] = [str(exc)]
     if errors:
         raise serializers.ValidationError(errors)
-    return {**params, "text_columns": columns, "keep_time": list(params.get("keep_time", ())),
+    return {**params, "text_columns": columns, "keep_time": list(params.get("keep_time", DEFAULT_KEEP_TIME)),
             "time_patterns": str(params["time_patterns"]) if params.get("time_patterns") else None,
             "location_model": params.get("location_model") or None}
 
@@ -174,7 +175,8 @@ def _anonymize_cells(cells: list[str], anonymizer: TemporalAnonymizer, location:
 
 
 def _options(params: dict, location: _Location | None) -> dict:
-    options = {"time_mode": params.get("time_mode", "both"), "keep_time": list(params.get("keep_time", ())),
+    options = {"time_mode": params.get("time_mode", "both"),
+               "keep_time": list(params.get("keep_time", DEFAULT_KEEP_TIME)),
                # Stored as what was kept: a result from before the option (none of it) then reads right.
                "keep_how_long": not params.get("remove_how_long", False),
                "time_patterns": params.get("time_patterns"), "location_model": None}

@@ -15,7 +15,7 @@ from anonymizer.models import TrainedLocationModel, Upload
 from anonymizer.platform import artifacts, selectors
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.jobs import services as job_services
-from anonymizer.temporal.removal import LANGUAGE, PATTERNS_JOB
+from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, LANGUAGE, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
 
@@ -32,7 +32,7 @@ def _default_column(header: list[str]) -> str:
 def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, errors: dict | None = None,
           patterns_form: dict | None = None, patterns_errors: dict | None = None) -> HttpResponse:
     header = list(upload.metadata.get("header", []))
-    form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": [],
+    form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": DEFAULT_KEEP_TIME,
                     "remove_how_long": False,
                     "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
     patterns_form = patterns_form or {"text_column": _default_column(header)}

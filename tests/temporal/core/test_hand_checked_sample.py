@@ -109,8 +109,8 @@ def automatic(tweets, anonymizer) -> dict[str, tuple[str, bool, bool]]:
         doc = anonymizer.nlp(norm.text)
         result = anonymizer.anonymize_doc(norm, doc)
         problems = naturalness_problems(doc, result.cut_tokens, result.replaced_tokens, row["text"], result.text)
-        verdicts[judged["id"]] = (result.text, is_correct(result, placing_spans(row["spans"]), row["text"]),
-                                  not problems)
+        placing = placing_spans(row["spans"], row["text"])
+        verdicts[judged["id"]] = (result.text, is_correct(result, placing, row["text"]), not problems)
     return verdicts
 
 

@@ -155,3 +155,16 @@ def test_without_ner_the_lexicon_tags_alone(location_models, settings):
     assert remove_time(text=LITTLE_ROCK)["time"]["removed"] == [{"start": 39, "end": 45, "text": "at 9AM"}]
     settings.TEMPORAL_USE_NER = True
     assert "ner" in time_anonymizer(None, {}).nlp.pipe_names
+
+
+def test_now_words_stay_unless_the_request_keeps_nothing(location_models):
+    # Issue 46's decision: "now" words tell nothing beyond the post's own timestamp. The default keeps them (the
+    # page's "now, soon, later" box starts ticked); an explicit empty keep_time removes them as well.
+    text = "Currently in Des Moines, heading to the Capitol right now, back at 9AM"
+    kept = remove_time(text=text)
+    assert "9AM" not in kept["time"]["text_after"]
+    assert kept["time"]["text_after"].startswith("Currently in Des Moines, heading to the Capitol right now")
+    assert not any("now" in span["text"] or "Currently" in span["text"] for span in kept["time"]["removed"])
+    removed = remove_time(text=text, keep_time=[])
+    after = removed["time"]["text_after"]
+    assert "Currently" not in after and "right now" not in after and "9AM" not in after

@@ -57,7 +57,7 @@ from anonymizer.temporal.anonymize import BE_FORMS, opens_sentence, reattaches
 from anonymizer.temporal.normalize import NormalizedText, normalize
 from anonymizer.temporal.tagging import is_link, kind_of
 
-__all__ = ["NOW_SPANS", "PLACING_TYPES", "Alignment", "LearnedNaturalnessChecker", "NaturalnessChecker", "align",
+__all__ = ["DATELESS_SPANS", "PLACING_TYPES", "Alignment", "LearnedNaturalnessChecker", "NaturalnessChecker", "align",
            "is_correct", "naturalness_problems", "placing_spans"]
 
 MODIFIER_DEPS = frozenset({"det", "predet", "amod", "nummod", "poss", "compound", "quantmod", "case", "nmod"})
@@ -294,17 +294,18 @@ def _junction_problems(doc: Any, cut: set[int], replaced: set[int]) -> list[str]
 PLACING_TYPES = frozenset({"DATE", "TIME"})
 
 
-# Gold DATE spans that only say "now" (issue 46's decision: they tell nothing beyond the post's own timestamp, so
-# the anonymizer keeps them by default and readers do not count them): SynTime types "now" DATE 132 times.
-NOW_SPANS = frozenset({"now", "right now", "just now", "currently", "lately", "recently", "soon", "later", "earlier",
-                       "these days", "nowadays", "rn"})
+# Gold DATE spans that date nothing (issue 46): "now" words tell nothing beyond the post's own timestamp (SynTime
+# types "now" DATE 132 times), and "the future" names no date; the anonymizer keeps both by default and readers do
+# not count them as times.
+DATELESS_SPANS = frozenset({"now", "right now", "just now", "currently", "lately", "recently", "soon", "later",
+                            "earlier", "these days", "nowadays", "rn", "future", "the future"})
 
 
 def placing_spans(spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int]]:
     """(start, end) of the typed gold spans (start, end, TimeML type) of ``text`` that place the post in time: DATE
-    and TIME, less those that only say "now"."""
+    and TIME, less those that date nothing ("now", "soon", "the future")."""
     return [(start, end) for start, end, kind in spans
-            if kind in PLACING_TYPES and " ".join(text[start:end].lower().split()) not in NOW_SPANS]
+            if kind in PLACING_TYPES and " ".join(text[start:end].lower().split()) not in DATELESS_SPANS]
 
 
 def is_correct(result: Any, gold_spans: list[tuple[int, int]], text: str) -> bool:

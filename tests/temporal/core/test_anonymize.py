@@ -63,7 +63,7 @@ def test_the_natural_check_flags_a_dangling_preposition(anonymizer):
     # time till" read unnaturally (round 6).
     ("6 more days till I'm back to my happy place!", "Counting down till I'm back to my happy place!"),
     # An adverb is cut, never generalized ("for a certain moment" is not English).
-    ("I'm just doing boxing for now. Army soon?", "I'm just doing boxing. Army?"),
+    ("I'm just doing boxing for now. Army soon?", "I'm just doing boxing for now. Army soon?"),  # "now" words stay
     # A time noun with its own adjectives keeps them and becomes "time": they say nothing of when.
     ("Its a hot day !", "Its a hot time !"),
     # A preposition whose object was cut goes; so does a sentence of time only, even when nothing is left: readers
@@ -196,11 +196,11 @@ def test_round_five_shapes(anonymizer, post, expected):
     ("Deadline is July 2nd! Winner receives Gold Bat!", "Deadline is coming up! Winner receives Gold Bat!"),
     ("Where was this in the 12 years I played baseball? https://t.co/tSMxNLiC55",
      "Where was this in the time I played baseball? https://t.co/tSMxNLiC55"),
-    ("I fully 100% thought it was Sunday until just now.", "I fully 100% thought it was another day."),
+    ("I fully 100% thought it was Sunday until just now.", "I fully 100% thought it was another day until just now."),
     # Clauses that only say when go with their conjunction; a greeting in one word says goodbye without the night.
     ("It's almost 10 pm and I am making coffee so that's how my day is going",
      "I am making coffee so that's how my day is going"),
-    ("It's 2017 why am I listening to the Twilight soundtrack rn", "Why am I listening to the Twilight soundtrack"),
+    ("It's 2017 why am I listening to the Twilight soundtrack rn", "Why am I listening to the Twilight soundtrack rn"),
     ("its 5:30am and im blowing up tay's phone", "im blowing up tay's phone"),
     ("Gooooodnight guys.... jk lol", "Take care guys.... jk lol"),
     # A time with a place opening the sentence leaves the place; the parser's root time goes alone.

@@ -207,7 +207,7 @@ ROUND4 = Sample(_load("hand_checked_midwest.json"), _load("hand_checked_midwest_
                 # Judged once: 93, 63, 61, 87, 86; the checker then flagged 11 of the 37 unnatural and 13 natural.
                 # After round 5: 96, 76, 75, 87, 87; after rounds 6-8: 97, 87, 86, 87, 87; after round 9 (changed
                 # outputs judged again): 96, 88, 86; after rounds 10-11: 96, 89, 87; after round 14 as below.
-                human=(98, 90, 89, 87, 87), checker=(1, 23))
+                human=(98, 91, 90, 87, 87), checker=(1, 23))
 ROUND5 = Sample(_load("hand_checked_midwest2.json"), _load("hand_checked_midwest2_plain.json"), (31, 37),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain),
                 # Judged once: 95, 69, 68, 93, 93 (checker 14, 9); after rounds 6-8: 98, 83, 81; after round 9: 98, 87,
@@ -230,7 +230,7 @@ ROUND7 = Sample(_load("hand_checked_midwest4.json"), _load("hand_checked_midwest
                 # Judged once: 92, 74, 70, 93, 86 (checker 9, 9; the fitted checker 19 of 26 and 16 natural ones);
                 # rounds 8 and 9 were developed on it, its changed outputs judged again: 93, 81, 77; after round 14:
                 # 95, 82, 79; after round 15 as below.
-                human=(95, 83, 80, 93, 87), checker=(6, 10))
+                human=(95, 83, 80, 93, 90), checker=(5, 10))
 ROUND8 = Sample(_load("hand_checked_midwest5.json"), _load("hand_checked_midwest5_plain.json"), (59, 61),
                 frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7) for j in sample.timed + sample.plain),
                 # Judged once, the held-out figure of round 8: 96, 84, 80, 93, 88 (checker 7, 13); round 9 was
@@ -241,19 +241,19 @@ ROUND9 = Sample(_load("hand_checked_midwest6.json"), _load("hand_checked_midwest
                           for j in sample.timed + sample.plain),
                 # Judged once, the held-out figure of round 9: 90, 78, 73, 86, 82 (checker 9, 6); rounds 10, 11 and 14
                 # were developed on it, its changed outputs judged again: 93, 87, 82; after round 14 as below.
-                human=(93, 88, 83, 86, 83), checker=(7, 10))
+                human=(93, 88, 83, 86, 84), checker=(7, 10))
 ROUND10 = Sample(_load("hand_checked_midwest7.json"), _load("hand_checked_midwest7_plain.json"), (73, 79),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9)
                            for j in sample.timed + sample.plain),
                  # Judged once: 91, 79, 70, 89, 87; round 11 was developed on it, its 7 changed outputs judged again:
                  # 92, 84, 76; after round 15 as below.
-                 human=(93, 84, 77, 89, 87), checker=(4, 11))
+                 human=(93, 85, 78, 89, 88), checker=(3, 12))
 ROUND11 = Sample(_load("hand_checked_midwest8.json"), _load("hand_checked_midwest8_plain.json"), (83, 89),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
                            for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 11: 84, 71, 58, 84, 79 (checker 12, 8); round 12 was
                  # developed on it, its 11 changed outputs judged again: 83, 80, 65; after round 14 as below.
-                 human=(87, 82, 70, 84, 81), checker=(10, 12))
+                 human=(88, 83, 71, 84, 83), checker=(10, 12))
 ROUND12 = Sample(_load("hand_checked_midwest9.json"), _load("hand_checked_midwest9_plain.json"), (97, 103),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11)
                            for j in sample.timed + sample.plain),
@@ -269,7 +269,7 @@ ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwe
                  # Judged once, the held-out figure of round 14: 91, 79, 72, 97, 90 (checker 5, 11); round 15 was
                  # developed on it, its 11 changed outputs judged again: 92, 88, 81; issue 46 changed one more (in
                  # AWAITING_JUDGMENT), as below.
-                 human=(91, 87, 80, 97, 90), checker=(3, 13))
+                 human=(92, 89, 82, 97, 96), checker=(3, 13))
 # Round 15 was developed on the round-14 failures and on the changed outputs of the 1,000 regression posts (read
 # before): its held-out draw leaves out the same 2,300.
 ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwest11_plain.json"), (113, 127),
@@ -277,7 +277,7 @@ ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwe
                                                   ROUND12, ROUND14) for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed two outputs (in
                  # AWAITING_JUDGMENT, left out of the counts until judged again), as below.
-                 human=(93, 80, 75, 97, 92), checker=(7, 13))
+                 human=(94, 81, 76, 97, 97), checker=(6, 13))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14, "round15": ROUND15}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
@@ -287,7 +287,7 @@ SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND
 # On the round-14 sample, fitted on the thirteen before it (threshold 0.37, chosen before its verdicts were read):
 # (15, 17); on the round-15 sample, fitted on the fourteen before it (threshold 0.37 again, chosen before its verdicts
 # were read):
-LEARNED_ON_HELD_OUT = (17, 25)
+LEARNED_ON_HELD_OUT = (15, 23)  # round 16: 19 outputs judged again (now words kept)
 LEARNED_THRESHOLD = 0.37
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
@@ -345,16 +345,7 @@ ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.t
 # Outputs the issue-46 rewrites changed since their verdicts were given (the old output's failure is what was fixed):
 # the verdicts are about outputs we no longer give, so they stay out of the counts (test_the_human_counts counts only
 # outputs still given) until a reader judges the new outputs; then store those verdicts and drop the ids from here.
-AWAITING_JUDGMENT = {
-    "879668637824692225": "round 7 (plain, has a time): \"It's , and in Wisconsin\" -> \"In Wisconsin\"",
-    "879525776684720129": "round 14: \"Times are just more fun\" -> \"Some days are just more fun\"",
-    "879448893779570688": "round 15: \"Times are for basics\" -> \"Some days are for basics\"",
-    # The issue-46 tagging (slang, titles, names, "the future"):
-    "879734491224428544": "round 11: \"7 - The Space Race\" -> \"The Space Race\" (\"Tonight @ 7\" goes whole)",
-    "879947248301473793": "round 11 (plain, has a time): \"I mean but in HELL YEAH\" -> \"... the future HELL YEAH\"",
-    "879812472219283458": "round 14: \"watched this at 7 for\" -> \"watched this for\" (\"every tuesday night at 7\")",
-    "879695664493592576": "round 15: \"Seeing @user on America\" -> \"... on Good Morning America\" (a show)",
-}
+AWAITING_JUDGMENT: dict[str, str] = {}  # round 16's changed outputs were judged again (see the files' notes)
 
 
 @pytest.mark.parametrize(("name", "judged"), ALL, ids=[f"{name}-{judged['id']}" for name, judged in ALL])
@@ -415,7 +406,7 @@ def test_the_fitted_checker_against_the_person_on_the_held_out_sample(checker, p
 # to 15 changed 17 of those outputs (judged again by another reader); the agreement below is over the 83 still given.
 SECOND_READER = _load("hand_checked_midwest8_second_reader.json")
 # On the outputs still given: how many; the second reader's correct, natural, both; agreements on each.
-SECOND_READER_COUNTS = (83, 77, 68, 63, 79, 80, 76)
+SECOND_READER_COUNTS = (79, 74, 66, 61, 75, 76, 72)  # round 16: 4 more changed
 
 
 def test_a_second_reader_on_the_round_11_outputs():

@@ -72,7 +72,7 @@ ROUND2_HUMAN_CORRECT_AND_NATURAL = 51
 # Issue 46: train_214 and train_342 await a reader; the agreements count the other 58.
 HELDOUT_NATURAL_AGREEMENT = 50
 HELDOUT_CORRECT_AGREEMENT = 56
-HELDOUT_HUMAN_CORRECT_AND_NATURAL = 52  # issue 46: "more in future!" awaits a reader (AWAITING_JUDGMENT)
+HELDOUT_HUMAN_CORRECT_AND_NATURAL = 51  # round 16: outputs judged again (now words, "future" kept)
 # Measured on the round-4 sample: judged once on the round-3 anonymizer before the automatic verdicts were looked
 # at (a person: 97 correct, 78 natural, 75 both, Wilson 95%: 66-82%; the natural check caught 7 of the 22 outputs
 # the person found unnatural), then used for round 4 and the 12 changed outputs judged again.
@@ -84,7 +84,7 @@ HELDOUT_HUMAN_CORRECT_AND_NATURAL = 52  # issue 46: "more in future!" awaits a r
 # Issue 46: train_76 awaits a reader; the agreements count the other 99.
 FRESH_NATURAL_AGREEMENT = 89
 FRESH_CORRECT_AGREEMENT = 94
-FRESH_HUMAN_CORRECT_AND_NATURAL = 87  # round 8: 5 more changed, judged again
+FRESH_HUMAN_CORRECT_AND_NATURAL = 88  # round 8: 5 more changed, judged again
 
 # name -> (verdicts, seed of the draw, ids left out of the pool, natural agreement, correct agreement, person's
 # correct-and-natural count)
@@ -126,12 +126,7 @@ def test_the_sample_is_the_seeded_draw(tweets, name):
 # written now (TimeML and the gold spans count it, the readers of issue 46 did not). The verdicts are about outputs we
 # no longer give, so they stay out of the human count (it counts only outputs still given) and out of the agreement
 # until a reader judges the new outputs; then store those verdicts and drop the ids from here.
-AWAITING_JUDGMENT = {
-    "train_588": "round 2: \"The time of Location Based ... Apps\" -> \"The Future of Location Based ... Apps\"",
-    "train_214": "round 3: \"collaborate with Singapore artistes more!\" -> \"... more in future!\"",
-    "train_342": "round 3: \"HOW MY TIME LOOKS LIKE\" -> \"HOW MY FUTURE LOOKS LIKE\"",
-    "train_76": "round 4: \"could change a certain time of batteries\" -> \"could change the future of batteries\"",
-}
+AWAITING_JUDGMENT: dict[str, str] = {}  # round 16's changed outputs were judged again (see the files' notes)
 
 
 @pytest.mark.parametrize("judged", [judged for sample, *_ in SAMPLES.values() for judged in sample],

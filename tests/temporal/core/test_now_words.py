@@ -54,7 +54,8 @@ def test_a_request_keeps_now_words_unless_it_asks_to_keep_nothing():
     assert time_anonymizer({"keep_time": []}, use_ner=False).transform(["See you soon!"])[0].text == "See you!"
 
 
-def test_the_gold_check_leaves_out_spans_that_only_say_now():
-    text = "Right now I'm in town, back tomorrow. Currently busy"
-    spans = [(0, 9, "DATE"), (28, 36, "DATE"), (38, 47, "DATE"), (23, 27, "DURATION")]
+def test_the_gold_check_leaves_out_spans_that_date_nothing():
+    text = "Right now I'm in town, back tomorrow. Currently busy, the future"
+    spans = [(0, 9, "DATE"), (28, 36, "DATE"), (38, 47, "DATE"), (23, 27, "DURATION"), (54, 64, "DATE")]
+    assert text[54:64] == "the future"
     assert placing_spans(spans, text) == [(28, 36)]

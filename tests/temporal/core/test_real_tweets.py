@@ -19,15 +19,17 @@ from tests.helpers import shared_data
 HAND_CHECKED = {
     "train_93": "My hair is unusually straight wtf",
     "train_234": "Let go of all your worries and shop with ShopGuru! http://t.co/Hvqi9SuaXj",
-    "train_553": "When I was a kid, I wanted to grow older. I realise a bruised knee was way better than a broken "
-                 "heart.",
+    "train_553": "When I was a kid, I wanted to grow older. Now I realise a bruised knee was way better than a "
+                 "broken heart.",  # issue 46: "now" words stay
+    # Its only time is "now" (issue 46: kept), so the tweet stays as written.
+    "train_165": "Global Brand Director role at bluemarlin, now available - a massive opportunity for the right "
+                 "candidate. http://t.co/TNZXiaLIDr",
     "train_435": "Counting down to london",  # round 6: "Some time to london" read unnaturally
 }
 # id -> the pieces a person judged to be exactly the time phrase to cut (outputs too long to quote here).
 HAND_CHECKED_CUTS = {
     "train_403": ["on", "monday"],
     "train_102": ["yesterday"],
-    "train_165": ["now"],
     "train_710": ["in", "the", "morning"],  # "24hours" (how long) stays
     "train_52": ["Late", "night"],
 }

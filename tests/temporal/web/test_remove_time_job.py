@@ -69,8 +69,8 @@ def test_the_text_column_is_anonymized_cell_by_cell_and_everything_else_is_kept(
     assert counts["changed"] == 6  # all but the empty cell and the one without a time
     # at 9AM | "night" of Last night, tonight | in the morning, on Monday | at 9AM | on Sunday mornings
     assert counts["time_removed"] == 7 and counts["time_generalized"] == 2  # Tomorrow -> It, Last night -> It
-    assert summary["options"] == {"time_mode": "both", "keep_time": ["now"], "keep_how_long": True, "time_patterns": None,
-                                  "location_model": None}
+    assert summary["options"] == {"time_mode": "both", "keep_time": ["now"], "keep_how_long": True,
+                                  "time_patterns": None, "location_model": None}
     assert [s["row"] for s in summary["sample"]] == [2, 3, 4, 7, 8, 9]  # the header is row 1
     assert summary["sample"][1] == {"row": 3, "column": "text", "before": "Tomorrow is my birthday",
                                     "after": "It is my birthday"}

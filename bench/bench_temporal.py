@@ -91,7 +91,8 @@ def score(name: str, rows: list[dict], anonymizer: TemporalAnonymizer, plan=None
     left = [i for i, gone in dated if not gone]
     held_out = [(i, gone) for i, gone in dated if i in held_out]
     held_left = sum(not gone for _, gone in held_out)
-    print(f"{'':<52} dated posts (a DATE/TIME gold span that dates something: not 'now', 'soon', 'the future') with one left: {len(left)}/"
+    print(f"{'':<52} dated posts (a DATE/TIME gold span that dates something: not 'now', 'soon', 'the future') "
+          f"with one left: {len(left)}/"
           f"{len(dated)} ({len(left) / max(len(dated), 1):.1%})"
           + (f"; of those held out of the tagger's tuning: {held_left}/{len(held_out)} "
              f"({held_left / max(len(held_out), 1):.1%})" if held_out else ""))

@@ -180,6 +180,14 @@ GREETING_OPENERS = {"good": "Hello", "gud": "Hello", "gd": "Hello", "happy": "Be
 GREETING_CLOSERS = {("eid", "mubarak"): "Best wishes"}
 FAREWELL_WORDS = frozenset("night nite nights".split())
 VOCATIVES = frozenset("all everyone everybody guys yall y'all folks friends fam people world".split())
+# A part of the day that greets on its own, without "good" ("Morning all!", "Night all.", "Evening everyone,"):
+# it greets as "Good morning" does, when it opens its sentence alone or before a vocative (round 17: readers found
+# "All!" and an empty post where "Morning all!" and "Morning" stood).
+BARE_GREETINGS = {"morning": "Hello", "mornin": "Hello", "morningg": "Hello", "afternoon": "Hello",
+                  "evening": "Hello", "night": "Take care", "nite": "Take care", "nighty": "Take care"}
+# Words that address the readers after a greeting ("Morning you lot", "Night lads").
+GREETED = VOCATIVES | frozenset("lads ladies gents peeps tweeps twitter team gang crew fam squad loves lovelies "
+                                "babe babes darling darlings beautiful".split())
 ONE_WORD_GREETINGS = {"goodnight": "Take care", "goodnite": "Take care", "gnight": "Take care",
                       "goodmorning": "Hello", "gmorning": "Hello"}
 # Bare time words that stand where an object would and are adverbials ("Voting closes midnight!").
@@ -478,8 +486,9 @@ def is_what_a_complement_is_about(root: Any, run: set[int]) -> bool:
 def _finite_without_subject(verb: Any, ignore: int = -1) -> bool:
     """A finite verb with no subject of its own ("July 22 needs to hurry up": the parser took the date for an
     adverbial; it is the subject)."""
-    finite = verb.tag_ in ("VBZ", "VBD", "VBP", "MD") or any(c.dep_ == "aux" and c.tag_ in ("MD", "VBZ", "VBD", "VBP")
-                                                             for c in verb.children)  # "Today will be a good day"
+    finite = verb.tag_ in ("VBZ", "VBD", "VBP", "MD") or any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("MD", "VBZ", "VBD", "VBP")
+        for c in verb.children)  # "Today will be a good day", "This past week was much needed"
     return verb.pos_ in ("VERB", "AUX") and finite and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") and any(ch.isalnum() for ch in c.text)
         and not (c.i == ignore and c.lower_ in THINKING_VERBS)  # "Hope today was great": "Hope" is the verb
@@ -1152,6 +1161,104 @@ def _first_word(token: Any) -> bool:
                for t in token.doc[token.sent.start:token.i])  # emoji are no words: "🍉  Happy #TreaTuesday"
 
 
+ORDINAL_WORDS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
+OBJECT_PRONOUNS = frozenset("us you them we they y'all yall ya".split())
+PARTICLES = frozenset("in on".split())
+
+
+def _not_of_the_time(doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str]) -> set[int]:
+    """Cut words that belong to the sentence, not to the time next to them (round 17, readers: "Determined to have
+    day.", "kill us.", "running which was", "get some steps", "Jasam are &amp;", "Dalia said"): they stay."""
+    def gone(i: int) -> bool:
+        return i in cut or i in replace
+
+    kept: set[int] = set()
+    for i in sorted(cut):
+        token, head = doc[i], doc[i].head
+        if token.lower_ in ("a", "an") and token.dep_ == "det" and head.i > i and head.pos_ == "NOUN" \
+                and head.is_alpha and not marked[head.i] and not gone(head.i) and all(
+                    doc[j].head.i == head.i and doc[j].dep_ in ("amod", "advmod") and doc[j].is_alpha
+                    and kind_of(doc[j]) is None for j in range(i + 1, head.i)):
+            # "Determined to have a great day today." -> "... a great day.": "a great" describe "day", which stays
+            kept |= set(range(i, head.i))
+        elif token.lower_ == "all" and i and doc[i - 1].lower_ in OBJECT_PRONOUNS:
+            kept.add(i)  # "gonna kill us all tomorrow" -> "gonna kill us all"
+        elif token.lower_ in ("this", "that") and token.dep_ == "det" and head.i == i + 1 \
+                and head.lower_ in PLURAL_TIME_NOUNS and gone(head.i):
+            kept.add(i)  # "Dalia said this months ago" -> "Dalia said this": no "this months"; "this" is the object
+        elif token.lower_ in ORDINAL_WORDS and token.dep_ == "amod" and head.lower_ in DEICTIC_WORDS:
+            kept.add(i)  # "running to first tonight" -> "running to first": first base, not the first night
+            if i and doc[i - 1].pos_ == "ADP" and doc[i - 1].i in cut:
+                kept.add(i - 1)
+        elif token.lower_ in PARTICLES and i + 1 < len(doc) and doc[i + 1].lower_ in ("today", "tonight") \
+                and gone(i + 1) and (i + 2 >= len(doc) or not doc[i + 2].is_alpha) \
+                and i and (doc[i - 1].pos_ in ("NOUN", "AUX", "VERB") or doc[i - 1].lower_ in BE_FORMS):
+            kept.add(i)  # "get some steps in today #..." -> "get some steps in", "Jasam are on today &amp;"
+    return kept
+
+
+START_WORDS = frozenset("starting beginning beg beg. effective commencing".split())
+
+
+def _start_word_before(doc: Any, tokens: list[int]) -> int | None:
+    """The word right before a time phrase that says when something starts ("starting Feb 9.", "beg. 20 Jan:"), when
+    the phrase ends its clause; else None. "soon" says the same without the date."""
+    first, last = min(tokens), max(tokens)
+    opener = first - 2 if first > 1 and doc[first - 1].text == "." else first - 1  # "beg", "." as two tokens
+    if opener < 0 or doc[opener].lower_ not in START_WORDS:
+        return None
+    if last + 1 < len(doc) and (doc[last + 1].is_alpha or doc[last + 1].like_num) and not doc[last].text.endswith("."):
+        return None
+    return opener
+
+
+def _describing_time(token: Any, marked: list[bool]) -> set[int] | None:
+    """The words of a time noun that only describes the noun right after it, parsed as its compound or (a gerund
+    taken for a verb) its subject: "summer reading", "summer classes", "Last Night Episode"; None otherwise. Its
+    own words must all be times ("a rainy day essentials" keeps its rewrite by role)."""
+    head = token.head
+    if not marked[token.i] or not _is_nominal(token) or not token.is_alpha or head.i != token.i + 1 \
+            or marked[head.i] or not head.is_alpha or kind_of(token) is None:
+        return None
+    if token.dep_ == "compound" and head.pos_ in ("NOUN", "PROPN"):
+        pass
+    elif not (token.dep_ == "nsubj" and head.tag_ == "VBG" and head.dep_ in ("pobj", "pcomp")
+              and not list(token.children) and token.lower_ not in DEICTIC_WORDS
+              and head.lower_ not in ("being", "having")):  # "With today being the 20th anniversary": a subject
+        return None
+    words = {t.i for t in token.subtree}
+    if not all(marked[i] for i in words) or any(token.doc[i].pos_ == "NUM" for i in words):
+        return None
+    return words
+
+
+def _bare_greeting(token: Any, marked: list[bool]) -> str | None:
+    """The greeting a bare part of the day stands for ("Morning all!" -> "Hello", "Night all." -> "Take care"),
+    when it is marked as a time, opens its sentence and is followed by nothing, punctuation, emoji, a link or a
+    vocative ("you lot", "all", "guys") that ends the phrase; else None ("Morning run done", "Night shift again")."""
+    greeting = BARE_GREETINGS.get(token.lower_)
+    if greeting is None or not marked[token.i] or _is_hashtag_word(token) or not _first_word(token):
+        return None
+    doc = token.doc
+    following = token.i + 1
+    if following < len(doc) and doc[following].lower_ in ("you", "u", "ya", "y'all", "yall") \
+            and following + 1 < len(doc) and doc[following + 1].lower_ in ("lot", "all", "guys", "people", "folks"):
+        following += 2  # "Morning you lot." / "Night you all"
+    elif following + 1 < len(doc) and doc[following].lower_ in ("y", "ya") \
+            and doc[following + 1].lower_ in ("'all", "’all", "all"):
+        following += 2  # "Afternoon y'all" (tokenized "y", "'all")
+    elif following < len(doc) and doc[following].lower_ in GREETED:
+        following += 1
+    if following < len(doc) and any(c.isalnum() for c in doc[following].text) and not is_link(doc[following]) \
+            and doc[following].text not in ("#", "@") and not doc[following].text.startswith("@"):
+        return None
+    if token.i + 1 < len(doc) and doc[token.i + 1].lower_ == token.lower_:
+        return None  # "night night": a bedtime phrase of its own
+    if following + 1 < len(doc) and doc[following].text == "," and marked[following + 1]:
+        return None  # "Morning, afternoon and night Brigade rehearsals": a list of times, no greeting
+    return greeting if token.text[:1].isupper() or token.i == doc[token.sent.start].i else greeting.lower()
+
+
 class TemporalAnonymizer:
     """Configured with a spaCy pipeline (tagger, parser, NER), a :class:`TimeTagger` and the two switches;
     :meth:`transform` anonymizes posts in batches through ``nlp.pipe``."""
@@ -1227,6 +1334,20 @@ class TemporalAnonymizer:
         generalized: set[int] = set()
         # Whole units first: a greeting with a time word, a clause that only says when, a sentence of time only.
         handled = self._whole_units(doc, marked, cut, replace, generalized) if any(marked) else set()
+        keep: set[int] = set()  # words a rule below keeps whatever the debris pass thinks of them
+        if self.prune:
+            for token in doc:
+                if token.i not in handled and (modifier := _describing_time(token, marked)) is not None:
+                    # "excited about summer reading" -> "excited about reading": the time only describes the thing
+                    # after it; it goes alone, its preposition and neighbours stay (readers: "excited a certain time
+                    # reading").
+                    cut |= modifier
+                    handled |= modifier
+                    preposition = token.head.head
+                    if preposition.pos_ == "ADP" and marked[preposition.i] and preposition.i == min(modifier) - 1 \
+                            and not marked[preposition.head.i]:  # not "after a day of christmas shopping"
+                        handled.add(preposition.i)
+                        keep.add(preposition.i)
         for root, run, unit in self._expressions(doc, marked):
             if root.i in handled:
                 continue
@@ -1238,6 +1359,14 @@ class TemporalAnonymizer:
                     doc, _subtree_root(doc, unit), unit, marked) not in self.known_patterns:
                 unit = None  # an unknown shape: not pruned
             after_run = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
+            if self.prune and run == {root.i} and root.dep_ == "conj" and root.pos_ in ("NOUN", "PROPN") \
+                    and root.head.dep_ in ("nmod", "compound") and root.head.head.i == root.i + 1 \
+                    and not marked[root.head.i] and not marked[root.i + 1]:
+                # A time noun joined to another noun in front of a third only describes it: it goes alone, its
+                # conjunction stays ("busy with work and summer classes" -> "with work and classes").
+                cut.add(root.i)
+                keep |= {c.i for c in root.head.children if c.dep_ == "cc" and c.i < root.i}
+                continue
             if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and root.i + 2 < len(doc) \
                     and doc[root.i + 1].lower_ in ("'s", "’s") and run == {root.i, root.i + 1} \
                     and doc[root.i + 2].lower_ in POSSESSIVES | {"a", "an", "the"}:
@@ -1344,6 +1473,11 @@ class TemporalAnonymizer:
                         (determiner[0].lower_ + " " if determiner else "")
                     words = " ".join(t.text for t in doc[start:root.i])
                     replace[tokens[0]] = f"{lead}{words} time"
+                elif (opener := _start_word_before(doc, tokens)) is not None:
+                    # "running for 15 weeks, starting Feb 9." -> "starting soon.", "beg. 20 Jan:" -> "beg. soon:"
+                    # (readers: "starting a certain time", "beg. A certain time:")
+                    replace[tokens[0]] = "soon"
+                    generalized.add(opener)
                 else:
                     replace[tokens[0]] = _neutral_phrase(root)
                 # The rest of the expression hanging from it ("of 2015" in "1st day of 2015") is cut.
@@ -1352,8 +1486,15 @@ class TemporalAnonymizer:
                 generalized |= set(tokens)
             # With generalization off, an argument stays: cutting it would break the sentence.
         cut |= self._debris(doc, cut, generalized)
+        cut -= keep
         if self.generalize:
             _emptied_slots(doc, marked, cut, replace, generalized)
+        # The "to" of an infinitive whose verb stays is no time ("excited for the fall semester to start" -> "for it
+        # to start", not "for it start").
+        cut -= {i for i in cut if doc[i].lower_ == "to" and doc[i].dep_ == "aux" and doc[i].head.i > i
+                and doc[i].head.i not in cut and doc[i].head.i not in replace and not marked[doc[i].head.i]}
+        if self.prune:
+            cut -= _not_of_the_time(doc, marked, cut, replace)
         return cut, replace, generalized
 
     @staticmethod
@@ -1393,6 +1534,12 @@ class TemporalAnonymizer:
                 # "Gooooodnight guys" -> "Take care guys"
                 phrase = ONE_WORD_GREETINGS[token.lower_]
                 replace[token.i] = phrase if token.text[:1].isupper() or _first_word(token) else phrase.lower()
+                generalized.add(token.i)
+                handled.add(token.i)
+                continue
+            if (greeting := _bare_greeting(token, marked)) is not None and token.i not in handled:
+                # "Morning all!" -> "Hello all!", "Night all." -> "Take care all.", "Morning" -> "Hello"
+                replace[token.i] = greeting
                 generalized.add(token.i)
                 handled.add(token.i)
                 continue

@@ -268,8 +268,9 @@ ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwe
                                                   ROUND12) for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 14: 91, 79, 72, 97, 90 (checker 5, 11); round 15 was
                  # developed on it, its 11 changed outputs judged again: 92, 88, 81; issue 46 changed one more (in
-                 # AWAITING_JUDGMENT), as below.
-                 human=(92, 89, 82, 97, 96), checker=(3, 13))
+                 # AWAITING_JUDGMENT), as below; round 17 changed one more (in AWAITING_JUDGMENT, judged correct and
+                 # unnatural): 91, 89, 82 over the outputs still given.
+                 human=(91, 89, 82, 97, 96), checker=(3, 13))
 # Round 15 was developed on the round-14 failures and on the changed outputs of the 1,000 regression posts (read
 # before): its held-out draw leaves out the same 2,300.
 ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwest11_plain.json"), (113, 127),
@@ -345,7 +346,10 @@ ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.t
 # Outputs the issue-46 rewrites changed since their verdicts were given (the old output's failure is what was fixed):
 # the verdicts are about outputs we no longer give, so they stay out of the counts (test_the_human_counts counts only
 # outputs still given) until a reader judges the new outputs; then store those verdicts and drop the ids from here.
-AWAITING_JUDGMENT: dict[str, str] = {}  # round 16's changed outputs were judged again (see the files' notes)
+AWAITING_JUDGMENT: dict[str, str] = {  # round 16's changed outputs were judged again (see the files' notes)
+    "879730396329648128": "round 17: 'The only boy out class has ...' -> 'The only boy out this class has ...' "
+                          "(the time describing a noun goes alone)",
+}
 
 
 @pytest.mark.parametrize(("name", "judged"), ALL, ids=[f"{name}-{judged['id']}" for name, judged in ALL])

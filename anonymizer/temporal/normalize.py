@@ -246,6 +246,10 @@ class NormalizedText:
         return "".join(out), offsets
 
 
+# Bullets that posts glue to a date ("•5/7/17•"): the parser reads the three as one token.
+_BULLETS = frozenset("• · ● ▪ ◦ ★ ☆ ♡ ♥ | ~".split())
+
+
 def _in_day_list(text: str, matches: list[tuple[int, int]], i: int) -> bool:
     """Whether the i-th piece, a weekday abbreviation, stands in a list of days or after "every", "on", ..."""
     words = [text[start:end].lower() for start, end in matches]
@@ -278,11 +282,19 @@ def normalize(text: str) -> NormalizedText:
         if original.lower() in WEEKDAY_ABBREVIATIONS and (original.lower() in _ALWAYS_WEEKDAYS
                                                           or _in_day_list(text, matches, i)):
             normal = WEEKDAY_ABBREVIATIONS[original.lower()]
+        ago = re.match(r"(?i)^(\d*(?:yrs?|years?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?))\.ago$",
+                       original)
+        if ago:  # "13 yrs.ago": the unit and "ago" glued by a dot
+            unit = ago.group(1)
+            normal = f"{UNIT_ABBREVIATIONS.get(unit.lower(), unit)} ago"
         if not is_word and len(original) >= 2 and len(set(original)) == 1 and original[0] in "!?":
             normal = original[0]  # "!!!" -> "!" (but "..." stays an ellipsis)
         gap = text[matches[i - 1][1]:start] if i else text[:start]  # whitespace only: every other character is a piece
         if not gap and pieces and ((is_word and pieces[-1].original == "," and len(pieces) >= 2
-                                    and pieces[-2].original[-1:].isalpha())
+                                    and (pieces[-2].original[-1:].isalpha()
+                                         or (original.isdigit() and len(original) != 3
+                                             and pieces[-2].original.isdigit())))
+                                   or (original in _BULLETS or pieces[-1].original in _BULLETS)
                                    or (original[0] == "~" and pieces[-1].is_word)
                                    or (original[0] == "#" and pieces[-1].original[0] in "#@" and len(original) > 1)
                                    or (is_word and pieces[-1].original[0] in "!?" and original[:1].isupper())

@@ -49,7 +49,9 @@ MILITARY = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d$")
 _CLOCK_CONTEXT = frozenset("at till until til by from before after around abt about @ ~ to - since".split())
 # A number "ish" ("5ish") and the quarters of a year ("Q3").
 QUARTER = re.compile(r"^Q[1-4]$")
-MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.|p\.m\.|o'clock|oclock)$")
+# "a.m." / "p.m." without its number ("in the a.m!", "Monday p.m."), and "am"/"pm" after "in the".
+AM_PM = re.compile(r"(?i)^(?:a\.m\.?|p\.m\.?|am|pm)$")
+MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.?|p\.m\.?|o'clock|oclock)$")
 # One separator kind (not "5.5/10"); a month and a year ("since 9/2016").
 DATE_SHAPE = re.compile(r"^(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2}|(?:0?[1-9]|1[0-2])/(?:19|20)\d\d)$")
 # A number glued to a unit: "24hours", "7months", "20mins", "2wks".
@@ -119,7 +121,8 @@ GLUED_AGE = re.compile(r"(?i)^\d+(?:years?|yrs?|months?|weeks?|wks?|days?)$")
 PHRASES = ("black friday", "cyber monday", "small business saturday", "memorial day weekend", "labor day weekend",
            "public holiday", "public holidays", "school holiday", "school holidays", "hari raya",
            "chinese new year", "lunar new year", "new year", "new year's eve", "new year's day", "christmas eve",
-           "christmas day", "mid autumn", "mid-autumn festival", "national day", "valentine's day", "eid mubarak")
+           "christmas day", "april fools' day", "april fool's day", "april fools day", "april fools", "mid autumn",
+           "mid-autumn festival", "national day", "valentine's day", "eid mubarak")
 # Holiday calendars of the `holidays` package read for their English names (countries tweets in English
 # come from), with a few spellings tweets use.
 HOLIDAY_COUNTRIES = ("SG", "MY", "US", "GB", "AU", "IN", "CA", "PH", "HK", "NZ", "IE", "ID", "ZA", "TH")
@@ -278,6 +281,16 @@ def hashtag_word(token: Any) -> str | None:
     return None
 
 
+# Round 17: a month, a season or a holiday opening or closing a hashtag dates the post as the word alone does.
+# Not "fall" ("#waterfall"), "spring" at the end ("#offspring") or first ("#springfield"), "may", "march"
+# ("#womensmarch"), the months that are names ("#aprilryan", "#augustalsina"), "winter" first ("#winterfell").
+HASHTAG_OPENERS = ("january", "february", "september", "october", "november", "december", "summer", "autumn",
+                   "christmas", "xmas", "halloween", "thanksgiving", "newyear", "happynewyear")
+HASHTAG_CLOSERS = ("january", "february", "april", "june", "july", "august", "september", "october", "november",
+                   "december", "summer", "winter", "autumn", "christmas", "xmas", "halloween", "easter",
+                   "thanksgiving", "newyear", "newyears", "newyearseve", "twitteranniversary")
+
+
 def _is_time_hashtag(word: str) -> bool:
     """"#friday", "#tbt", "#summer2017", "#june2017", "#tiredtuesday", "#mondaymotivation": a time word, a time word
     with its year, or a weekday opening or closing the tag."""
@@ -300,6 +313,8 @@ def _is_time_hashtag(word: str) -> bool:
         return True  # "#summer2017", "#summer17"
     if HASHTAG_CLOCK.match(word):
         return True  # "#5amworkout"
+    if word.startswith(HASHTAG_OPENERS) or word.endswith(HASHTAG_CLOSERS) or word in ("12days", "12daysofchristmas"):
+        return True  # "#hatefebruary", "#purplesummer", "#HappyNewYear", "#MyTwitterAnniversary", "#12days"
     return any(word.startswith(day) or word.endswith((day, day + "s")) for day in WEEKDAYS if len(word) > len(day))
 
 
@@ -508,7 +523,12 @@ def not_a_time(token: Any) -> bool:
         return True  # "I'm slowly becoming a morning person": a trait
     if lower == "night" and ((following is not None and following.lower_ == "night")
                              or (previous is not None and previous.lower_ == "night")):
-        return True  # 'say "night night"': a bedtime word
+        first = token.i - 1 if previous is not None and previous.lower_ == "night" else token.i
+        before = doc[first - 1] if first else None
+        # 'say "night night"': the bedtime word mentioned; as the writer's own goodnight ("... night night
+        # #birchersbitches", round 17) it tells a reader it is bedtime, as "goodnight" does.
+        return before is not None and (before.lower_ in SPEECH_VERBS | {"say", "saying", "sang", "sing"}
+                                       or before.text in ('"', "'", "“", "‘"))
     if lower == "march" and token.text == "march" and previous is not None \
             and previous.lower_ in ("the", "that", "a", "this", "our", "women's") \
             and not (following is not None and (following.like_num or ORDINAL_DAY.match(following.text))):
@@ -545,6 +565,99 @@ def not_a_time(token: Any) -> bool:
     if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
             and not any(c.like_num for c in token.children):
         return True  # "when it's late at night": "late" is what it is; "at night" is the time
+    return _round17_not_a_time(token, lower, previous, following)
+
+
+# Round 17 (issue 46): the kinds of names, titles, idioms and distances the readers found cut without a time.
+# Nouns that follow a time word in a Title Case name ("Saturday Kitchen", "Night Garden", "High Noon Saloon") and
+# those that make it a dated thing after all ("Sunday Funday", "Friday Night", "Monday Blues" say which day it is).
+DATING_TITLE_NOUNS = frozenset("""funday fun blues motivation motivations feeling feels vibes vibe mood mornings
+nights night evening afternoon morning service services mass market brunch lunch dinner breakfast special specials
+sale sales deal deals meeting meetings class classes practice game games match matches session sessions party
+parties plans plan shift shifts school church worship workout run ride reads read selfie selfies funk talk talks
+update updates news quiz lecture lectures seminar seminars""".split())
+# Time words that open such a name: weekdays and parts of the day.
+_TITLE_OPENERS = WEEKDAYS | frozenset("night noon midnight morning evening afternoon dawn dusk sunset sunrise".split())
+# Words before a weekday that make it the day of something ("on Saturday Kitchen" is not a name).
+_TITLE_BLOCKERS = _DATE_CONTEXT | frozenset("happy at see for by until till til about to of in".split())
+_PART_TITLE_BLOCKERS = frozenset("good gd last every each tomorrow tonight yesterday today at in on by for until till "
+                                 "til all one".split())
+# Places a count of minutes or hours is how far from ("a town 18 hours from mine", "the shop is 5 minutes away").
+PLACE_NOUNS = frozenset("""town towns city cities village house houses home place places shop shops store stores
+school work office campus beach airport station hospital restaurant restaurants bar bars gym park mall apartment
+hotel lake farm cabin state country border coast drive walk ride flight""".split())
+_FAR_FROM = frozenset("mine yours his hers ours theirs here there home".split())
+_DISTANCE_UNITS = frozenset("minute minutes min mins hour hours hr hrs".split())
+# A work schedule in a job ad: "(FT/40 Hours)", "PT/20 hrs".
+WORK_HOURS = re.compile(r"(?i)^(?:ft|pt|full-?time|part-?time)/\d{1,2}$")
+_JOB_WORDS = frozenset("job jobs hiring positions position shifts vacancy vacancies required apply".split())
+
+
+def _headline(doc: Any, name: range) -> bool:
+    """Most words outside the ``name`` capitalized (not "I", not acronyms): a headline, where Title Case says nothing
+    of a name."""
+    words = [t for t in doc if t.is_alpha and not is_link(t) and t.i not in name and t.text != "I" and not t.is_upper]
+    return len(words) >= 3 and sum(t.text[:1].isupper() for t in words) > 0.6 * len(words)
+
+
+def _round17_not_a_time(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    doc = token.doc
+    after_next = doc[token.i + 2] if token.i + 2 < len(doc) else None
+    if lower in TITLE_UNITS and previous is not None and previous.lower_ == "of" and token.text[:1].isupper() \
+            and token.i >= 2 and doc[token.i - 2].text[:1].isupper() and _title_head(doc[token.i - 2]):
+        return True  # "Goal of Season", "Player of Month": a title written without its "the"
+    if lower in _TITLE_OPENERS and token.text[:1].isupper() and not token.is_upper and following is not None \
+            and following.is_alpha and following.text[:1].isupper() and not following.is_upper \
+            and kind_of(following) is None and following.lower_ not in DATING_TITLE_NOUNS \
+            and following.lower_ not in MONTHS and following.pos_ in ("PROPN", "NOUN") \
+            and not (previous is not None and previous.lower_ in (_TITLE_BLOCKERS if lower in WEEKDAYS
+                                                                  else _PART_TITLE_BLOCKERS)) \
+            and not _headline(doc, range(token.i - 2, token.i + 2)) \
+            and not (previous is not None and kind_of(previous) is not None) \
+            and not (previous is None or _sentence_start(token)):
+        return True  # "watching Saturday Kitchen", "this Night Garden", "High Noon Saloon": a show or a venue
+    if lower == "midnight" and following is not None and following.lower_ == "train":
+        return True  # "the midnight train going anywhere": a song's train, no date
+    if lower in ("night", "day") and following is not None and following.lower_ == "time" and after_next is not None \
+            and after_next.pos_ == "NOUN" and kind_of(after_next) is None and token.i >= 1 \
+            and previous.lower_ in ("a", "an", "any", "other", "no"):
+        return True  # "after a night time fight", "any other night time dramas": a kind of fight, no date
+    if lower == "time" and previous is not None and previous.lower_ in ("night", "day") and following is not None \
+            and following.pos_ == "NOUN" and kind_of(following) is None and token.i >= 2 \
+            and doc[token.i - 2].lower_ in ("a", "an", "any", "other", "no"):
+        return True  # the "time" of "a night time fight"
+    if lower in ("night", "nights", "days", "weekends") and previous is not None and previous.text == "," \
+            and any(t.lower_.lstrip("#") in _JOB_WORDS for t in doc):
+        return True  # "positions, night... #Jobs": a shift in a job ad's list
+    if token.text == "minute" and previous is not None and previous.lower_ == "last" and following is not None \
+            and following.pos_ in ("NOUN", "PROPN") and following.is_lower and kind_of(following) is None:
+        return True  # "Last minute gig addition": a late change, no date ("Last Minute Travel" is a name the
+        # SynTime annotators marked; it stays a time)
+    if lower == "last" and following is not None and following.text == "minute" and after_next is not None \
+            and after_next.pos_ in ("NOUN", "PROPN") and after_next.is_lower and kind_of(after_next) is None:
+        return True
+    if lower == "spring" and following is not None and following.lower_ in ("clean", "cleaning", "cleaned"):
+        return True  # "Spring clean in January": the chore, not the season
+    if lower in ("night", "day") and previous is not None and previous.lower_ == "of" and token.i >= 2 \
+            and doc[token.i - 2].lower_ == "time" and not (token.i >= 3 and doc[token.i - 3].lower_ in
+                                                           ("this", "that", "at", "same")):
+        return True  # "My b time of night**": the phrase corrected, no date
+    if lower in _DISTANCE_UNITS and following is not None and token.i >= 1 and previous.like_num:
+        counted_from = doc[previous.i - 1] if previous.i >= 1 else None
+        beyond = after_next
+        if following.lower_ == "from" and beyond is not None and (
+                beyond.lower_ in _FAR_FROM or beyond.lower_ in POSSESSIVE_WORDS
+                or (counted_from is not None and counted_from.lower_ in PLACE_NOUNS)):
+            return True  # "a town 18 hours from mine", "5 minutes from my house": how far
+        if following.lower_ == "away" and (
+                (counted_from is not None and counted_from.lower_ in PLACE_NOUNS)
+                or any(c.dep_ == "nsubj" and c.lower_ in PLACE_NOUNS for c in following.head.children)
+                or any(c.dep_ == "nsubj" and c.lower_ in PLACE_NOUNS for c in token.head.children)):
+            return True  # "The shop is 5 minutes away": how far ("Christmas is 30 days away" counts down)
+    if lower in ("hours", "hrs", "hour") and previous is not None and WORK_HOURS.match(previous.text):
+        return True  # "(FT/40 Hours)": a work schedule
+    if WORK_HOURS.match(token.text):
+        return True
     return False
 
 
@@ -652,8 +765,10 @@ class TimeTagger:
             return True
         if ORDINAL_DAY.match(text):  # "14th" next to a month
             neighbours = [token.doc[j] for j in (token.i - 1, token.i + 1, token.i + 2) if 0 <= j < len(token.doc)]
-            if token.i >= 2 and previous.lower_ == "the" and doc[token.i - 2].lower_ in _DATE_CONTEXT | {"to", "til"} \
-                    and not (token.i + 1 < len(doc) and doc[token.i + 1].pos_ in ("NOUN", "PROPN")):
+            if token.i >= 2 and previous.lower_ == "the" and doc[token.i - 2].lower_ in _DATE_CONTEXT | {
+                    "to", "til", "'s", "’s", "is", "was"} \
+                    and not (token.i + 1 < len(doc) and (doc[token.i + 1].pos_ in ("NOUN", "PROPN")
+                                                         or doc[token.i + 1].like_num)):
                 return True  # "changed to the 29th", "on the 4th"; not "on the 4th floor"
             return any(t.lower_ in MONTHS or t.lower_ in ABBREVIATIONS for t in neighbours)
         if MERIDIEM.match(text) and token.i and token.nbor(-1).like_num:
@@ -668,7 +783,7 @@ class TimeTagger:
         """Holiday names and other multiword times ("Hari Raya Puasa", "Good Friday", "public holiday")."""
         table = holiday_phrases()
         found = []
-        lowers = [t.lower_ for t in doc]
+        lowers = [t.lower_.replace("’", "'") for t in doc]
         i = 0
         while i < len(doc):
             best = 0
@@ -866,6 +981,14 @@ class TimeTagger:
                     and _category(doc[i - 2]) in ("weekday", "part_of_day") \
                     and not (i + 1 < n and doc[i + 1].pos_ in ("NOUN", "PROPN") and kind_of(doc[i + 1]) is None):
                 marked[i - 1] = marked[i] = True  # "thurs @ 8", "tonight at 7": the hour of that day
+        for token in doc:
+            i = token.i
+            if marked[i] or not AM_PM.match(token.text) or i < 1:
+                continue
+            if i >= 2 and doc[i - 1].lower_ == "the" and doc[i - 2].lower_ == "in":
+                marked[i - 2:i + 1] = [True] * 3  # "tomorrow in the a.m!": the morning of that day
+            elif "." in token.text and (marked[i - 1] or _category(doc[i - 1]) == "weekday"):
+                marked[i] = True  # "Monday a.m."
 
     def spans(self, doc: Any) -> list[tuple[int, int]]:
         """Runs of marked tokens as (start, end) token indices: the units the anonymizer removes."""

@@ -277,8 +277,9 @@ ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwe
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12, ROUND14) for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed two outputs (in
-                 # AWAITING_JUDGMENT, left out of the counts until judged again), as below.
-                 human=(94, 81, 76, 97, 97), checker=(6, 13))
+                 # AWAITING_JUDGMENT, left out of the counts until judged again), as below; round 17 one more
+                 # (correct, not natural: 94 -> 93 over the outputs still given).
+                 human=(93, 81, 76, 97, 97), checker=(6, 13))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14, "round15": ROUND15}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
@@ -349,6 +350,13 @@ ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.t
 AWAITING_JUDGMENT: dict[str, str] = {  # round 16's changed outputs were judged again (see the files' notes)
     "879730396329648128": "round 17: 'The only boy out class has ...' -> 'The only boy out this class has ...' "
                           "(the time describing a noun goes alone)",
+    # round 17, tagging: hashtags with a season or holiday inside, Title Case names with a time word
+    "879710510391930881": "'I do! #MyTwitterAnniversary 😍😍💕' -> 'I do! 😍😍💕' (the anniversary hashtag dates "
+                          "the post)",
+    "880080809834803201": "\"LET'S FEST! 😊 #Summerfest50\" -> \"LET'S FEST! 😊\" (a festival of a known date)",
+    "879810231873798144": "'Sandels #SummerAChristmasSong' -> 'Sandels' (a season opening a hashtag)",
+    "880150959405621248": "'Don't forget about Burger' -> 'Don't forget about our Awesome Wednesday Burger' (a Title "
+                          "Case name with a weekday is kept)",
 }
 
 

@@ -377,9 +377,10 @@ def is_duration(root: Any, tokens: list[int]) -> bool:
 STRETCH_UNITS = frozenset("second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks "
                           "wk wks month months year years yr yrs decade decades".split())
 # Parts of the day that "every" makes a habit ("talking every night"); alone ("a great night") they are when.
-EVERY_UNITS = frozenset("night nights morning mornings evening evenings afternoon afternoons weekend weekends".split())
+EVERY_UNITS = frozenset("night nights morning mornings evening evenings afternoon afternoons weekend weekends "
+                        "summer winter autumn spring fall".split())  # round 17: "every summer" is a habit
 COUNT_WORDS = frozenset("a an one few couple several many of + half every each single other after by and & whole "
-                        "full entire straight solid".split())
+                        "full entire straight solid another about around almost nearly".split())
 FREQUENCY_WORDS = frozenset("daily weekly monthly yearly hourly annually everyday".split())
 # What ties a stretch to now or to a date: "3 days ago", "2 days left", "3 years since", "a year anniversary";
 # "in 2 weeks", "within a day" (the stretch's preposition).

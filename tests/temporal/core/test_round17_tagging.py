@@ -106,3 +106,31 @@ def test_times_in_the_same_shapes_still_go(anonymizer, post):
         assert out == post
     else:
         assert out != post
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        # Durations and habits stay by default (keep_how_long): "another", "about" count them as a number does.
+        "I could slee for another 8484636282958 hours. But I gotta get up",
+        "Waited for another 20 minutes and left",
+        "Chemo takes about a year to exit body",
+        "The drive takes around 3 hours",
+        "I grew up in a town where every summer we would have a party",
+        "We go there every winter with the kids",
+    ],
+)
+def test_durations_and_habits_stay(anonymizer, post):
+    assert _out(anonymizer, post) == post
+
+
+@pytest.mark.parametrize(
+    ("post", "expected"),
+    [
+        ("See you in another 2 days", "See you"),  # tied to now by "in"
+        ("It happened about a year ago", "It happened"),  # tied by "ago"
+        ("Going to Spain this summer", "Going to Spain"),  # which summer
+    ],
+)
+def test_dated_stretches_still_go(anonymizer, post, expected):
+    assert _out(anonymizer, post) == expected

@@ -230,6 +230,11 @@ def _neutral_noun(root: Any) -> str:
             c.dep_ == "poss" and c.lower_ in POSSESSIVES for c in root.children):
         noun = "day"  # "that's how my night is going" -> "how my day is going" (a round-14 reader: "my time" reads
         # as a placeholder)
+    if lower in ("night", "evening", "morning", "afternoon", "nite") and any(
+            c.dep_ == "amod" and c.lower_ in ("long", "short", "rough", "tough", "hard") for c in root.children) \
+            and not (root.head.lower_ in BE_FORMS and root.head.i < root.i):
+        noun = "day"  # "I had a long night" -> "I had a long day" (round-17 readers: "a long time" reads oddly); but
+        # "Gonna be a long night" -> "Gonna be a long time" (judged natural)
     return noun + "s" if plural else noun
 
 
@@ -747,6 +752,12 @@ def _fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     if stands_as_subject(root, tokens) and prune and head.tag_ == "VBP" and head.lower_ in ("come", "hurry") \
             and not plural and (root.lower_ in WEEKDAY_FORMS or root.lower_ in DEICTIC_WORDS):
         return every, {}  # "Friday come quick-seeing my favorite again!" -> "Come quick-seeing ...": a wish
+    if stands_as_subject(root, tokens) and prune and root.dep_ == "npadvmod" and _first_word(doc[start]) \
+            and head.pos_ == "VERB" and (head.tag_ in ("VB", "VBP") or head.lower_ in PERSON_VERBS) \
+            and head.lower_ not in BE_FORMS | {"have", "has", "had"}:
+        # "Tomorrow get fresh with my boy" -> "Get fresh with my boy", "Last night dreamt that ..." -> "Dreamt that
+        # ...": the writer is the verb's subject, left out as in a diary (readers: "They get fresh", "It dreamt")
+        return every, {}
     if stands_as_subject(root, tokens):
         if _verb_agrees_plural(root):
             return phrase("they")
@@ -1198,6 +1209,28 @@ def _not_of_the_time(doc: Any, marked: list[bool], cut: set[int], replace: dict[
     return kept
 
 
+# Past-tense verbs only a person does: a time before one opening a post is no subject ("Last night dreamt that").
+PERSON_VERBS = frozenset("dreamt dreamed slept woke ate drank watched played met saw bought cooked".split())
+EDGE_WORDS = {"last": "the end", "final": "the end", "first": "the start", "opening": "the start"}
+
+
+def _edge_of(root: Any, tokens: list[int], marked: list[bool]) -> str | None:
+    """"the end" / "the start" for the last or first stretch of time of a thing named after it ("the last hour of
+    the transfer window", "the first day of school"), when the thing is no time; else None."""
+    doc = root.doc
+    edges = [doc[i] for i in tokens
+             if doc[i].dep_ == "amod" and doc[i].head.i == root.i and doc[i].lower_ in EDGE_WORDS]
+    if len(edges) != 1 or not _is_nominal(root) or root.lower_ in DEICTIC_WORDS:
+        return None
+    if any(not (doc[i].dep_ in ("det", "amod") or i == root.i) or (doc[i].dep_ == "det" and doc[i].lower_ != "the")
+           for i in tokens):
+        return None  # "this last week of June": more than the edge
+    of = [c for c in root.children if c.dep_ == "prep" and c.lower_ == "of" and not marked[c.i] and c.i > root.i]
+    if not of or not any(c.dep_ in ("pobj", "pcomp") and not marked[c.i] for c in of[0].children):
+        return None
+    return EDGE_WORDS[edges[0].lower_]
+
+
 START_WORDS = frozenset("starting beginning beg beg. effective commencing".split())
 
 
@@ -1474,6 +1507,11 @@ class TemporalAnonymizer:
                         (determiner[0].lower_ + " " if determiner else "")
                     words = " ".join(t.text for t in doc[start:root.i])
                     replace[tokens[0]] = f"{lead}{words} time"
+                elif (edge := _edge_of(root, tokens, marked)) is not None:
+                    # "back to the last hour of the dullest transfer window" -> "back to the end of the dullest
+                    # transfer window", "Today is the last day of PLL" -> "It is the end of PLL" (readers: "back to a
+                    # certain time of the dullest ...")
+                    replace[tokens[0]] = edge
                 elif (opener := _start_word_before(doc, tokens)) is not None:
                     # "running for 15 weeks, starting Feb 9." -> "starting soon.", "beg. 20 Jan:" -> "beg. soon:"
                     # (readers: "starting a certain time", "beg. A certain time:")

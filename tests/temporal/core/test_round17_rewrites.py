@@ -163,3 +163,75 @@ def test_a_start_date_becomes_soon(anonymizer, text, expected):
 def test_a_start_word_without_a_date_stays(anonymizer):
     text = "The course starts with a quiz, starting easy."
     assert _out(anonymizer, text) == text
+
+
+# The last or first stretch of time of a thing becomes its end or start (readers: "back to a certain time of the
+# dullest transfer window"); the same words about no time stay.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Now back to the last hour of the dullest january transfer window in living memory.",
+            "Now back to the end of the dullest transfer window in living memory.",
+        ),
+        (
+            "Today is the last day of Pretty Little Liars and honestly I'm pumped.",
+            "It is the end of Pretty Little Liars and honestly I'm pumped.",
+        ),
+        (
+            "what am I gonna watch now since tomorrow is the last day of PLL?",
+            "what am I gonna watch now since it is the end of PLL?",
+        ),
+    ],
+)
+def test_the_last_stretch_of_a_thing_is_its_end(anonymizer, text, expected):
+    assert _out(anonymizer, text) == expected
+
+
+def test_the_last_part_of_a_thing_without_a_time_stays(anonymizer):
+    text = "I love the last page of the book."
+    assert _out(anonymizer, text) == text
+
+
+# A long or rough part of the day becomes a long or rough day, not "a long time" (readers: "I had a long time" reads
+# oddly); other judged parts of the day keep "time"; the same words about no time stay.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I had a long night", "I had a long day"),
+        ("What a rough morning that was.", "What a rough day that was."),
+        ("We had a fun evening with friends", "We had a fun time with friends"),
+        ("Gonna be a long night #hospitalbound", "Gonna be a long time #hospitalbound"),  # judged natural
+    ],
+)
+def test_a_long_part_of_the_day_is_a_long_day(anonymizer, text, expected):
+    assert _out(anonymizer, text) == expected
+
+
+def test_a_long_thing_without_a_time_stays(anonymizer):
+    text = "I had a long talk with him"
+    assert _out(anonymizer, text) == text
+
+
+# A time opening a post before a verb only a person does, or one that does not agree with it, is no subject: it goes
+# (readers: "They get fresh with my boy", "It dreamt that ..."); a time the verb agrees with is still "it".
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tomorrow get fresh with my boy https://t.co/oQlKSUeLyZ", "Get fresh with my boy https://t.co/oQlKSUeLyZ"),
+        (
+            "Last night dreamt that I stole a box of books out the back of a van.",
+            "Dreamt that I stole a box of books out the back of a van.",
+        ),
+        ("Tonight watch the game with us!", "Watch the game with us!"),
+        ("Today sucks.", "It sucks."),
+        ("Yesterday killed me.", "It killed me."),
+    ],
+)
+def test_a_time_before_a_verb_of_the_writer_is_no_subject(anonymizer, text, expected):
+    assert _out(anonymizer, text) == expected
+
+
+def test_a_verb_of_the_writer_without_a_time_stays(anonymizer):
+    text = "Dreamt that I stole a box of books out the back of a van."
+    assert _out(anonymizer, text) == text

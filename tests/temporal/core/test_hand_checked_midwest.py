@@ -212,7 +212,7 @@ ROUND5 = Sample(_load("hand_checked_midwest2.json"), _load("hand_checked_midwest
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain),
                 # Judged once: 95, 69, 68, 93, 93 (checker 14, 9); after rounds 6-8: 98, 83, 81; after round 9: 98, 87,
                 # 85; after round 14 (its changed output judged again) as below.
-                human=(97, 87, 85, 93, 93), checker=(6, 13))  # round 17: one awaits a reader
+                human=(97, 88, 85, 93, 93), checker=(6, 13))  # round 17: one awaits a reader
 ROUND6 = Sample(_load("hand_checked_midwest3.json"), _load("hand_checked_midwest3_plain.json"), (41, 43),
                 frozenset(j["id"] for j in ROUND4.timed + ROUND4.plain + ROUND5.timed + ROUND5.plain),
                 # Judged once: 96, 77, 74, 95, 92 (checker 11, 18); rounds 7 and 8 were developed on it, its changed
@@ -241,7 +241,7 @@ ROUND9 = Sample(_load("hand_checked_midwest6.json"), _load("hand_checked_midwest
                           for j in sample.timed + sample.plain),
                 # Judged once, the held-out figure of round 9: 90, 78, 73, 86, 82 (checker 9, 6); rounds 10, 11 and 14
                 # were developed on it, its changed outputs judged again: 93, 87, 82; after round 14 as below.
-                human=(92, 87, 82, 86, 84), checker=(7, 10))  # round 17: one awaits a reader
+                human=(93, 88, 83, 86, 84), checker=(7, 10))  # round 17: one awaits a reader
 ROUND10 = Sample(_load("hand_checked_midwest7.json"), _load("hand_checked_midwest7_plain.json"), (73, 79),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9)
                            for j in sample.timed + sample.plain),
@@ -259,7 +259,7 @@ ROUND12 = Sample(_load("hand_checked_midwest9.json"), _load("hand_checked_midwes
                            for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 12: 88, 76, 66, 84, 80 (checker 6, 12); rounds 13 and 14
                  # were developed on it (3, then 8 changed outputs judged again): 88, 79, 69; after round 14 as below.
-                 human=(87, 85, 75, 84, 83), checker=(4, 18))  # round 17: one awaits a reader
+                 human=(89, 86, 76, 84, 83), checker=(4, 18))  # round 17: one awaits a reader
 # Round 14 was developed on the round-12 failures, on the next 300 posts of the seed-101 shuffle (positions 700-1000,
 # read by a fresh reader), on the changed outputs of the 1,000 after them, and on 300 more (positions 2000-2300, read
 # by another): its held-out draw leaves out the first 2,300 of the shuffle.
@@ -267,19 +267,18 @@ ROUND14 = Sample(_load("hand_checked_midwest10.json"), _load("hand_checked_midwe
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12) for j in sample.timed + sample.plain),
                  # Judged once, the held-out figure of round 14: 91, 79, 72, 97, 90 (checker 5, 11); round 15 was
-                 # developed on it, its 11 changed outputs judged again: 92, 88, 81; issue 46 changed one more (in
-                 # AWAITING_JUDGMENT), as below; round 17 changed one more (in AWAITING_JUDGMENT, judged correct and
-                 # unnatural): 91, 89, 82 over the outputs still given.
-                 human=(91, 89, 82, 97, 96), checker=(3, 13))
+                 # developed on it, its 11 changed outputs judged again: 92, 88, 81; issue 46 (rounds 16 and 17)
+                 # changed more, each judged again by a fresh reader who saw only the pair: 92, 89, 82.
+                 human=(92, 89, 82, 97, 96), checker=(4, 13))
 # Round 15 was developed on the round-14 failures and on the changed outputs of the 1,000 regression posts (read
 # before): its held-out draw leaves out the same 2,300.
 ROUND15 = Sample(_load("hand_checked_midwest11.json"), _load("hand_checked_midwest11_plain.json"), (113, 127),
                  frozenset(j["id"] for sample in (ROUND4, ROUND5, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                                                   ROUND12, ROUND14) for j in sample.timed + sample.plain),
-                 # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 changed two outputs (in
-                 # AWAITING_JUDGMENT, left out of the counts until judged again), as below; round 17 one more
-                 # (correct, not natural: 94 -> 93 over the outputs still given).
-                 human=(93, 81, 76, 97, 97), checker=(6, 13))
+                 # Judged once, the held-out figure of round 15: 95, 80, 75, 97, 92; issue 46 (rounds 16 and 17)
+                 # changed some outputs, each judged again by a fresh reader who saw only the pair: 93, 82, 76, and
+                 # the "now" words kept leave all 97 timeless posts unchanged.
+                 human=(93, 82, 76, 97, 97), checker=(6, 13))
 SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND7, "round8": ROUND8, "round9": ROUND9,
            "round10": ROUND10, "round11": ROUND11, "round12": ROUND12, "round14": ROUND14, "round15": ROUND15}
 # The fitted checker on the latest held-out sample: unnatural outputs it flags, natural ones it flags (fitted on
@@ -289,7 +288,7 @@ SAMPLES = {"round4": ROUND4, "round5": ROUND5, "round6": ROUND6, "round7": ROUND
 # On the round-14 sample, fitted on the thirteen before it (threshold 0.37, chosen before its verdicts were read):
 # (15, 17); on the round-15 sample, fitted on the fourteen before it (threshold 0.37 again, chosen before its verdicts
 # were read):
-LEARNED_ON_HELD_OUT = (15, 23)  # round 16: 19 outputs judged again (now words kept)
+LEARNED_ON_HELD_OUT = (14, 23)  # rounds 16-17: 20 outputs judged again (now words kept, round 17)
 LEARNED_THRESHOLD = 0.37
 EARLIER_SAMPLES = ("hand_checked_sample.json", "hand_checked_round2.json", "hand_checked_heldout.json",
                    "hand_checked_fresh.json", "hand_checked_midwest.json", "hand_checked_midwest2.json",
@@ -347,21 +346,8 @@ ALL = [(name, judged) for name, sample in SAMPLES.items() for judged in sample.t
 # Outputs the issue-46 rewrites changed since their verdicts were given (the old output's failure is what was fixed):
 # the verdicts are about outputs we no longer give, so they stay out of the counts (test_the_human_counts counts only
 # outputs still given) until a reader judges the new outputs; then store those verdicts and drop the ids from here.
-AWAITING_JUDGMENT: dict[str, str] = {  # round 16's changed outputs were judged again (see the files' notes)
-    "879730396329648128": "round 17: 'The only boy out class has ...' -> 'The only boy out this class has ...' "
-                          "(the time describing a noun goes alone)",
-    # round 17, tagging: hashtags with a season or holiday inside, Title Case names with a time word
-    "879710510391930881": "'I do! #MyTwitterAnniversary 😍😍💕' -> 'I do! 😍😍💕' (the anniversary hashtag dates "
-                          "the post)",
-    "880080809834803201": "\"LET'S FEST! 😊 #Summerfest50\" -> \"LET'S FEST! 😊\" (a festival of a known date)",
-    "879810231873798144": "'Sandels #SummerAChristmasSong' -> 'Sandels' (a season opening a hashtag)",
-    "880150959405621248": "'Don't forget about Burger' -> 'Don't forget about our Awesome Wednesday Burger' (a Title "
-                          "Case name with a weekday is kept)",
-    # round 17: "another", "about", "almost" count a stretch, which stays by default (keep_how_long)
-    "879548565034586112": "'not gone be in jackson lol' -> 'not gone be in jackson for another 2 months lol'",
-    "879857204702060544": "'on @user!' -> 'on @user for another 3 years!'",
-    "879494391999721472": "'Been in hold.' -> 'Been in hold for almost an entire hour.'",
-}
+# Rounds 16 and 17's changed outputs were judged again (see the notes in the files).
+AWAITING_JUDGMENT: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(("name", "judged"), ALL, ids=[f"{name}-{judged['id']}" for name, judged in ALL])

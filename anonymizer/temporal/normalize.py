@@ -102,6 +102,8 @@ _PIECE = re.compile(
 _EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u27BF"
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}]")
 #: A token made of emoji only (with variation selectors and joiners): never a word, never a time.
+# "13 yrs.ago": a unit and "ago" glued by a dot.
+_GLUED_AGO = re.compile(r"(?i)^(\d*(?:yrs?|years?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?))\.ago$")
 EMOJI_ONLY = re.compile(f"^[{_EMOJI_CHARS}\uFE0F\u200D]+$")
 
 
@@ -282,8 +284,7 @@ def normalize(text: str) -> NormalizedText:
         if original.lower() in WEEKDAY_ABBREVIATIONS and (original.lower() in _ALWAYS_WEEKDAYS
                                                           or _in_day_list(text, matches, i)):
             normal = WEEKDAY_ABBREVIATIONS[original.lower()]
-        ago = re.match(r"(?i)^(\d*(?:yrs?|years?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?))\.ago$",
-                       original)
+        ago = _GLUED_AGO.match(original)
         if ago:  # "13 yrs.ago": the unit and "ago" glued by a dot
             unit = ago.group(1)
             normal = f"{UNIT_ABBREVIATIONS.get(unit.lower(), unit)} ago"

@@ -50,8 +50,9 @@ _CLOCK_CONTEXT = frozenset("at till until til by from before after around abt ab
 # A number "ish" ("5ish") and the quarters of a year ("Q3").
 QUARTER = re.compile(r"^Q[1-4]$")
 # "a.m." / "p.m." without its number ("in the a.m!", "Monday p.m."), and "am"/"pm" after "in the".
-AM_PM = re.compile(r"(?i)^(?:a\.m\.?|p\.m\.?|am|pm)$")
-MERIDIEM = re.compile(r"(?i)^(?:am|pm|a\.m\.?|p\.m\.?|o'clock|oclock)$")
+_AM_PM = r"am|pm|a\.m\.?|p\.m\.?"
+AM_PM = re.compile(rf"(?i)^(?:{_AM_PM})$")
+MERIDIEM = re.compile(rf"(?i)^(?:{_AM_PM}|o'clock|oclock)$")  # the same, or "o'clock"
 # One separator kind (not "5.5/10"); a month and a year ("since 9/2016").
 DATE_SHAPE = re.compile(r"^(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\d{1,2}|(?:0?[1-9]|1[0-2])/(?:19|20)\d\d)$")
 # A number glued to a unit: "24hours", "7months", "20mins", "2wks".
@@ -565,7 +566,7 @@ def not_a_time(token: Any) -> bool:
     if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
             and not any(c.like_num for c in token.children):
         return True  # "when it's late at night": "late" is what it is; "at night" is the time
-    return _round17_not_a_time(token, lower, previous, following)
+    return _named_or_generic_not_a_time(token, lower, previous, following)
 
 
 # Round 17 (issue 46): the kinds of names, titles, idioms and distances the readers found cut without a time.
@@ -600,7 +601,9 @@ def _headline(doc: Any, name: range) -> bool:
     return len(words) >= 3 and sum(t.text[:1].isupper() for t in words) > 0.6 * len(words)
 
 
-def _round17_not_a_time(token: Any, lower: str, previous: Any, following: Any) -> bool:
+def _named_or_generic_not_a_time(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A time word inside a name, a title, a kind of thing, an idiom or a distance (round 17 of issue 46): "Goal of
+    Season", "Saturday Kitchen", "the midnight train", "last minute gig", "18 hours from mine"."""
     doc = token.doc
     after_next = doc[token.i + 2] if token.i + 2 < len(doc) else None
     if lower in TITLE_UNITS and previous is not None and previous.lower_ == "of" and token.text[:1].isupper() \

@@ -45,10 +45,13 @@ test: install-dev
 bench: install-dev
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
-# ruff, and the architecture contracts of pyproject.toml (import-linter): see "Where things are" in README.md.
+# ruff, the architecture contracts of pyproject.toml (import-linter: docs/architecture.md), and the manual in docs/
+# built strict into a throw-away folder (a broken link or anchor fails).
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	@site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
+	  $(BIN)/mkdocs build --strict --quiet --site-dir "$$site" && echo "mkdocs build --strict: docs/ has no broken link"
 
 clean:
 	rm -rf $(VENV) var

@@ -1,4 +1,4 @@
-"""Kakurega settings, read from the environment only (see the configuration table in README.md).
+"""Kakurega settings, read from the environment only (every variable: docs/configuration.md).
 
 The defaults make a laptop work with nothing but Python: SQLite and files under var/, an embedded Redis on
 loopback. Production sets SECRET_KEY, ALLOWED_HOSTS, HTTPS_ONLY=true and usually DATABASE_URL / REDIS_URL.

@@ -17,7 +17,7 @@ GAZETTEER = "geo/gazetteer/places.json.gz"
 
 
 class Command(BaseCommand):
-    help = "Attacker evaluation of the de-identifier on a default model's corpus (see README)."
+    help = "Attacker evaluation of the de-identifier on a default model's corpus (see docs/location.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--spec", choices=[spec.name for spec in DEFAULT_MODELS], required=True)

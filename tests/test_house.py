@@ -31,7 +31,6 @@ KNOWN_CYCLES: frozenset[str] = frozenset(
     {
         "kanon.config.ours <-> kanon.config.parsing <-> kanon.config.schema <-> kanon.config.structure",
         "location.tokenize <-> location.units",
-        "platform.jobs.chunks <-> platform.jobs.runner <-> platform.jobs.services <-> platform.jobs.tasks",
         "recognize.handles <-> recognize.lexicons",
     }
 )
@@ -72,7 +71,6 @@ KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset(
         "anonymizer/kanon/config/validation.py imports anonymizer.kanon.config.parsing._type_name",
         "anonymizer/kanon/config/validation.py imports anonymizer.kanon.config.schema._direct_identifier_problem",
         "anonymizer/kanon/web/term_cache.py imports anonymizer.recognize.cache._check_text",
-        "anonymizer/platform/jobs/chunks.py uses anonymizer.platform.jobs.runner._worker_name",
         "anonymizer/recognize/cache.py imports anonymizer.recognize.recognizer._check_text",
         "anonymizer/recognize/custom.py imports anonymizer.recognize.rules._CJK",
         "anonymizer/recognize/custom.py imports anonymizer.recognize.rules._NOT_AFTER_WORD",

@@ -18,7 +18,7 @@ import pytest
 from django.urls import reverse
 
 from anonymizer.models import Job
-from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import publishing, runner
 from anonymizer.platform.jobs import services as job_services
 from tests.helpers import broker_at, csv_upload, wait_for
 from tests.hostile import misbehaving_kinds
@@ -163,4 +163,4 @@ def test_a_queued_job_without_a_message_is_published_again(user):
     assert status_of(job).status == "queued"
     assert runner.republish_lost_jobs(older_than_seconds=1) == 1
     assert runner.republish_lost_jobs(older_than_seconds=1) == 0  # its message is in the queue now
-    assert str(job.id) in job_services.job_ids_in_broker()
+    assert str(job.id) in publishing.job_ids_in_broker()

@@ -39,7 +39,8 @@ from django.utils import timezone
 
 from anonymizer.models import FanOutInput, Job, JobChunk
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs.lifecycle import abandoned_job_ids, time_limit_message, worker_name
+from anonymizer.platform.jobs.publishing import publish_chunks
 from anonymizer.platform.jobs.registry import get_job_kind
 
 logger = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def claim_chunk(chunk_id) -> JobChunk | None:
     claimed = JobChunk.objects.filter(
         id=chunk_id, status__in=(ChunkStatus.PENDING, ChunkStatus.STOPPED), attempts__lt=MAX_CHUNK_ATTEMPTS,
         job__status=Job.Status.RUNNING,
-    ).update(status=ChunkStatus.RUNNING, worker=runner._worker_name(), heartbeat_at=now, started_at=now, error="",
+    ).update(status=ChunkStatus.RUNNING, worker=worker_name(), heartbeat_at=now, started_at=now, error="",
              attempts=F("attempts") + 1)
     return JobChunk.objects.select_related("job").get(id=chunk_id) if claimed else None
 
@@ -138,7 +139,7 @@ def work_on(chunk: JobChunk) -> None:
         mine.update(status=ChunkStatus.STOPPED, finished_at=timezone.now())
         logger.info("Chunk %s stopped: its job ended or it was handed on", chunk.id)
     except SoftTimeLimitExceeded:
-        mine.update(status=ChunkStatus.FAILED, error=runner.time_limit_message(), finished_at=timezone.now())
+        mine.update(status=ChunkStatus.FAILED, error=time_limit_message(), finished_at=timezone.now())
     except UserFacingError as exc:
         mine.update(status=ChunkStatus.FAILED, error=str(exc), finished_at=timezone.now())
     except Exception as exc:
@@ -159,32 +160,6 @@ def run_chunk(chunk_id) -> None:
         logger.info("Chunk %s not run: taken by another worker, ended, or its job is not running", chunk_id)
         return
     work_on(chunk)
-
-
-def publish_chunks(chunk_ids: Sequence[str]) -> None:
-    """One message per part, its id as the task id (for revoking). A broker that fails here costs only speed:
-    the parent works on every part nobody else took."""
-    from anonymizer.platform.jobs.tasks import run_job_chunk_task
-
-    try:
-        for chunk_id in chunk_ids:
-            run_job_chunk_task.apply_async(args=[chunk_id], task_id=chunk_id, time_limit=None,
-                                           soft_time_limit=None, retry_policy={"max_retries": 0})
-    except Exception as exc:
-        logger.warning("Could not publish the parts of a job (%s); its own worker runs them", exc)
-
-
-def revoke_chunks(chunk_ids: list[str]) -> None:
-    """Tell the workers to drop the queued messages of an ended job's parts. Best effort: a message that
-    still arrives finds its part stopped and does nothing."""
-    from webapp.celery import app as celery_app
-
-    if not chunk_ids:
-        return
-    try:
-        celery_app.control.revoke(chunk_ids)
-    except Exception as exc:
-        logger.warning("Could not revoke %d queued part(s) of a job: %s", len(chunk_ids), exc)
 
 
 def release_lost_chunk(chunk_id, reason: str) -> None:
@@ -213,12 +188,12 @@ def release_stale_chunks(job_id, now: datetime | None = None) -> None:
 
 
 def abandoned_chunk_ids(chunk_ids: list[str], now: datetime | None = None) -> set[str]:
-    """Of the parts a worker's pool processes are running, those of a job no longer to run (``runner.
+    """Of the parts a worker's pool processes are running, those of a job no longer to run (``lifecycle.
     abandoned_job_ids``: ended more than JOB_KILL_GRACE_SECONDS ago, or deleted), and those that are gone (the
     job was started again)."""
     job_of = {str(chunk_id): str(job_id) for chunk_id, job_id in
               JobChunk.objects.filter(id__in=chunk_ids).values_list("id", "job_id")}
-    ended = runner.abandoned_job_ids(list(set(job_of.values())), now)
+    ended = abandoned_job_ids(list(set(job_of.values())), now)
     return {chunk_id for chunk_id in chunk_ids if chunk_id not in job_of or job_of[chunk_id] in ended}
 
 

@@ -9,8 +9,6 @@ exactly one outcome.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import threading
 import time
 import uuid
@@ -29,8 +27,10 @@ from django.utils import timezone
 from anonymizer.models import FanOutInput, Job, JobChunk, JobResult
 from anonymizer.platform import disk
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.chunks import fan_out
+from anonymizer.platform.jobs.lifecycle import stop_chunks, time_limit_message, worker_name
+from anonymizer.platform.jobs.publishing import job_ids_in_broker, publish_job
 from anonymizer.platform.jobs.registry import get_job_kind
-from anonymizer.platform.jobs.services import job_ids_in_broker, publish_job, stop_chunks
 
 logger = logging.getLogger(__name__)
 
@@ -82,8 +82,6 @@ class JobRun:
     def fan_out(self, spans: list[tuple[int, int]], progress=None, *, step: str = "",
                 shared: bytes | None = None) -> Iterator[bytes | None]:
         """Split the job over the workers by byte ranges of its input (``anonymizer.platform.jobs.chunks``)."""
-        from anonymizer.platform.jobs.chunks import fan_out
-
         return fan_out(self, spans, progress, step=step, shared=shared)
 
     def scratch_path(self, name: str) -> Path:
@@ -135,10 +133,6 @@ def _is_job_id(name: str) -> bool:
         return False
 
 
-def _worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 class _Heartbeat(threading.Thread):
     """Touches the running job's heartbeat so a lost worker is detectable; ends once the job is not running."""
 
@@ -162,7 +156,7 @@ def run_job(job_id) -> None:
     """Run one job to its end. Safe to call twice for the same job: only a queued job is claimed."""
     now = timezone.now()
     claimed = Job.objects.filter(id=job_id, status=Status.QUEUED).update(
-        status=Status.RUNNING, started_at=now, heartbeat_at=now, worker=_worker_name(), error="",
+        status=Status.RUNNING, started_at=now, heartbeat_at=now, worker=worker_name(), error="",
         progress_done=0, progress_total=0, progress_message="Started", attempts=F("attempts") + 1,
     )
     if not claimed:
@@ -242,13 +236,6 @@ def _fail(job_id, message: str) -> bool:
     return failed
 
 
-def time_limit_message() -> str:
-    limit = settings.JOB_TIME_LIMIT_SECONDS
-    shown = f"{limit / 3600:g} h" if limit >= 3600 else f"{limit / 60:g} min" if limit >= 60 else f"{limit:g} s"
-    return (f"The job ran longer than the time limit of {shown} (JOB_TIME_LIMIT_SECONDS) and was stopped. "
-            "Try a smaller file or simpler settings, or ask the operator for a longer limit.")
-
-
 def fail_lost_process(job_id, message: str) -> bool:
     """Fail a running job whose pool process the worker's main process saw end (killed, out of memory, past
     the hard time limit): that process can no longer report it. Called from the main process."""
@@ -257,18 +244,6 @@ def fail_lost_process(job_id, message: str) -> bool:
     if failed:
         logger.warning("Job %s failed: %s", job_id, message)
     return failed
-
-
-def abandoned_job_ids(job_ids: list[str], now: datetime | None = None) -> set[str]:
-    """Of the jobs a worker's pool processes are running, those no longer theirs to run: cancelled, failed by
-    a sweep or deleted, more than JOB_KILL_GRACE_SECONDS ago (time to notice at their next progress report)."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.JOB_KILL_GRACE_SECONDS)
-    rows = {str(job_id): (status, finished_at) for job_id, status, finished_at in
-            Job.objects.filter(id__in=job_ids).values_list("id", "status", "finished_at")}
-    ended = {job_id for job_id, (status, finished_at) in rows.items()
-             if status in (Status.CANCELLED, Status.FAILED) and finished_at is not None and finished_at < cutoff}
-    return ended | (set(job_ids) - set(rows))
 
 
 def fail_stale_jobs(now: datetime | None = None) -> int:

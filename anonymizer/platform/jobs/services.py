@@ -8,20 +8,17 @@ anything is queued.
 
 from __future__ import annotations
 
-import logging
-import re
 from collections.abc import Iterable, Sequence
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from anonymizer.models import Job, JobChunk, Upload
+from anonymizer.models import Job, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.jobs.lifecycle import stop_chunks
+from anonymizer.platform.jobs.publishing import publish_job, revoke_chunks
 from anonymizer.platform.jobs.registry import JobKind, get_job_kind
-
-logger = logging.getLogger(__name__)
 
 Status = Job.Status
 
@@ -66,56 +63,9 @@ def _check_inputs(job_kind: JobKind, owner: AbstractBaseUser, inputs: list[Uploa
         raise PermissionError("Input files must belong to the job's owner.")
 
 
-BROKER_DOWN_MESSAGE = ("The job could not be queued: the task broker (Redis) did not answer within "
-                       "{timeout:g} s. Nothing was run; start the job again (Run again) once the service is back.")
-
-
-def publish_job(job_id) -> bool:
-    """Send the job's task to the broker; a broker that cannot be reached, or hangs, fails the job visibly
-    within REDIS_TIMEOUT_SECONDS. Returns whether it was sent."""
-    from anonymizer.platform.jobs.tasks import run_job_task
-
-    try:
-        # time_limit=None: the message carries no limit, so the worker's own JOB_TIME_LIMIT_SECONDS applies
-        # (Celery would otherwise stamp the publishing process's setting on the message). No kombu-level retry:
-        # redis-py already reconnects a pooled connection that Redis closed, and a retry after a timeout would
-        # only double the wait on a hung Redis.
-        run_job_task.apply_async(args=[str(job_id)], time_limit=None, soft_time_limit=None,
-                                 retry_policy={"max_retries": 0})
-    except Exception as exc:  # kombu raises OperationalError, socket timeouts and friends; none may leave the
-        logger.warning("Could not publish job %s: %s", job_id, exc)  # job queued forever
-        Job.objects.filter(id=job_id, status=Status.QUEUED).update(
-            status=Status.FAILED, finished_at=timezone.now(), progress_message="Failed",
-            error=BROKER_DOWN_MESSAGE.format(timeout=settings.REDIS_TIMEOUT_SECONDS),
-        )
-        return False
-    return True
-
-
-_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def job_ids_in_broker() -> set[str]:
-    """The ids of the jobs that have a message in the broker: waiting in the queue or delivered to a worker
-    and not yet acknowledged. Reads kombu's Redis layout (one list per queue and priority, the ``unacked``
-    hash); a job's id is in its message's ``argsrepr`` header."""
-    from webapp.celery import app as celery_app
-
-    queue = celery_app.conf.task_default_queue
-    with celery_app.connection_for_write() as conn:
-        channel = conn.default_channel
-        client = channel.client
-        raw = [message for priority in channel.priority_steps
-               for message in client.lrange(channel._q_for_pri(queue, priority), 0, -1)]
-        raw.extend(client.hvals(channel.unacked_key))
-    return {found.decode() for message in raw for found in _UUID.findall(message)}
-
-
 def cancel_job(job: Job) -> bool:
     """Cancel a queued or running job; a running worker notices at its next progress report or heartbeat, and
     the queued messages of its parts (a job fanned out over the workers) are revoked."""
-    from anonymizer.platform.jobs.chunks import revoke_chunks
-
     with transaction.atomic():
         cancelled = bool(
             Job.objects.filter(id=job.id, status__in=Job.ACTIVE_STATUSES).update(
@@ -126,16 +76,6 @@ def cancel_job(job: Job) -> bool:
             waiting = stop_chunks(job.id)
             transaction.on_commit(lambda: revoke_chunks(waiting))
     return cancelled
-
-
-def stop_chunks(job_id) -> list[str]:
-    """Mark the parts of an ended job that were still to run or running as stopped (their workers notice at
-    their next heartbeat, and a process that does not stop is killed by its worker's sweeper); returns the ids
-    of those not started, whose messages may still be queued."""
-    parts = JobChunk.objects.filter(job_id=job_id, status__in=(JobChunk.Status.PENDING, JobChunk.Status.RUNNING))
-    waiting = [str(chunk_id) for chunk_id in parts.filter(status=JobChunk.Status.PENDING).values_list("id", flat=True)]
-    parts.update(status=JobChunk.Status.STOPPED, finished_at=timezone.now())
-    return waiting
 
 
 def retry_job(job: Job) -> bool:

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import connection
 
 from anonymizer.platform.jobs import chunks, runner
+from anonymizer.platform.jobs.lifecycle import abandoned_job_ids, time_limit_message
+from anonymizer.platform.jobs.publishing import RUN_CHUNK_TASK, RUN_JOB_TASK
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +47,7 @@ class JobRequest(_LostWorkRequest):
     """A job's delivery: the job fails at once with the reason."""
 
     def lost(self, exc: Exception | None) -> None:
-        runner.fail_lost_process(self.args[0], runner.time_limit_message() if exc is None else (
+        runner.fail_lost_process(self.args[0], time_limit_message() if exc is None else (
             f"The worker process running this job died ({exc}); out of memory or killed, it could not "
             "finish. Nothing was stored. Start the job again, with a smaller file if it keeps happening."))
 
@@ -54,8 +56,7 @@ class JobTask(Task):
     Request = JobRequest
 
 
-# The task keeps its original name so messages queued by an older release are still run.
-@shared_task(base=JobTask, name="anonymizer.run_job", acks_late=True, reject_on_worker_lost=True,
+@shared_task(base=JobTask, name=RUN_JOB_TASK, acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def run_job_task(job_id: str) -> None:
     runner.run_job(job_id)
@@ -73,7 +74,7 @@ class ChunkTask(Task):
     Request = ChunkRequest
 
 
-@shared_task(base=ChunkTask, name="anonymizer.run_job_chunk", acks_late=True, reject_on_worker_lost=True,
+@shared_task(base=ChunkTask, name=RUN_CHUNK_TASK, acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def run_job_chunk_task(chunk_id: str) -> None:
     """One part of a fanned-out job (anonymizer.platform.jobs.chunks)."""
@@ -101,7 +102,7 @@ class JobSweeper(threading.Thread):
                 connection.close()
 
     def stop_abandoned_work(self) -> None:
-        for task, abandoned in ((run_job_task, runner.abandoned_job_ids),
+        for task, abandoned in ((run_job_task, abandoned_job_ids),
                                 (run_job_chunk_task, chunks.abandoned_chunk_ids)):
             running = {request.args[0]: request for request in list(worker_state.active_requests)
                        if request.name == task.name and request.time_start and request.args}

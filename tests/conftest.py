@@ -74,10 +74,10 @@ def redis_url(tmp_path_factory) -> str:
 FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _isolated_runtime(redis_url, tmp_path_factory):
+@pytest.fixture(scope="session")
+def isolated_runtime(redis_url, tmp_path_factory):
     """Every test session gets its own queue on the broker, so parallel sessions on a shared Redis never take
-    each other's messages."""
+    each other's messages. Started on the first test that is not a pure-core test (see `_runtime`)."""
     queue = f"kakurega-test-{uuid.uuid4().hex[:12]}"
     overrides = override_settings(
         REDIS_URL=redis_url, CELERY_BROKER_URL=redis_url, CELERY_TASK_DEFAULT_QUEUE=queue,
@@ -95,10 +95,21 @@ def _isolated_runtime(redis_url, tmp_path_factory):
     overrides.disable()
 
 
+def pure_core(node: pytest.Item) -> bool:
+    """A test of a capability's pure core (in a `core/` folder) or of the source tree: no Django request, no
+    cache, no broker, so its session need not start Redis (107 kanon config tests paid ~6 s of start-up)."""
+    parts = Path(str(node.path)).relative_to(ROOT).parts
+    return "core" in parts[:-1] or parts == ("tests", "test_house.py")
+
+
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """Each test starts with nothing counted against the rate limits: one process runs hundreds of tests, and the
-    anonymous inspects of a few of them in one minute (60 allowed) otherwise throttle whichever test comes next."""
+def _runtime(request):
+    """The broker, cache and queue of the session for every test but the pure-core ones; each such test starts
+    with nothing counted against the rate limits: one process runs hundreds of tests, and the anonymous inspects
+    of a few of them in one minute (60 allowed) otherwise throttle whichever test comes next."""
+    if pure_core(request.node):
+        return
+    request.getfixturevalue("isolated_runtime")
     client = cache._cache.get_client(write=True)
     for key in client.scan_iter(match=cache.make_key("throttle_*"), count=1000):
         client.delete(key)

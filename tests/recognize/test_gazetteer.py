@@ -5,8 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import time
-import timeit
 
 import numpy as np
 import pytest
@@ -19,10 +17,7 @@ GAZETTEER_DIR = DEFAULT_PATH.parent
 
 @pytest.fixture(scope="module")
 def gaz() -> Gazetteer:
-    started = time.perf_counter()
-    gazetteer = Gazetteer.load()
-    print(f"gazetteer: {len(gazetteer)} places loaded in {time.perf_counter() - started:.3f} s")
-    return gazetteer
+    return Gazetteer.load()
 
 
 def near(place: Place, lat: float, lon: float, km: float = 15.0) -> bool:
@@ -209,14 +204,6 @@ def test_find_min_length_for_latin_names(gaz):
     assert found(gaz, "qqadaqq") == []  # 3 letters: too short to look for inside a string by default
     assert any(places[0].name == "Ada" for _, _, places in gaz.find("qqadaqq", min_length=3))
     assert gaz.find("") == [] and gaz.find("a") == []
-
-
-def test_find_is_fast(gaz):
-    gaz.find("warm up the index")
-    for text in ("http://www.desmoinesregister.com/story", "横浜市港北区綱島駅から品川区上大崎３丁目まで歩いた今日",
-                 "saskatoonsanantoniosaltlakecitystlouis12"):
-        per_call = timeit.timeit(lambda text=text: gaz.find(text), number=200) / 200
-        print(f"find({text!r}): {per_call * 1e6:.0f} µs")
 
 
 # --- areas, tokens, boxes, weights ---------------------------------------------------------------------------

@@ -31,7 +31,8 @@ import numpy as np  # noqa: E402
 import spacy  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 
-from anonymizer.temporal.anonymize import TemporalAnonymizer, _is_content, _kept_with_sentence  # noqa: E402
+from anonymizer.temporal.anonymize import TemporalAnonymizer  # noqa: E402
+from anonymizer.temporal.anonymize.roles import is_content, kept_with_sentence  # noqa: E402
 from anonymizer.temporal.evaluate import LearnedNaturalnessChecker, NaturalnessChecker  # noqa: E402
 from anonymizer.temporal.language_model import NGramLanguageModel  # noqa: E402
 from anonymizer.temporal.normalize import normalize  # noqa: E402
@@ -52,10 +53,10 @@ def _without(doc, plan, marked, drop: set[int]):
     """``plan`` with every token of ``drop`` cut (links, emoji and hashtags that are no time stay), or None when
     fewer than MIN_CONTENT_LEFT content words would be left."""
     cut, replace, generalized = plan
-    left = [t for t in doc if t.i not in drop and _is_content(t) and not marked[t.i]]
+    left = [t for t in doc if t.i not in drop and is_content(t) and not marked[t.i]]
     if len(left) < MIN_CONTENT_LEFT:
         return None
-    return ({i for i in cut if i not in drop} | {i for i in drop if not _kept_with_sentence(doc[i], marked)},
+    return ({i for i in cut if i not in drop} | {i for i in drop if not kept_with_sentence(doc[i], marked)},
             {i: p for i, p in replace.items() if i not in drop}, {i for i in generalized if i not in drop})
 
 

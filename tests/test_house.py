@@ -96,21 +96,19 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/report.py report_html",
         "anonymizer/platform/charts.py scatter_chart",
         "anonymizer/recognize/cache.py recognize_with_cache",
-        "anonymizer/temporal/anonymize.py _debris",
-        "anonymizer/temporal/anonymize.py _emptied_slots",
-        "anonymizer/temporal/anonymize.py _fitting_rewrite",
-        "anonymizer/temporal/anonymize.py _rewrite_by_role",
-        "anonymizer/temporal/anonymize.py _unit",
-        "anonymizer/temporal/anonymize.py _whole_units",
-        "anonymizer/temporal/anonymize.py plan",
-        "anonymizer/temporal/tagging.py not_a_time",
+        "anonymizer/temporal/anonymize/debris.py dangling_debris",
+        "anonymizer/temporal/anonymize/debris.py emptied_slots",
+        "anonymizer/temporal/anonymize/rewrite.py fitting_rewrite",
+        "anonymizer/temporal/anonymize/rewrite.py rewrite_by_role",
+        "anonymizer/temporal/anonymize/anonymizer.py _unit",
+        "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
+        "anonymizer/temporal/anonymize/anonymizer.py plan",
+        "anonymizer/temporal/tagging/not_a_time.py not_a_time",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.
 KNOWN_LONG_MODULES: frozenset[str] = frozenset(
     {
-        "anonymizer/temporal/anonymize.py",
-        "anonymizer/temporal/tagging.py",
     }
 )
 

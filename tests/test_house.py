@@ -29,58 +29,11 @@ DATA_TABLES: frozenset[str] = frozenset()
 #: Import cycles, each as its modules (under anonymizer.).
 KNOWN_CYCLES: frozenset[str] = frozenset(
     {
-        "kanon.config.ours <-> kanon.config.parsing <-> kanon.config.schema <-> kanon.config.structure",
         "location.tokenize <-> location.units",
-        "recognize.handles <-> recognize.lexicons",
     }
 )
 #: A module using another module's private name.
-KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset(
-    {
-        "anonymizer/crowd/web/gold_chart.py imports anonymizer.platform.charts._marker",
-        "anonymizer/crowd/web/gold_chart.py imports anonymizer.platform.charts._open",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.ours._parse_ours",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.parsing._resolve_name",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.parsing._type_name",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.rx_anon._parse_rx_anon",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.rx_anon._rx_field_translator",
-        "anonymizer/kanon/config/__init__.py imports anonymizer.kanon.config.validation._problems",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._model",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._number",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._order",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._parse_hierarchy",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._sequence",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._show",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._strings",
-        "anonymizer/kanon/config/ours.py imports anonymizer.kanon.config.parsing._unknown_keys",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._mapping",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._model",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._number",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._order",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._parse_hierarchy",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._resolve_name",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._sequence",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._strings",
-        "anonymizer/kanon/config/rx_anon.py imports anonymizer.kanon.config.parsing._unknown_keys",
-        "anonymizer/kanon/config/schema.py imports anonymizer.kanon.config.ours._parse_ours",
-        "anonymizer/kanon/config/schema.py imports anonymizer.kanon.config.parsing._parse_hierarchy",
-        "anonymizer/kanon/config/structure.py imports anonymizer.kanon.config.parsing._MAX_HIERARCHY_DEPTH",
-        "anonymizer/kanon/config/structure.py imports anonymizer.kanon.config.parsing._show",
-        "anonymizer/kanon/config/structure.py imports anonymizer.kanon.config.parsing._type_name",
-        "anonymizer/kanon/config/validation.py imports anonymizer.kanon.config.parsing._show",
-        "anonymizer/kanon/config/validation.py imports anonymizer.kanon.config.parsing._type_name",
-        "anonymizer/kanon/config/validation.py imports anonymizer.kanon.config.schema._direct_identifier_problem",
-        "anonymizer/kanon/web/term_cache.py imports anonymizer.recognize.cache._check_text",
-        "anonymizer/recognize/cache.py imports anonymizer.recognize.recognizer._check_text",
-        "anonymizer/recognize/custom.py imports anonymizer.recognize.rules._CJK",
-        "anonymizer/recognize/custom.py imports anonymizer.recognize.rules._NOT_AFTER_WORD",
-        "anonymizer/recognize/custom.py imports anonymizer.recognize.rules._NOT_BEFORE_WORD",
-        "anonymizer/recognize/handles.py imports anonymizer.recognize.lexicons._data",
-        "anonymizer/recognize/precision.py imports anonymizer.recognize.lexicons._census",
-        "anonymizer/recognize/precision.py imports anonymizer.recognize.lexicons._data",
-        "anonymizer/recognize/recognizer.py imports anonymizer.recognize.custom._compile_custom",
-    }
-)
+KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset()
 #: Functions over LONG_FUNCTION_LINES lines.
 KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
     {

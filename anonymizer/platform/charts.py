@@ -76,13 +76,13 @@ DECIDED = {
 }
 
 
-def _open(width: int, height: int, title: str, extra_class: str = "") -> list[str]:
+def open_chart(width: int, height: int, title: str, extra_class: str = "") -> list[str]:
     return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{escape(title)}" class="chart chart-narrow{" " + extra_class if extra_class else ""}">',
             f'<text x="4" y="16" font-size="13" font-weight="600">{escape(title)}</text>']
 
 
-def _marker(shape: str, x: float, y: float, colour: str, tooltip: str, css: str = "dot") -> str:
+def marker(shape: str, x: float, y: float, colour: str, tooltip: str, css: str = "dot") -> str:
     title = f"<title>{escape(tooltip)}</title>"
     if shape == "square":
         return (f'<rect class="{css}" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{colour}" '
@@ -125,7 +125,7 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
     def px(x: float) -> float:
         return left + max(0.0, min(1.0, x)) * (width - left - right)
 
-    parts = _open(width, height, title, "interval-chart")
+    parts = open_chart(width, height, title, "interval-chart")
     parts += share_scale(px, legend=DECIDED, left=left, width=width, height=height, top=top,
                          caption="share of yes answers, with its 95% Wilson interval",
                          line_class="cutoff", line_at=cutoff, line_title=f"cut-off {cutoff:.0%}",
@@ -146,7 +146,7 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
         parts.append(f'<g class="post {state}">')
         parts.append(f'<line x1="{px(low):.1f}" x2="{px(high):.1f}" y1="{line_y}" y2="{line_y}" stroke="{colour}" '
                      'stroke-width="2.5"/>')
-        parts.append(_marker(shape, px(rate), line_y, colour, tooltip))
+        parts.append(marker(shape, px(rate), line_y, colour, tooltip))
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -162,7 +162,7 @@ def bar_chart(bars: Sequence[tuple[str, float]], *, title: str, x_label: str, ma
     largest = max_value if max_value is not None else max(value for _, value in bars)
     largest = largest or 1.0
     height = top + row_height * len(bars) + 22
-    parts = _open(width, height, title, "bar-chart")
+    parts = open_chart(width, height, title, "bar-chart")
     span = width - left - right
     for i, (label, value) in enumerate(bars):
         y = top + row_height * i
@@ -266,14 +266,14 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
         return max(1, -math.floor(math.log10(step) + 1e-9) + (0 if round(step / 10 ** math.floor(math.log10(step)))
                                                                    in (1, 2, 5) else 1))
 
-    parts = _open(width, height, title, "scatter-chart")
+    parts = open_chart(width, height, title, "scatter-chart")
     y = 30
     for row in legend_rows:
         x = 4.0
         for name in row:
             i = series.index(name)
             colour = COLOURS[i % len(COLOURS)]
-            parts.append(_marker(shapes.get(name, "circle"), x + 5, y - 4, colour, name, css="key"))
+            parts.append(marker(shapes.get(name, "circle"), x + 5, y - 4, colour, name, css="key"))
             parts.append(f'<text x="{x + 14:.1f}" y="{y}" font-size="11">{escape(name)}</text>')
             x += 18 + text_width(name) + 12
         y += 16
@@ -312,7 +312,7 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
     for label, name, x, y, x_value, y_value in placed:
         colour = COLOURS[series.index(name) % len(COLOURS)]
         tooltip = f"{label}: {x_label} {x_value:.3f}, {y_label} {y_value:.3f}"
-        parts.append(_marker(shapes.get(name, "circle"), x, y, colour, tooltip, css="point")
+        parts.append(marker(shapes.get(name, "circle"), x, y, colour, tooltip, css="point")
                      .replace(' data-x=', f' data-label="{escape(label)}" data-x-value="{x_value!r}" '
                               f'data-y-value="{y_value!r}" data-x=', 1))
     for label, _, x, y, _, _ in placed:
@@ -345,7 +345,7 @@ def share_scale(px: Callable[[float], float], *, legend: Mapping[str, tuple[str,
     parts = []
     for i, (colour, shape, text) in enumerate(legend.values()):  # one line per state
         y = 30 + 12 * i
-        parts.append(_marker(shape, left + 4, y - 1, colour, text, css="key"))
+        parts.append(marker(shape, left + 4, y - 1, colour, text, css="key"))
         parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
     bottom = height - 30
     for tick in (0, 0.25, 0.5, 0.75, 1.0):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from .recognizer import Term, TermRecognizer, _check_text
+from .recognizer import Term, TermRecognizer, check_text
 
 
 def text_digest(text: str) -> bytes:
@@ -154,7 +154,7 @@ class TermCache:
                          "used REAL NOT NULL)")
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> list[list[Term] | None]:
-        digests = [text_digest(_check_text(t)) for t in texts]
+        digests = [text_digest(check_text(t)) for t in texts]
         found: dict[bytes, str] = {}
         unique = list(dict.fromkeys(digests))
         for i in range(0, len(unique), self._QUERY_SLICE):
@@ -172,7 +172,7 @@ class TermCache:
     def put_many(self, fingerprint: str, texts: Sequence[str], results: Sequence[list[Term]]) -> None:
         if len(texts) != len(results):
             raise ValueError("texts and results differ in length")
-        rows = [(fingerprint, text_digest(_check_text(text)), encode_terms(terms))
+        rows = [(fingerprint, text_digest(check_text(text)), encode_terms(terms))
                 for text, terms in zip(texts, results, strict=True)]
         if not rows:
             return
@@ -268,7 +268,7 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
 
     def look_up_next() -> _Chunk | None:
         nonlocal counted
-        batch = [_check_text(t) for t in islice(source, chunk)]
+        batch = [check_text(t) for t in islice(source, chunk)]
         if not batch:
             return None
         results = cache.get_many(fingerprint, batch) if cache is not None else [None] * len(batch)

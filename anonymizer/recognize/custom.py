@@ -16,11 +16,11 @@ from typing import Any
 
 from anonymizer.recognize.patterns import PatternError, compile_pattern
 
-from .rules import _CJK, _NOT_AFTER_WORD, _NOT_BEFORE_WORD
+from .rules import CJK, NOT_AFTER_WORD, NOT_BEFORE_WORD
 
 
 def _is_cjk(char: str) -> bool:
-    return re.match(rf"[{_CJK}]", char) is not None
+    return re.match(rf"[{CJK}]", char) is not None
 
 
 def _term_regex(terms: Iterable[str]) -> str | None:
@@ -57,7 +57,7 @@ def _term_regex(terms: Iterable[str]) -> str | None:
         return None
     starts = []
     for key, child in sorted(trie.items(), key=lambda kv: kv[0]):
-        lead = _NOT_AFTER_WORD if word_edge(key) else ""
+        lead = NOT_AFTER_WORD if word_edge(key) else ""
         starts.append(lead + re.escape(key) + build(child))
     # The whole-word check once after the trie, not at each of its ends (20,000 copies of the CJK class made
     # the pattern 1.2 MB and its compilation 80 s): a term ending in a word character must not be followed by
@@ -67,7 +67,7 @@ def _term_regex(terms: Iterable[str]) -> str | None:
 
 #: After a literal term: either its last character is a (non-CJK) word character not followed by another,
 #: or its last character is not one.
-_END_OF_TERM = rf"(?:(?<=[^\W{_CJK}]){_NOT_BEFORE_WORD}|(?<![^\W{_CJK}]))"
+_END_OF_TERM = rf"(?:(?<=[^\W{CJK}]){NOT_BEFORE_WORD}|(?<![^\W{CJK}]))"
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def _as_strings(value: Any, what: str, label: str) -> tuple[str, ...]:
     return items
 
 
-def _compile_custom(entity: Any) -> _CompiledCustom:
+def compile_custom(entity: Any) -> _CompiledCustom:
     label = getattr(entity, "label", None)
     if not isinstance(label, str) or not label.strip():
         raise ValueError(f"custom entity needs a non-empty label, got {label!r}")

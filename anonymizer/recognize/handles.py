@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from anonymizer.recognize import word_lists
 from anonymizer.recognize.frequency import word_frequency
 
 #: A letters part this frequent as a word is a word with a number ("lily22", "Math17"), not a handle; and after
@@ -231,11 +232,8 @@ def _is_word(low: str) -> bool:
 
 
 def _census_name(low: str) -> bool:
-    """A first name or a surname of the US Census lists (the lexicons' data; imported here, since they import
-    this module)."""
-    from anonymizer.recognize.lexicons import _data
-
-    data = _data()
+    """A first name or a surname of the US Census lists (the lexicons' word data)."""
+    data = word_lists.word_data()
     return low in data.first or low in data.surnames
 
 

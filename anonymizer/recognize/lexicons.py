@@ -50,13 +50,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata, resources
+from importlib import metadata
 
+from anonymizer.recognize import word_lists
 from anonymizer.recognize.cues import cue_spans, domain_spans, grid_spans, street_spans
 from anonymizer.recognize.events import event_spans, named_event_spans
 from anonymizer.recognize.handles import handle_spans
@@ -69,6 +69,7 @@ from anonymizer.recognize.people import (
     name_spans,
 )
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
+from anonymizer.recognize.word_lists import WordData, place_words
 
 #: Bump when a rule, a threshold or a table below changes.
 # 3: handles, organisations and venues by cue, streets, dated events; 4: web sites; 5: pinned dates, named events
@@ -90,33 +91,9 @@ TOWN_WORD_FREQUENCY = 500
 FOREIGN_CITY_POPULATION = 250_000
 #: People a city needs to be taken although its name is a common word (mid-sentence only).
 WELL_POPULATED = 1_000_000
-#: Alternate names (other than the name and its ASCII form) of smaller places are not used: GeoNames lists
-#: "May" for Mayville and "Sale" for Salé.
-ALTERNATE_NAMES_POPULATION = 500_000
-#: An alternate name must be rarer than this as a word ("Google" is one of Mountain View's).
-ALTERNATE_NAME_FREQUENCY = 1_000
 
 # ------------------------------------------------------------------------------------------ tables
 
-# What the gazetteer lacks (it has sovereign countries, US states, cities): label by lower-case word tuple.
-_EXTRA_PLACES = {
-    **{tuple(n.split()): "GPE" for n in (
-        "england", "scotland", "wales", "northern ireland", "britain", "great britain", "america",
-        "korea", "north korea", "holland", "tibet", "palestine", "kosovo", "taiwan", "hong kong", "macau",
-        "bombay", "calcutta", "madras", "peking", "saigon", "frankfurt", "puerto rico", "guam",
-        "ontario", "quebec", "british columbia", "alberta", "manitoba", "saskatchewan", "nova scotia",
-        "new brunswick", "newfoundland", "queensland", "new south wales", "tasmania", "bavaria",
-        "catalonia", "sicily", "sardinia", "siberia", "kashmir", "punjab", "yorkshire", "cornwall",
-        "manhattan", "brooklyn", "bronx", "staten island", "hollywood",
-        "silicon valley", "long island")},
-    **{tuple(n.split()): "LOC" for n in (
-        "africa", "asia", "europe", "antarctica", "oceania", "australasia", "north america",
-        "south america", "latin america", "central america", "middle east", "far east", "caribbean",
-        "scandinavia", "balkans", "midwest", "mediterranean", "sahara",
-        "himalayas", "alps", "rocky mountains", "east coast", "west coast", "gulf coast", "pacific ocean",
-        "atlantic ocean", "indian ocean",
-        "southeast asia", "eastern europe", "western europe", "the midwest", "new england")},
-}
 # Words that are places but never taken alone (they are something else far more often in blogs).
 _NOT_PLACES = frozenset("""
 god jesus christ lord bush link blog page love best university college school church bank mark will may
@@ -149,90 +126,6 @@ _BOUNDARY = re.compile(r"[.!?…:;\n\r\"“”()\[\]{}*•|<>~=_#–—]|(?:^|\s
 
 
 _freq = freq
-
-
-@dataclass(frozen=True, slots=True)
-class _Place:
-    label: str          # GPE or LOC
-    population: int
-    area: bool          # country, state, region, continent: taken even if a common word (mid-sentence)
-    country: str = ""   # ISO code of a city's country
-
-
-@dataclass
-class _Data:
-    first: dict[str, float]        # lower-case first name -> Census share in percent (max of male, female)
-    surnames: frozenset[str]
-    places: dict[str, _Place]      # one word (lower case)
-    multi: dict[str, dict[tuple[str, ...], _Place]]     # first word -> word tuples of 2+ words
-
-
-def _census(name: str) -> dict[str, float]:
-    """A Census 1990 list of the `names` package: NAME, percent, cumulative percent, rank."""
-    share: dict[str, float] = {}
-    for line in (resources.files("names") / name).read_text(encoding="ascii").splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            share[parts[0].lower()] = float(parts[1])
-    return share
-
-
-def _fold(text: str) -> str:
-    """Lower case without diacritics: "São" -> "sao"."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _place_words(name: str) -> tuple[str, ...]:
-    return tuple(w.rstrip(".").lower() for w in name.replace(",", " ").split() if w.rstrip("."))
-
-
-@cache
-def _data() -> _Data:
-    first: dict[str, float] = {}
-    for list_name in ("dist.male.first", "dist.female.first"):
-        for name, share in _census(list_name).items():
-            first[name] = max(first.get(name, 0.0), share)
-    surnames = frozenset(_census("dist.all.last"))
-
-    from anonymizer.recognize.gazetteer import Gazetteer
-
-    gazetteer = Gazetteer.load()
-    places: dict[str, _Place] = {}
-    multi: dict[str, dict[tuple[str, ...], _Place]] = {}
-
-    def add(words: tuple[str, ...], place: _Place) -> None:
-        if not words:
-            return
-        if len(words) == 1:
-            table = places
-            key: object = words[0]
-        else:
-            table = multi.setdefault(words[0], {})
-            key = words
-        old = table.get(key)  # type: ignore[call-overload]
-        if old is None or (place.area, place.population) > (old.area, old.population):
-            table[key] = place  # type: ignore[index]
-
-    for p in gazetteer.places:
-        if p.kind not in ("city", "country", "state"):
-            continue          # Japanese municipalities, stations, lines, neighbourhoods
-        names = gazetteer.names_of(p)
-        place = _Place("GPE", p.population, p.kind in ("country", "state"), p.country)
-        primary = {names[0], _fold(names[0])}
-        for name in names:
-            if not name[:1].isalpha() or not all(c.isascii() or c.isalpha() for c in name if not c.isspace()):
-                continue
-            if name not in primary and _fold(name) not in primary and (
-                    p.population < ALTERNATE_NAMES_POPULATION or _freq(name.lower()) >= ALTERNATE_NAME_FREQUENCY):
-                continue
-            if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", name):
-                continue
-            add(_place_words(name), place)
-            add(_place_words(_fold(name)), place)
-    for words, label in _EXTRA_PLACES.items():
-        add(words, _Place(label, 10_000_000, True))
-    return _Data(first, surnames, places, multi)
 
 
 @cache
@@ -523,7 +416,7 @@ class Lexicons:
             candidates.extend((s, e, 1, label) for s, e, label in _org_spans(text))
         strength: dict[tuple[int, int, str], int] = {}
         if self.types & {"PERSON", "GPE", "LOC"}:
-            for s, e, label, how in name_spans(text, _tokens(text), _data(), self):
+            for s, e, label, how in name_spans(text, _tokens(text), word_lists.word_data(), self):
                 candidates.append((s, e, 2, label))
                 if how:
                     strength[s, e, label] = how
@@ -554,7 +447,7 @@ class Lexicons:
 
     # -- GPE, LOC (PERSON: ``people``)
 
-    def names_a_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> bool:
+    def names_a_place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> bool:
         """The first name at token i is a place here: "Jordan", "in Austin", "Lincoln, NE"."""
         place = data.places.get(toks[i].low)
         return place is not None and bool(self.types & {"GPE", "LOC"}) and (
@@ -566,7 +459,7 @@ class Lexicons:
         return i > 0 and not toks[i].starts_sentence and toks[i - 1].low in _PLACE_CONTEXT
 
     @staticmethod
-    def _state_after(text: str, toks: list[_Tok], last: int, data: _Data) -> bool:
+    def _state_after(text: str, toks: list[_Tok], last: int, data: WordData) -> bool:
         """", Nebraska" or ", NE" after the name."""
         end = toks[last].end
         m = _STATE_AFTER.match(text, end)
@@ -575,11 +468,11 @@ class Lexicons:
         code = m.group(1)
         if code.isupper() and len(code) == 2:
             return code in _US_STATE_CODES
-        words = _place_words(code)
+        words = place_words(code)
         place = data.places.get(words[0]) if len(words) == 1 else data.multi.get(words[0], {}).get(words)
         return place is not None and place.area
 
-    def multiword_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+    def multiword_place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> tuple[int, int, str] | None:
         if not self.types & {"GPE", "LOC"}:
             return None
         options = data.multi.get(toks[i].low.rstrip("."))
@@ -610,7 +503,7 @@ class Lexicons:
             return None                               # "The Village" (Oklahoma), a hamlet
         return i, k, place.label
 
-    def place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None:
+    def place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> tuple[int, int, str] | None:
         if not self.types & {"GPE", "LOC"}:
             return None
         tok = toks[i]

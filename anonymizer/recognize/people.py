@@ -56,7 +56,8 @@ from typing import TYPE_CHECKING, Protocol
 from anonymizer.recognize.time_words import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
-    from anonymizer.recognize.lexicons import _Data, _Tok
+    from anonymizer.recognize.lexicons import _Tok
+    from anonymizer.recognize.word_lists import WordData
 
 #: Bump when a rule, a threshold or a table below changes (part of ``lexicons.data_version``).
 PEOPLE_VERSION = "4"   # 4: name runs, "Jims", "grimes (Jake)", kin words, towns and shops in lower case, initials
@@ -215,11 +216,11 @@ class PlaceFinder(Protocol):
 
     types: frozenset[str]
 
-    def multiword_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None: ...
+    def multiword_place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> tuple[int, int, str] | None: ...
 
-    def place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> tuple[int, int, str] | None: ...
+    def place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> tuple[int, int, str] | None: ...
 
-    def names_a_place(self, text: str, toks: list[_Tok], i: int, data: _Data) -> bool: ...
+    def names_a_place(self, text: str, toks: list[_Tok], i: int, data: WordData) -> bool: ...
 
 
 # How a found name may replace spaCy's spans (see prefer_people): not at all; only a spaCy PERSON span inside it
@@ -229,7 +230,7 @@ WEAK, EXTENDS, REPLACES = 0, 1, 2
 _Found = tuple[int, int, str, int]
 
 
-def name_spans(text: str, toks: list[_Tok], data: _Data, places: PlaceFinder) -> list[tuple[int, int, str, int]]:
+def name_spans(text: str, toks: list[_Tok], data: WordData, places: PlaceFinder) -> list[tuple[int, int, str, int]]:
     """(start, end, label, strength) of PERSON, GPE and LOC names, sorted and non-overlapping."""
     want_person = "PERSON" in places.types
     want_place = bool(places.types & {"GPE", "LOC"})
@@ -272,7 +273,7 @@ def _weak(hit: tuple[int, int, str] | None) -> _Found | None:
 
 # ------------------------------------------------------------------------------------------ capitalised names
 
-def surname_at(text: str, toks: list[_Tok], j: int, data: _Data, *, strict: bool) -> int | None:
+def surname_at(text: str, toks: list[_Tok], j: int, data: WordData, *, strict: bool) -> int | None:
     """Index of the last token of the surname that follows a first name at token j - 1, or None. An
     initial ("John F. Kennedy") or a particle ("Ludwig van Beethoven") may come first; a second surname
     ("Sarah Jessica Parker") is taken in. strict: the surname must not be a common word."""
@@ -297,7 +298,7 @@ def surname_at(text: str, toks: list[_Tok], j: int, data: _Data, *, strict: bool
     return k
 
 
-def _is_surname(tok: _Tok, data: _Data, *, strict: bool) -> bool:
+def _is_surname(tok: _Tok, data: WordData, *, strict: bool) -> bool:
     low = tok.low
     if not tok.cap or low in WEEKDAYS or low in MONTHS or low in _NOT_SURNAMES or low in _TITLES:
         return False
@@ -312,7 +313,7 @@ def _is_surname(tok: _Tok, data: _Data, *, strict: bool) -> bool:
     return low in data.surnames or low in data.first or word_freq < RARE_FREQUENCY
 
 
-def first_name_kind(low: str, data: _Data) -> str | None:
+def first_name_kind(low: str, data: WordData) -> str | None:
     """"plain" (a name, not a common word), "common" (also a common word) or None (not a first name)."""
     share = data.first.get(low)
     if share is None or low in _NOT_FIRST_NAMES:
@@ -328,12 +329,12 @@ def first_name_kind(low: str, data: _Data) -> str | None:
     return "plain"
 
 
-def name_ratio(low: str, data: _Data) -> float:
+def name_ratio(low: str, data: WordData) -> float:
     """Word frequency per Census share in 1/10,000 of a first name: high for words, low for names."""
     return freq(low) / (data.first.get(low, 0.0) * 10_000 + 1)
 
 
-def _title_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _title_person(text: str, toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """"Mr. Smith", "Dr Kovacs", "mr wong", "Mr hang", "MS NG", "General Reinwald": the words after a title,
     without it."""
     title = toks[i].low
@@ -369,7 +370,7 @@ def _title_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | 
     return i + 1, last if last is not None else i + 1, "PERSON", REPLACES
 
 
-def _person(text: str, toks: list[_Tok], i: int, data: _Data, places: PlaceFinder) -> _Found | None:
+def _person(text: str, toks: list[_Tok], i: int, data: WordData, places: PlaceFinder) -> _Found | None:
     tok = toks[i]
     kind = first_name_kind(tok.low, data)
     if kind is None:
@@ -413,7 +414,7 @@ def _is_common(word: str) -> bool:
 
 # ------------------------------------------------------------------------------------------ informal names
 
-def _asian_name(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _asian_name(toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """A surname and one or two romanised syllables that are no English words: "lin yi qin", "Lim Wei Kit"."""
     tok = toks[i]
     low = tok.low
@@ -443,7 +444,7 @@ def _asian_name(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
     return i, last, "PERSON", REPLACES
 
 
-def _lower_person(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _lower_person(text: str, toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """Lower-case first names: "clay aiken", "amelia's", "erics computer", "(amelia)", "sam: hi", "with eli"."""
     tok = toks[i]
     low = tok.low
@@ -514,7 +515,7 @@ def _is_chat(low: str) -> bool:
     return low in _CHAT or _INTERJECTION.fullmatch(low) is not None
 
 
-def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _alias(text: str, toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """A word the text uses as a name: "Pogo says", "- Pogo" at the end, "your only, sporko.", "-evasivecolin",
     "the items mir mentioned"."""
     tok = toks[i]
@@ -554,7 +555,7 @@ def _alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
     return None
 
 
-def _coordinated(toks: list[_Tok], found: list[_Found], data: _Data) -> list[_Found]:
+def _coordinated(toks: list[_Tok], found: list[_Found], data: WordData) -> list[_Found]:
     """A capitalised word mid-sentence joined by "and" / "&" to a person is a person: "convince Cat and Kurt",
     "Kurt and Cat went"."""
     taken = {k for a, b, _, _ in found for k in range(a, b + 1)}
@@ -590,7 +591,7 @@ def _coordinated(toks: list[_Tok], found: list[_Found], data: _Data) -> list[_Fo
     return merged
 
 
-def _name_run(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _name_run(toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """Two or more capitalised first names in a row, one space apart, none of them a common word: a list of
     people written without commas, also in a Title Case line ("... Goes Out To Matt Dustin Zack Lynn And")."""
     if not _plain_capitalised(toks[i], data):
@@ -603,11 +604,11 @@ def _name_run(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
     return i, last, "PERSON", EXTENDS
 
 
-def _plain_capitalised(tok: _Tok, data: _Data) -> bool:
+def _plain_capitalised(tok: _Tok, data: WordData) -> bool:
     return tok.cap and tok.word.isalpha() and tok.low not in _WORD_NAMES and first_name_kind(tok.low, data) == "plain"
 
 
-def _glued_possessive(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _glued_possessive(toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """A capitalised first name with an "s" glued on before a lower-case word: "Jims parents", "Erics car"
     (a surname such as "Williams" or "Roberts" is left to the surname rules)."""
     tok = toks[i]
@@ -630,7 +631,7 @@ band singer guy girl man woman name named aka alias
 _PAREN_NAME = re.compile(r" ?\(([A-Z][a-z]+)\)")
 
 
-def _paren_alias(text: str, toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _paren_alias(text: str, toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """A nickname followed by the first name it stands for in parentheses: "grimes (Jake)", "eek (Erik)"."""
     tok = toks[i]
     if text[tok.end:tok.end + 1] not in (" ", "(") or tok.end + 3 >= len(text):
@@ -666,7 +667,7 @@ def _initial_after_kin(text: str, toks: list[_Tok], i: int) -> _Found | None:
 _TO_PLACE = frozenset("to in at from near outside visit visiting visited".split())
 
 
-def _lower_place(toks: list[_Tok], i: int, data: _Data) -> _Found | None:
+def _lower_place(toks: list[_Tok], i: int, data: WordData) -> _Found | None:
     """A town of the gazetteer written in lower case after "to", "in", "from", ...: "ran out to elyria". The
     town must be no English word ("reading", "mobile", "bath" stay) and no first name."""
     tok = toks[i]
@@ -698,7 +699,7 @@ _LOWER_PLACE_POPULATION = 15_000
 _INITIAL_THEN_NAME = re.compile(r"\.? [A-Z][a-z]")
 
 
-def _big_place(data: _Data, low: str) -> bool:
+def _big_place(data: WordData, low: str) -> bool:
     """A country, a state or a city of BIG_PLACE_POPULATION: "Kurt and Texas"; not Cat (a Turkish town)."""
     place = data.places.get(low)
     return place is not None and (place.area or place.population >= BIG_PLACE_POPULATION)

@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
+from anonymizer.recognize import word_lists
 from anonymizer.recognize.time_words import (
     MONTH_ABBREVIATIONS,
     MONTHS,
@@ -55,6 +56,7 @@ from anonymizer.recognize.time_words import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
+from anonymizer.recognize.word_lists import census_shares
 
 #: Bump when a rule, a list or a threshold below changes (the recognizer's fingerprint includes it).
 PRECISION_VERSION = "7"
@@ -197,20 +199,16 @@ def _spell():
 @cache
 def _names() -> tuple[dict[str, float], dict[str, float]]:
     """Census 1990 first-name shares (max of male and female) and surname shares, in percent."""
-    from anonymizer.recognize.lexicons import _census
-
     first: dict[str, float] = {}
     for list_name in ("dist.male.first", "dist.female.first"):
-        for name, share in _census(list_name).items():
+        for name, share in census_shares(list_name).items():
             first[name] = max(first.get(name, 0.0), share)
-    return first, _census("dist.all.last")
+    return first, census_shares("dist.all.last")
 
 
 @cache
 def _places():
-    from anonymizer.recognize.lexicons import _data
-
-    return _data().places
+    return word_lists.word_data().places
 
 
 def data_version() -> str:

@@ -41,7 +41,7 @@ from typing import Any
 from anonymizer.recognize.entities import ALWAYS_TYPES, BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES
 from anonymizer.recognize.patterns import PATTERN_ENGINE
 
-from .custom import _compile_custom
+from .custom import compile_custom
 from .extend import EXTEND_VERSION, grow_person_spans
 from .lexicons import Lexicons
 from .lexicons import data_version as lexicons_version
@@ -164,7 +164,7 @@ def _segments(text: str, limit: int) -> list[tuple[int, str]]:
     return pieces
 
 
-def _check_text(text: Any) -> str:
+def check_text(text: Any) -> str:
     if not isinstance(text, str):
         raise TypeError(f"texts must be str, got {type(text).__name__}")
     return text
@@ -197,7 +197,7 @@ class TermRecognizer:
         self.model = model
         self.n_process = n_process
         self.batch_size = batch_size
-        self.custom = tuple(_compile_custom(entity) for entity in custom_entities)
+        self.custom = tuple(compile_custom(entity) for entity in custom_entities)
         custom_labels = {c.label for c in self.custom}
         if entity_types is None:
             self.entity_types: frozenset[str] = _BUILTIN_SET
@@ -313,7 +313,7 @@ class TermRecognizer:
 
         if not self.uses_ner:
             for text in texts:
-                terms = self._finish(_check_text(text), [])
+                terms = self._finish(check_text(text), [])
                 done += len(text)
                 report(done)
                 yield terms
@@ -323,7 +323,7 @@ class TermRecognizer:
 
         def pieces() -> Iterator[str]:
             for text in texts:
-                segments = _segments(_check_text(text), NER_MAX_CHARS)
+                segments = _segments(check_text(text), NER_MAX_CHARS)
                 alone = on_characters is not None and len(segments) > 1
                 pending.append((text, [(offset, len(piece)) for offset, piece in segments], alone))
                 if alone:

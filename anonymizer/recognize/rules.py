@@ -57,29 +57,29 @@ RULES_VERSION = "3"  # 2: CODE (identifying numbers, codes.py); 3: a naming noun
 # CJK characters (Han, kana, Hangul, CJK punctuation, full-width/half-width forms except the full-width
 # digits): Japanese / Chinese text has no spaces, so mail addresses and URLs stop at them and custom terms
 # need no word boundary next to them.
-_CJK = (
+CJK = (
     "\u1100-\u11ff\u2e80-\u2fff\u3000-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f"
     "\uff00-\uff0f\uff1a-\uffef\U00020000-\U0003ffff"
 )
 # Combining marks: not \w for Python, but part of a word in decomposed text ("Jose\u0301").
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_W = rf"(?:[^\W{_CJK}]|[{_MARKS}])"          # a word character that is not CJK
-_NOT_AFTER_WORD = rf"(?<![^\W{_CJK}])(?<![{_MARKS}])"    # not preceded by a (non-CJK) word character
-_NOT_BEFORE_WORD = rf"(?![^\W{_CJK}]|[{_MARKS}])"        # not followed by one
+_W = rf"(?:[^\W{CJK}]|[{_MARKS}])"          # a word character that is not CJK
+NOT_AFTER_WORD = rf"(?<![^\W{CJK}])(?<![{_MARKS}])"    # not preceded by a (non-CJK) word character
+NOT_BEFORE_WORD = rf"(?![^\W{CJK}]|[{_MARKS}])"        # not followed by one
 
 _LABEL = rf"{_W}+(?:-+{_W}+)*"                           # a host name label
-_TLD = rf"(?:[^\W\d_{_CJK}]{{2,63}}|(?i:xn--[a-z0-9-]+))"  # letters only, or punycode
+_TLD = rf"(?:[^\W\d_{CJK}]{{2,63}}|(?i:xn--[a-z0-9-]+))"  # letters only, or punycode
 
 MAIL_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}(?<![.+%'&=~-])"
+    rf"{NOT_AFTER_WORD}(?<![.+%'&=~-])"
     rf"{_W}(?:{_W}|[.+%'&=~-])*"
     rf"@{_LABEL}(?:\.{_LABEL})*\.{_TLD}"
-    rf"{_NOT_BEFORE_WORD}(?!-)"
+    rf"{NOT_BEFORE_WORD}(?!-)"
 )
 
-_URL_CHAR = rf"[^\s<>\"`{_CJK}]"
+_URL_CHAR = rf"[^\s<>\"`{CJK}]"
 URL_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}"
+    rf"{NOT_AFTER_WORD}"
     rf"(?:"
     rf"(?i:https?|ftp)://{_URL_CHAR}+"
     rf"|(?<![.@/-])(?i:www)\d{{0,3}}\.{_URL_CHAR}+"
@@ -91,21 +91,21 @@ URL_PATTERN = re.compile(
 _PHONE_GROUP = r"(?:\(\d{1,5}\)|\d{1,15})"
 _PHONE_SEP = r"(?:[ \u00a0]?[-\u2010-\u2013\u2212\uff0d/][ \u00a0]?|\.|[ \u00a0]|(?<=\))|(?=\())"
 PHONE_CANDIDATE_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}(?<![+\d])(?<!\d[.,:/\-])"
+    rf"{NOT_AFTER_WORD}(?<![+\d])(?<!\d[.,:/\-])"
     rf"(?P<run>(?>\+?{_PHONE_GROUP}(?:{_PHONE_SEP}{_PHONE_GROUP})*))"
-    rf"{_NOT_BEFORE_WORD}(?![.,:]\d)"
+    rf"{NOT_BEFORE_WORD}(?![.,:]\d)"
 )
 _PHONE_GROUP_RE = re.compile(r"\(\d+\)|\d+")
 
 POSTCODE_UK_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}(?<!-)"
+    rf"{NOT_AFTER_WORD}(?<!-)"
     r"(?:[A-PR-UWYZ](?:[A-HK-Y]\d[ABEHMNPRV-Y\d]?|\d[A-HJKPSTUW\d]?)|GIR) ?\d[ABD-HJLNP-UW-Z]{2}"
-    rf"{_NOT_BEFORE_WORD}"
+    rf"{NOT_BEFORE_WORD}"
 )
 POSTCODE_CA_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}(?<!-)"
+    rf"{NOT_AFTER_WORD}(?<!-)"
     r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d"
-    rf"{_NOT_BEFORE_WORD}"
+    rf"{NOT_BEFORE_WORD}"
 )
 # Letter pairs never used (SA, SD, SS) or that are abbreviations after a number in running text.
 _NL_EXCLUDED_LETTERS = (
@@ -113,17 +113,17 @@ _NL_EXCLUDED_LETTERS = (
     "ST ND RD TH"
 ).split()
 POSTCODE_NL_PATTERN = re.compile(      # "1012 AB Amsterdam": a town must follow ("Compaq 2568 CL (I believe)")
-    rf"{_NOT_AFTER_WORD}(?<![-.,])"
+    rf"{NOT_AFTER_WORD}(?<![-.,])"
     r"(?!(?:19|20)[0-9]{2})"                # "1974 VW Thing", "1999 PT Anderson": years, not Haarlem's 20xx
     rf"[1-9][0-9]{{3}} ?(?!(?:{'|'.join(_NL_EXCLUDED_LETTERS)})\b)[A-Z]{{2}}"
     r"(?=,? +(?:'s-)?[A-Z\u00c0-\u00de][a-z\u00df-\u00ff])"
 )
 POSTCODE_JP_PATTERN = re.compile(r"〒[ \u3000]?(?P<term>\d{3}[-－‐]?\d{4})(?!\d)")
-POSTCODE_ZIP4_PATTERN = re.compile(rf"{_NOT_AFTER_WORD}(?<![-.,])[0-9]{{5}}-[0-9]{{4}}(?![\w-])(?![.,]\d)")
+POSTCODE_ZIP4_PATTERN = re.compile(rf"{NOT_AFTER_WORD}(?<![-.,])[0-9]{{5}}-[0-9]{{4}}(?![\w-])(?![.,]\d)")
 _KEYWORD_SEP = r"(?:[ \t]*[:#][ \t]*|[ \t]+)"     # required after a Latin keyword: "CP5700" is a camera
 _KEYWORD_END = r"(?![\w-])(?![.,]\d)"
 POSTCODE_KEYWORD_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}"
+    rf"{NOT_AFTER_WORD}"
     r"(?:"
     r"(?:(?i:zip(?:[ -]?code)?|post(?:al)?[ -]?code|postleitzahl|code postal|c[oó]digo postal|codice postale)"
     rf"|PLZ){_KEYWORD_SEP}"
@@ -133,7 +133,7 @@ POSTCODE_KEYWORD_PATTERN = re.compile(
 )
 # The short upper-case keywords are also model names ("Nikon CP 4500"): only with their country's 5 digits.
 POSTCODE_KEYWORD5_PATTERN = re.compile(
-    rf"{_NOT_AFTER_WORD}(?:C\.P\.|CP|CAP|CEP){_KEYWORD_SEP}(?P<term>\d{{5}}(?:-\d{{3}})?){_KEYWORD_END}"
+    rf"{NOT_AFTER_WORD}(?:C\.P\.|CP|CAP|CEP){_KEYWORD_SEP}(?P<term>\d{{5}}(?:-\d{{3}})?){_KEYWORD_END}"
 )
 
 

@@ -223,12 +223,12 @@ def test_fingerprint_differs_with_lexicons_on_and_off(tmp_path):
 
 
 def test_rules_only_recognizer_loads_no_lexicon_data(monkeypatch):
-    from anonymizer.recognize import lexicons as module
+    from anonymizer.recognize import word_lists as module
 
     def boom():
         raise AssertionError("lexicon data loaded")
 
-    monkeypatch.setattr(module, "_data", boom)
+    monkeypatch.setattr(module, "word_data", boom)
     assert TermRecognizer(entity_types=["PHONE"]).recognize("call 030 1234567") == [
         Term(5, 16, "PHONE", "030 1234567")]
 

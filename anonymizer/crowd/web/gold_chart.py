@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from anonymizer.platform.charts import NARROW, _marker, _open, share_scale  # as the other dot charts
+from anonymizer.platform.charts import NARROW, marker, open_chart, share_scale  # as the other dot charts
 
 #: A participant's state, as its class, colour, marker and legend text.
 STATES = {
@@ -46,7 +46,7 @@ def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_
     def px(share: float) -> float:
         return left + max(0.0, min(1.0, share)) * (width - left - right)
 
-    parts = _open(width, height, title, "gold-chart")
+    parts = open_chart(width, height, title, "gold-chart")
     parts += share_scale(px, legend=STATES, left=left, width=width, height=height, top=top,
                          caption="share of gold posts answered right", line_class="minimum", line_at=min_accuracy,
                          line_title=f"minimum {min_accuracy:.0%}",
@@ -61,7 +61,7 @@ def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_
         parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12" stroke="#fff" '
                      f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')
         if row.answered:
-            parts.append(_marker(shape, px(row.correct / row.answered), y + 17, colour,
+            parts.append(marker(shape, px(row.correct / row.answered), y + 17, colour,
                                  f"{label} ({row.correct / row.answered:.0%})"))
         parts.append("</g>")
     parts.append("</svg>")

@@ -5,10 +5,10 @@ Two input formats are accepted by `load_config`: our own schema (`KanonConfig.to
 rx-anon's YAML configuration files (`parameters` / `nlp` / `attributes` / `entities`), so that rx-anon users
 can bring theirs. Every problem is reported as a ConfigError naming the field in the format it was written in.
 
-The modules: `schema` (the dataclasses), `structure` (the shape of both formats, typed: checked before the
-parsers use a value), `ours` and `rx_anon` (the two formats), `parsing` (what both parsers share), `validation`
-and `prefill` (a first configuration from a CSV profile). Loading, which checks the shape, dispatches to the
-formats and validates, is here.
+The modules, bottom up: `parsing` (ConfigError and what both parsers share), `structure` (the shape of both
+formats, typed: checked before the parsers use a value), `schema` (the dataclasses and our own format),
+`rx_anon` (rx-anon's format), `validation` and `prefill` (a first configuration from a CSV profile).
+Loading, which checks the shape, dispatches to the formats and validates, is here.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ import yaml
 
 from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES, CustomEntity
 
-from .ours import _parse_ours
-from .parsing import _resolve_name, _type_name, model_installed
+from .parsing import model_installed, resolve_name, type_name
 from .prefill import config_from_profile
-from .rx_anon import _parse_rx_anon, _rx_field_translator
+from .rx_anon import parse_rx_anon, rx_field_translator
 from .schema import (
     ROLES,
     SCHEMA_VERSION,
@@ -34,9 +33,10 @@ from .schema import (
     ConfigError,
     HierarchyNode,
     KanonConfig,
+    parse_ours,
 )
 from .structure import OURS, RX_ANON, errors_after, structure_errors
-from .validation import _problems, validate
+from .validation import config_problems, validate
 
 __all__ = [
     "BUILTIN_TYPES",
@@ -95,14 +95,14 @@ def load_config(text: str | bytes, *, columns: Sequence[str], max_bytes: int = M
     rx_anon = _is_rx_anon(data)
     shape_errors = structure_errors(data, RX_ANON if rx_anon else OURS)  # before any value is used
     if rx_anon:
-        config, keys = _parse_rx_anon(data, columns, errors, warnings)
-        rename = _rx_field_translator(keys)
+        config, keys = parse_rx_anon(data, columns, errors, warnings)
+        rename = rx_field_translator(keys)
     else:
-        config = _parse_ours(data, errors, warnings)
+        config = parse_ours(data, errors, warnings)
         rename = _same_field
     errors = errors_after(shape_errors, errors)
     config = _fit_columns(config, columns)
-    problems = [ConfigError(rename(error.field), error.message) for error in _problems(config, columns)]
+    problems = [ConfigError(rename(error.field), error.message) for error in config_problems(config, columns)]
     # A field of the wrong shape, or that could not be parsed, got a placeholder: what validation says about
     # it would be noise.
     errors = errors_after(errors, problems)
@@ -130,7 +130,7 @@ def _load_document(text: str | bytes) -> Mapping:
     if data is None:
         raise ConfigError("config", "the file is empty; expected a mapping with attributes")
     if not isinstance(data, Mapping):
-        raise ConfigError("config", f"expected a mapping with attributes, got {_type_name(data)}")
+        raise ConfigError("config", f"expected a mapping with attributes, got {type_name(data)}")
     return data
 
 
@@ -152,7 +152,7 @@ def _same_field(field: str) -> str:
 
 def _fit_columns(config: KanonConfig, columns: list[str]) -> KanonConfig:
     """Names resolved to header spelling, attributes in column order, absent columns insensitive nominal."""
-    attributes = [dataclasses.replace(a, name=_resolve_name(a.name, columns)) for a in config.attributes]
+    attributes = [dataclasses.replace(a, name=resolve_name(a.name, columns)) for a in config.attributes]
     position = {column: index for index, column in reversed(list(enumerate(columns)))}
     configured = {a.name for a in attributes}
     absent = [column for column in dict.fromkeys(columns) if column not in configured]

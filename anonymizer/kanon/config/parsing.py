@@ -1,5 +1,6 @@
-"""What both formats' parsers share: tolerant readers of YAML values (kept as written where they are wrong, for
-validation to judge), hierarchy nodes, column names resolved to the header, and the spaCy model a file names."""
+"""What both formats' parsers share, at the bottom of the package (it imports none of its siblings):
+ConfigError, tolerant readers of YAML values (kept as written where they are wrong, for validation to judge),
+values shown in messages, column names resolved to the header, and the spaCy model a file names."""
 
 from __future__ import annotations
 
@@ -7,17 +8,50 @@ import datetime
 import importlib.util
 import re
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from anonymizer.recognize.entities import DEFAULT_MODEL, MODEL_ALIASES
 
-from .schema import ConfigError, HierarchyNode
+
+class ConfigError(ValueError):
+    """A bad configuration. `field` is a dotted path ("attributes.age.type", "parameters.k"), `message` says what
+    is wrong and what is expected. `errors` lists every problem found (just this one unless made by `many`)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(field, message)
+        self.field = field
+        self.message = message
+        self.errors: list[ConfigError] = [self]
+
+    def __str__(self) -> str:
+        return "; ".join(f"{error.field}: {error.message}" for error in self.errors)
+
+    def __reduce__(self) -> tuple:
+        # Keep every error when pickled (e.g. reported through a task queue).
+        return _rebuild_error, ([(error.field, error.message) for error in self.errors],)
+
+    @classmethod
+    def many(cls, errors: Sequence[ConfigError]) -> ConfigError:
+        """One ConfigError reporting all of `errors`; its field and message are the first one's."""
+        flat = [single for error in errors for single in error.errors]
+        if not flat:
+            raise ValueError("ConfigError.many needs at least one error")
+        if len(flat) == 1:
+            return flat[0]
+        combined = cls(flat[0].field, flat[0].message)
+        combined.errors = flat
+        return combined
+
+
+def _rebuild_error(pairs: list[tuple[str, str]]) -> ConfigError:
+    return ConfigError.many([ConfigError(field, message) for field, message in pairs])
+
 
 # Bounds of a range: 15 digits are plenty and keep int() away from huge numbers.
-_RANGE_RE = re.compile(r"\s*([+-]?[0-9]{1,15})\s*-\s*([+-]?[0-9]{1,15})\s*")
-_MAX_HIERARCHY_DEPTH = 64
+HIERARCHY_RANGE_RE = re.compile(r"\s*([+-]?[0-9]{1,15})\s*-\s*([+-]?[0-9]{1,15})\s*")
+MAX_HIERARCHY_DEPTH = 64
 #: Nodes of one hierarchy; YAML aliases can make a small file describe billions of them.
 MAX_HIERARCHY_NODES = 10_000
 
@@ -41,7 +75,7 @@ class _BoundedRepr(reprlib.Repr):
 _REPR = _BoundedRepr()
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """A value for a message, short whatever it is; numbers as the user probably wrote them (YAML's 2 became
     2.0 here)."""
     if isinstance(value, float):
@@ -51,7 +85,7 @@ def _show(value: Any) -> str:
     return _REPR.repr(value)
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
     """What a YAML value is, in YAML's words."""
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
              tuple: "a list", dict: "a mapping", type(None): "null", datetime.date: "a date",
@@ -59,7 +93,7 @@ def _type_name(value: Any) -> str:
     return names.get(type(value), "a mapping" if isinstance(value, Mapping) else type(value).__name__)
 
 
-def _resolve_name(name: Any, columns: list[str]) -> Any:
+def resolve_name(name: Any, columns: list[str]) -> Any:
     """The column `name` refers to: itself if in the header, else the one column equal ignoring case."""
     if not isinstance(name, str) or name in columns:
         return name
@@ -80,98 +114,67 @@ def model_installed(name: Any) -> bool:
     return any((Path(location) / "meta.json").is_file() for location in locations)
 
 
-def _model(name: Any, field: str, warnings: list[str], errors: list[ConfigError]) -> str:
+def model_name(name: Any, field: str, warnings: list[str], errors: list[ConfigError]) -> str:
     if name is None or (isinstance(name, str) and name in MODEL_ALIASES):
         return DEFAULT_MODEL
     if not isinstance(name, str):
-        errors.append(ConfigError(field, f"expected the name of a spaCy model (a string), got {_type_name(name)}"))
+        errors.append(ConfigError(field, f"expected the name of a spaCy model (a string), got {type_name(name)}"))
         return DEFAULT_MODEL
     if model_installed(name):
         return name
-    warnings.append(f"{field}: {_show(name)} is not installed and nothing is downloaded at run time; using "
+    warnings.append(f"{field}: {show(name)} is not installed and nothing is downloaded at run time; using "
                     f"{DEFAULT_MODEL} instead, so the recognised entities may differ")
     return DEFAULT_MODEL
 
 
-def _number(value: Any) -> Any:
+def as_number(value: Any) -> Any:
     """An int as float (YAML writes 0 for 0.0); anything else unchanged, for validation to judge."""
     if _small_integer(value):
         return float(value)
     return value  # a huge integer stays one (float() would overflow); validation says it is out of range
 
 
-def _mapping(value: Any, field: str, errors: list[ConfigError]) -> Mapping:
+def as_mapping(value: Any, field: str, errors: list[ConfigError]) -> Mapping:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        errors.append(ConfigError(field, f"expected a mapping, got {_type_name(value)}"))
+        errors.append(ConfigError(field, f"expected a mapping, got {type_name(value)}"))
         return {}
     return value
 
 
-def _sequence(value: Any, field: str, errors: list[ConfigError], *, default: Any = ()) -> tuple | Any:
+def as_sequence(value: Any, field: str, errors: list[ConfigError], *, default: Any = ()) -> tuple | Any:
     """A YAML list as a tuple; None gives `default`; anything else is an error (a string is not a list)."""
     if value is None:
         return default
     if isinstance(value, list | tuple):
         return tuple(value)
-    errors.append(ConfigError(field, f"expected a list, got {_type_name(value)}"))
+    errors.append(ConfigError(field, f"expected a list, got {type_name(value)}"))
     return default
 
 
-def _strings(value: Any, field: str, errors: list[ConfigError], *, what: str, default: Any = ()) -> tuple | Any:
+def as_strings(value: Any, field: str, errors: list[ConfigError], *, what: str, default: Any = ()) -> tuple | Any:
     """A YAML list of strings (e.g. entity type names) as a tuple; an item that is not a string is an error
     naming its position, and is left out."""
-    items = _sequence(value, field, errors, default=None)
+    items = as_sequence(value, field, errors, default=None)
     if items is None:
         return default
     wrong = [(number, item) for number, item in enumerate(items, start=1) if not isinstance(item, str)]
     for number, item in wrong[:5]:
-        errors.append(ConfigError(field, f"item {number}, {_show(item)}, is {_type_name(item)}; expected {what} "
+        errors.append(ConfigError(field, f"item {number}, {show(item)}, is {type_name(item)}; expected {what} "
                                          "(a string)"))
     return tuple(item for item in items if isinstance(item, str))
 
 
-def _unknown_keys(data: Mapping, known: set[str], prefix: str, warnings: list[str]) -> None:
+def warn_unknown_keys(data: Mapping, known: set[str], prefix: str, warnings: list[str]) -> None:
     for key in data:
         if not isinstance(key, str) or key not in known:
-            name = key if isinstance(key, str) else _show(key)
+            name = key if isinstance(key, str) else show(key)
             warnings.append(f"{prefix}{name}: unknown key, ignored")
 
 
-def _parse_hierarchy(data: Any, field: str, errors: list[ConfigError], depth: int,
-                     budget: list[int] | None = None) -> HierarchyNode | None:
-    """A hierarchy node and its children; `budget` counts the nodes left (MAX_HIERARCHY_NODES in all)."""
-    budget = [MAX_HIERARCHY_NODES] if budget is None else budget
-    if depth > _MAX_HIERARCHY_DEPTH:
-        errors.append(ConfigError(field, f"nested deeper than {_MAX_HIERARCHY_DEPTH} levels"))
-        return None
-    budget[0] -= 1
-    if budget[0] < 0:
-        if budget[0] == -1:
-            errors.append(ConfigError(field, f"more than {MAX_HIERARCHY_NODES:,} nodes"))
-        return None
-    if not isinstance(data, Mapping) or "name" not in data:
-        errors.append(ConfigError(field, "each node must be a mapping with a name \"low-high\" and optional children"))
-        return None
-    name = data["name"]
-    found = _RANGE_RE.fullmatch(name) if isinstance(name, str) else None
-    if found is None:
-        errors.append(ConfigError(field, f"node name {_show(name)} is not an integer range \"low-high\" such as "
-                                         "\"1-20\""))
-        return None
-    children = []
-    for child in _sequence(data.get("children"), field, errors):
-        node = _parse_hierarchy(child, field, errors, depth + 1, budget)
-        if node is not None:
-            children.append(node)
-        if budget[0] < 0:
-            break
-    return HierarchyNode(int(found[1]), int(found[2]), tuple(children))
-
-
-def _order(value: Any, field: str, errors: list[ConfigError]) -> tuple | None:
-    order = _sequence(value, field, errors, default=None)
+def as_order(value: Any, field: str, errors: list[ConfigError]) -> tuple | None:
+    order = as_sequence(value, field, errors, default=None)
     if order is None:
         return None
     # YAML reads unquoted 1, 2, 3 as numbers; CSV values are strings.

@@ -9,17 +9,16 @@ from typing import Any
 from anonymizer.recognize.entities import BUILTIN_TYPES, CustomEntity
 
 from .parsing import (
-    _mapping,
-    _model,
-    _number,
-    _order,
-    _parse_hierarchy,
-    _resolve_name,
-    _sequence,
-    _strings,
-    _unknown_keys,
+    as_mapping,
+    as_number,
+    as_order,
+    as_sequence,
+    as_strings,
+    model_name,
+    resolve_name,
+    warn_unknown_keys,
 )
-from .schema import AttributeConfig, ConfigError, KanonConfig
+from .schema import AttributeConfig, ConfigError, KanonConfig, parse_hierarchy
 
 # rx-anon's own defaults (anon/configuration/configuration.py), applied only to files in its format.
 RX_DEFAULT_K = 10
@@ -29,20 +28,20 @@ RX_DEFAULT_DATE_FORMAT = "%d/%m/%Y"
 RX_ROLES = {"insensitive_attribute": "insensitive"}  # the other rx-anon anonymization types keep their names
 
 
-def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
+def parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
                    warnings: list[str]) -> tuple[KanonConfig, dict[str, str]]:
     """rx-anon's format into a KanonConfig, with rx-anon's defaults; also the attribute keys as written, by the
     column they resolved to (for error messages)."""
-    _unknown_keys(data, {"parameters", "nlp", "attributes", "entities"}, "", warnings)
-    parameters = _mapping(data.get("parameters"), "parameters", errors)
+    warn_unknown_keys(data, {"parameters", "nlp", "attributes", "entities"}, "", warnings)
+    parameters = as_mapping(data.get("parameters"), "parameters", errors)
     # generalize_terms, recode_everywhere (issue 16) and numbered_pseudonyms (issue 44) are Kakurega's, accepted
     # here so rx-anon files can use them.
-    _unknown_keys(parameters, {"k", "strategy", "relational_weight", "generalize_terms", "recode_everywhere",
+    warn_unknown_keys(parameters, {"k", "strategy", "relational_weight", "generalize_terms", "recode_everywhere",
                                "numbered_pseudonyms"}, "parameters.", warnings)
-    nlp = _mapping(data.get("nlp"), "nlp", errors)
-    _unknown_keys(nlp, {"model", "cache"}, "nlp.", warnings)  # cache: Kakurega keeps its own
-    entities = _mapping(data.get("entities"), "entities", errors)
-    _unknown_keys(entities, {"native", "custom"}, "entities.", warnings)
+    nlp = as_mapping(data.get("nlp"), "nlp", errors)
+    warn_unknown_keys(nlp, {"model", "cache"}, "nlp.", warnings)  # cache: Kakurega keeps its own
+    entities = as_mapping(data.get("entities"), "entities", errors)
+    warn_unknown_keys(entities, {"native", "custom"}, "entities.", warnings)
 
     if entities.get("native") is None:
         # rx-anon would recognise no native type then (its default is an empty list); leaving free text
@@ -51,29 +50,29 @@ def _parse_rx_anon(data: Mapping, columns: list[str], errors: list[ConfigError],
         warnings.append("entities.native: not given; recognising all entity types (rx-anon would recognise none "
                         "but the custom ones; write native: [] for that)")
     else:
-        native = tuple(dict.fromkeys(_strings(entities["native"], "entities.native", errors, what="an entity type")))
+        native = tuple(dict.fromkeys(as_strings(entities["native"], "entities.native", errors, what="an entity type")))
     custom = []
-    for label, regex in _mapping(entities.get("custom"), "entities.custom", errors).items():
+    for label, regex in as_mapping(entities.get("custom"), "entities.custom", errors).items():
         field = f"entities.custom.{label}"
-        patterns = (regex,) if isinstance(regex, str) else _sequence(regex, field, errors)
+        patterns = (regex,) if isinstance(regex, str) else as_sequence(regex, field, errors)
         custom.append(CustomEntity(str(label), patterns))
 
     attributes = []
     keys: dict[str, str] = {}
-    for key, spec in _mapping(data.get("attributes"), "attributes", errors).items():
+    for key, spec in as_mapping(data.get("attributes"), "attributes", errors).items():
         if isinstance(key, bool) or not isinstance(key, str | int):
             # YAML 1.1 reads yes/no/on/off keys as booleans: the column name is lost.
             errors.append(ConfigError(f"attributes.{key}", "not a column name; put the name in quotes"))
             continue
-        name = _resolve_name(str(key), columns)
+        name = resolve_name(str(key), columns)
         keys[name] = str(key)
         attributes.append(_parse_rx_attribute(name, f"attributes.{key}", spec, errors, warnings))
-    model = _model(nlp.get("model"), "nlp.model", warnings, errors)
+    model = model_name(nlp.get("model"), "nlp.model", warnings, errors)
     config = KanonConfig(
         attributes=tuple(attributes),
         k=parameters.get("k", RX_DEFAULT_K),
         strategy=parameters.get("strategy", RX_DEFAULT_STRATEGY),
-        relational_weight=_number(parameters.get("relational_weight", RX_DEFAULT_RELATIONAL_WEIGHT)),
+        relational_weight=as_number(parameters.get("relational_weight", RX_DEFAULT_RELATIONAL_WEIGHT)),
         entity_types=native,
         custom_entities=tuple(custom),
         nlp_model=model,
@@ -91,10 +90,10 @@ def _parse_rx_attribute(name: str, field: str, spec: Any, errors: list[ConfigErr
     if spec is not None and not isinstance(spec, Mapping):
         # Its role is unknown (None): validation's message about it is left out (the shape was reported), and
         # it then says nothing about the roles of the columns together either.
-        _mapping(spec, field, errors)
+        as_mapping(spec, field, errors)
         return AttributeConfig(name=name, role=None, type="nominal")
-    spec = _mapping(spec, field, errors)
-    _unknown_keys(spec, {"anonymization_type", "type", "bias", "format", "order", "hierarchy", "entities"},
+    spec = as_mapping(spec, field, errors)
+    warn_unknown_keys(spec, {"anonymization_type", "type", "bias", "format", "order", "hierarchy", "entities"},
                   field + ".", warnings)
     role, kind = spec.get("anonymization_type"), spec.get("type")
     if role is None:  # one side of a text column implies the other (rx-anon itself goes by the type)
@@ -108,15 +107,15 @@ def _parse_rx_attribute(name: str, field: str, spec: Any, errors: list[ConfigErr
             warnings.append(f"{field}.{key}: only used for type {wanted}, ignored")
     hierarchy = spec.get("hierarchy") if kind == "numerical" else None
     return AttributeConfig(
-        name=name, role=role, type=kind, bias=_number(spec.get("bias", 0.0)),
+        name=name, role=role, type=kind, bias=as_number(spec.get("bias", 0.0)),
         date_format=spec.get("format", RX_DEFAULT_DATE_FORMAT) if kind == "date" else None,
-        order=_order(spec.get("order"), field + ".order", errors) if kind == "ordinal" else None,
-        hierarchy=None if hierarchy is None else _parse_hierarchy(hierarchy, field + ".hierarchy", errors, 0),
-        entities=_strings(spec.get("entities"), field + ".entities", errors, what="an entity type"),
+        order=as_order(spec.get("order"), field + ".order", errors) if kind == "ordinal" else None,
+        hierarchy=None if hierarchy is None else parse_hierarchy(hierarchy, field + ".hierarchy", errors, 0),
+        entities=as_strings(spec.get("entities"), field + ".entities", errors, what="an entity type"),
     )
 
 
-def _rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
+def rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
     """Maps a field of our schema to rx-anon's spelling, so errors name what the user wrote."""
     top = {"k": "parameters.k", "strategy": "parameters.strategy",
            "generalize_terms": "parameters.generalize_terms", "recode_everywhere": "parameters.recode_everywhere",

@@ -1,12 +1,16 @@
 """The configuration itself: each column's role and type, the run parameters and the entity types recognised
-in free text, as frozen dataclasses; ConfigError; our schema as a dict / YAML (`KanonConfig.to_dict`)."""
+in free text, as frozen dataclasses; our schema as a dict / YAML (`KanonConfig.to_dict`) and back
+(`parse_ours`, `KanonConfig.from_dict`), hierarchy nodes included (`parse_hierarchy`).
+
+Layering: `parsing` (ConfigError and the value readers) and `structure` (shapes) are below this module; the
+rx-anon format, validation, prefill and loading are above it."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,44 +18,25 @@ import yaml
 
 from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, CustomEntity
 
+from .parsing import (
+    HIERARCHY_RANGE_RE,
+    MAX_HIERARCHY_DEPTH,
+    MAX_HIERARCHY_NODES,
+    ConfigError,
+    as_number,
+    as_order,
+    as_sequence,
+    as_strings,
+    model_name,
+    show,
+    warn_unknown_keys,
+)
+from .structure import OURS, errors_after, structure_errors
+
 ROLES = ("direct_identifier", "quasi_identifier", "sensitive", "insensitive", "text")
 TYPES = ("nominal", "ordinal", "numerical", "date", "text")
 STRATEGIES = ("mondrian", "gdf")
 SCHEMA_VERSION = 1
-
-
-class ConfigError(ValueError):
-    """A bad configuration. `field` is a dotted path ("attributes.age.type", "parameters.k"), `message` says what
-    is wrong and what is expected. `errors` lists every problem found (just this one unless made by `many`)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
-        self.field = field
-        self.message = message
-        self.errors: list[ConfigError] = [self]
-
-    def __str__(self) -> str:
-        return "; ".join(f"{error.field}: {error.message}" for error in self.errors)
-
-    def __reduce__(self) -> tuple:
-        # Keep every error when pickled (e.g. reported through a task queue).
-        return _rebuild_error, ([(error.field, error.message) for error in self.errors],)
-
-    @classmethod
-    def many(cls, errors: Sequence[ConfigError]) -> ConfigError:
-        """One ConfigError reporting all of `errors`; its field and message are the first one's."""
-        flat = [single for error in errors for single in error.errors]
-        if not flat:
-            raise ValueError("ConfigError.many needs at least one error")
-        if len(flat) == 1:
-            return flat[0]
-        combined = cls(flat[0].field, flat[0].message)
-        combined.errors = flat
-        return combined
-
-
-def _rebuild_error(pairs: list[tuple[str, str]]) -> ConfigError:
-    return ConfigError.many([ConfigError(field, message) for field, message in pairs])
 
 
 @dataclass(frozen=True)
@@ -96,10 +81,8 @@ class HierarchyNode:
     @classmethod
     def from_dict(cls, data: Any, field: str = "hierarchy") -> HierarchyNode:
         """Parse rx-anon's shape; ConfigError (naming the bad node) if it is malformed."""
-        from .parsing import _parse_hierarchy  # here: parsing imports this module
-
         errors: list[ConfigError] = []
-        node = _parse_hierarchy(data, field, errors, 0)
+        node = parse_hierarchy(data, field, errors, 0)
         if errors or node is None:
             raise ConfigError.many(errors or [ConfigError(field, "expected a mapping with a name")])
         return node
@@ -152,7 +135,7 @@ class KanonConfig:
     def direct_identifier(self) -> str:
         """The column naming the person each row belongs to; ConfigError unless there is exactly one."""
         names = [a.name for a in self.attributes if a.role == "direct_identifier"]
-        problem = _direct_identifier_problem(names)
+        problem = direct_identifier_problem(names)
         if problem:
             raise ConfigError("attributes", problem)
         return names[0]
@@ -216,12 +199,9 @@ class KanonConfig:
     @classmethod
     def from_dict(cls, data: Any) -> KanonConfig:
         """Parse our schema (without checking it against a CSV header: see validate). ConfigError if malformed."""
-        from .ours import _parse_ours  # here: ours imports this module
-        from .structure import OURS, errors_after, structure_errors
-
         shape_errors = structure_errors(data, OURS)  # before any value is used
         errors: list[ConfigError] = []
-        config = _parse_ours(data, errors, [])
+        config = parse_ours(data, errors, [])
         errors = errors_after(shape_errors, errors)
         if errors:
             raise ConfigError.many(errors)
@@ -249,7 +229,7 @@ def _attribute_dict(attribute: AttributeConfig) -> dict:
     }
 
 
-def _direct_identifier_problem(names: list[str]) -> str | None:
+def direct_identifier_problem(names: list[str]) -> str | None:
     """Why the columns with role direct_identifier, `names`, are not exactly one; None if they are. Here for
     KanonConfig.direct_identifier; validation reports it too."""
     if not names:
@@ -257,4 +237,115 @@ def _direct_identifier_problem(names: list[str]) -> str | None:
                 "belongs to)")
     if len(names) > 1:
         return f"{len(names)} direct identifiers ({', '.join(names)}): exactly one column may have that role"
+    return None
+
+
+def parse_hierarchy(data: Any, field: str, errors: list[ConfigError], depth: int,
+                     budget: list[int] | None = None) -> HierarchyNode | None:
+    """A hierarchy node and its children; `budget` counts the nodes left (MAX_HIERARCHY_NODES in all)."""
+    budget = [MAX_HIERARCHY_NODES] if budget is None else budget
+    if depth > MAX_HIERARCHY_DEPTH:
+        errors.append(ConfigError(field, f"nested deeper than {MAX_HIERARCHY_DEPTH} levels"))
+        return None
+    budget[0] -= 1
+    if budget[0] < 0:
+        if budget[0] == -1:
+            errors.append(ConfigError(field, f"more than {MAX_HIERARCHY_NODES:,} nodes"))
+        return None
+    if not isinstance(data, Mapping) or "name" not in data:
+        errors.append(ConfigError(field, "each node must be a mapping with a name \"low-high\" and optional children"))
+        return None
+    name = data["name"]
+    found = HIERARCHY_RANGE_RE.fullmatch(name) if isinstance(name, str) else None
+    if found is None:
+        errors.append(ConfigError(field, f"node name {show(name)} is not an integer range \"low-high\" such as "
+                                         "\"1-20\""))
+        return None
+    children = []
+    for child in as_sequence(data.get("children"), field, errors):
+        node = parse_hierarchy(child, field, errors, depth + 1, budget)
+        if node is not None:
+            children.append(node)
+        if budget[0] < 0:
+            break
+    return HierarchyNode(int(found[1]), int(found[2]), tuple(children))
+
+
+def parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> KanonConfig:
+    """Our schema (KanonConfig.to_dict) into a KanonConfig; values are kept as written for config_problems to judge."""
+    if not isinstance(data, Mapping):
+        errors.append(ConfigError("config", f"expected a mapping with attributes, got {type(data).__name__}"))
+        data = {}
+    warn_unknown_keys(data, {"version", "k", "strategy", "relational_weight", "l_diversity", "seed", "nlp_model",
+                         "entity_types", "custom_entities", "attributes", "warnings", "generalize_terms",
+                         "recode_everywhere", "numbered_pseudonyms"}, "", warnings)
+    if data.get("version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        errors.append(ConfigError("version",
+                                  f"unsupported version {show(data['version'])}; expected {SCHEMA_VERSION}"))
+    attributes = []
+    for index, item in enumerate(as_sequence(data.get("attributes"), "attributes", errors)):
+        attribute = _parse_our_attribute(item, index, errors, warnings)
+        if attribute is not None:
+            attributes.append(attribute)
+    custom = []
+    for index, item in enumerate(as_sequence(data.get("custom_entities"), "custom_entities", errors)):
+        field = f"custom_entities.{index}"
+        if not isinstance(item, Mapping):
+            errors.append(ConfigError(field, "expected a mapping with label, patterns and terms"))
+            continue
+        label = item.get("label")
+        field = f"custom_entities.{label}" if isinstance(label, str) and label else field
+        warn_unknown_keys(item, {"label", "patterns", "terms"}, field + ".", warnings)
+        custom.append(CustomEntity(label, as_sequence(item.get("patterns"), field + ".patterns", errors),
+                                   as_sequence(item.get("terms"), field + ".terms", errors)))
+    return KanonConfig(
+        attributes=tuple(attributes),
+        k=data.get("k", 2),
+        strategy=data.get("strategy", "mondrian"),
+        relational_weight=as_number(data.get("relational_weight", 0.5)),
+        entity_types=as_strings(data.get("entity_types"), "entity_types", errors, what="an entity type",
+                              default=BUILTIN_TYPES),
+        custom_entities=tuple(custom),
+        l_diversity=_parse_l_diversity(data.get("l_diversity"), errors),
+        nlp_model=model_name(data.get("nlp_model"), "nlp_model", warnings, errors),
+        seed=data.get("seed", 0),
+        generalize_terms=data.get("generalize_terms", True),
+        recode_everywhere=data.get("recode_everywhere", True),
+        numbered_pseudonyms=data.get("numbered_pseudonyms", True),
+        warnings=as_strings(data.get("warnings"), "warnings", errors, what="a message") + tuple(warnings),
+    )
+
+
+def _parse_our_attribute(item: Any, index: int, errors: list[ConfigError],
+                         warnings: list[str]) -> AttributeConfig | None:
+    if not isinstance(item, Mapping) or not isinstance(item.get("name"), str) or not item["name"]:
+        errors.append(ConfigError(f"attributes.{index}", "expected a mapping with a column name, role and type"))
+        return None
+    name = item["name"]
+    field = f"attributes.{name}"
+    warn_unknown_keys(item, {"name", "role", "type", "bias", "date_format", "order", "hierarchy", "entities"},
+                  field + ".", warnings)
+    role, kind = item.get("role"), item.get("type")
+    if role is None:  # one side of a text column implies the other
+        role = "text" if kind == "text" else "insensitive"
+    if kind is None:
+        kind = "text" if role == "text" else "nominal"
+    hierarchy = item.get("hierarchy")
+    return AttributeConfig(
+        name=name, role=role, type=kind, bias=as_number(item.get("bias", 0.0)),
+        date_format=item.get("date_format"),
+        order=as_order(item.get("order"), field + ".order", errors),
+        hierarchy=None if hierarchy is None else parse_hierarchy(hierarchy, field + ".hierarchy", errors, 0),
+        entities=as_strings(item.get("entities"), field + ".entities", errors, what="an entity type"),
+    )
+
+
+def _parse_l_diversity(value: Any, errors: list[ConfigError]) -> tuple | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping) and set(value) == {"column", "l"}:
+        return value["column"], value["l"]
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return tuple(value)
+    errors.append(ConfigError("l_diversity", "expected {column: <sensitive column>, l: <integer >= 2>} or null"))
     return None

@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .parsing import _MAX_HIERARCHY_DEPTH, MAX_HIERARCHY_NODES, _show, _type_name
-from .schema import ConfigError
+from .parsing import MAX_HIERARCHY_DEPTH, MAX_HIERARCHY_NODES, ConfigError, show, type_name
 
 #: Wrong items reported per list; the rest of a long wrong list would only repeat them.
 MAX_ITEM_ERRORS = 5
@@ -84,10 +83,10 @@ class Scalar(Shape):
         if test(value) or (value is None and self.null):
             return
         if _compound(value):
-            errors.append(ConfigError(path, f"expected {self.what}, got {_type_name(value)}"))
+            errors.append(ConfigError(path, f"expected {self.what}, got {type_name(value)}"))
         else:
             hint = _quote_hint(value) if test is _is_string else ""
-            errors.append(ConfigError(path, f"{_show(value)} is not {noun}{hint}; expected {self.what}"))
+            errors.append(ConfigError(path, f"{show(value)} is not {noun}{hint}; expected {self.what}"))
 
 
 @dataclass(frozen=True)
@@ -104,13 +103,13 @@ class ListOf(Shape):
         if value is None and self.null:
             return
         if not isinstance(value, list | tuple):
-            errors.append(ConfigError(path, f"expected a list of {self.plural}, got {_type_name(value)}"))
+            errors.append(ConfigError(path, f"expected a list of {self.plural}, got {type_name(value)}"))
             return
         test, noun = self.item
         wrong = (pair for pair in enumerate(value, start=1) if not test(pair[1]))
         for _, (number, item) in zip(range(MAX_ITEM_ERRORS), wrong, strict=False):
             hint = _quote_hint(item) if test is not _is_number else ""
-            errors.append(ConfigError(path, f"item {number}, {_show(item)}, is {_type_name(item)}; expected "
+            errors.append(ConfigError(path, f"item {number}, {show(item)}, is {type_name(item)}; expected "
                                             f"{self.what} ({noun}){hint}"))
 
 
@@ -130,7 +129,7 @@ class OneOf(Shape):
             self.items.check(value, path, errors)
         elif _compound(value):
             errors.append(ConfigError(path, f"expected {self.scalar.what} or a list of {self.items.plural}, got "
-                                            f"{_type_name(value)}"))
+                                            f"{type_name(value)}"))
         else:
             self.scalar.check(value, path, errors)
 
@@ -147,7 +146,7 @@ class Fields(Shape):
         if value is None and self.null:
             return
         if not isinstance(value, Mapping):
-            errors.append(ConfigError(path, f"expected {self.what}, got {_type_name(value)}"))
+            errors.append(ConfigError(path, f"expected {self.what}, got {type_name(value)}"))
             return
         for key, shape in self.fields.items():
             if key in value:
@@ -169,7 +168,7 @@ class Keyed(Shape):
         if value is None and self.null:
             return
         if not isinstance(value, Mapping):
-            errors.append(ConfigError(path, f"expected {self.what}, got {_type_name(value)}"))
+            errors.append(ConfigError(path, f"expected {self.what}, got {type_name(value)}"))
             return
         for key, child in value.items():
             name_ok = isinstance(key, str) or (self.integer_keys and _is_integer(key))
@@ -196,22 +195,22 @@ class Entries(Shape):
         if value is None and self.null:
             return
         if not isinstance(value, list | tuple):
-            errors.append(ConfigError(path, f"expected {self.what}, got {_type_name(value)}"))
+            errors.append(ConfigError(path, f"expected {self.what}, got {type_name(value)}"))
             return
         for index, item in enumerate(value):
             if not isinstance(item, Mapping):
-                errors.append(ConfigError(f"{path}.{index}", f"{self.entry_problem}, got {_type_name(item)}"))
+                errors.append(ConfigError(f"{path}.{index}", f"{self.entry_problem}, got {type_name(item)}"))
                 continue
             name = item.get(self.name_key)
             named = isinstance(name, str) and bool(name)
             if self.name_required and not named:
                 got = (f"a mapping without a {self.name_key}" if name is None
-                       else f"a {self.name_key} {_show(name)}, which is {_type_name(name)}")
+                       else f"a {self.name_key} {show(name)}, which is {type_name(name)}")
                 errors.append(ConfigError(f"{path}.{index}", f"{self.entry_problem}, got {got}"))
                 continue
             if name is not None and not isinstance(name, str):
-                errors.append(ConfigError(f"{path}.{index}", f"its {self.name_key} {_show(name)} is "
-                                                             f"{_type_name(name)}; expected {self.name_what}"))
+                errors.append(ConfigError(f"{path}.{index}", f"its {self.name_key} {show(name)} is "
+                                                             f"{type_name(name)}; expected {self.name_what}"))
             self.entry.check(item, f"{path}.{name}" if named else f"{path}.{index}", errors)
 
 
@@ -233,11 +232,11 @@ class Hierarchy(Shape):
             budget[0] -= 1
             if budget[0] < 0:
                 return
-            if depth > _MAX_HIERARCHY_DEPTH:
+            if depth > MAX_HIERARCHY_DEPTH:
                 continue
             if not isinstance(node, Mapping):
                 errors.append(ConfigError(path, f"{where}: expected a node, a mapping with a name \"low-high\" and "
-                                                f"optional children, got {_type_name(node)}"))
+                                                f"optional children, got {type_name(node)}"))
                 continue
             if "name" not in node:
                 errors.append(ConfigError(path, f"{where}: has no name; expected a name \"low-high\" such as "
@@ -245,18 +244,18 @@ class Hierarchy(Shape):
                 continue
             name = node["name"]
             if not isinstance(name, str):
-                errors.append(ConfigError(path, f"{where}: its name {_show(name)} is {_type_name(name)}; expected "
+                errors.append(ConfigError(path, f"{where}: its name {show(name)} is {type_name(name)}; expected "
                                                 "a range \"low-high\" such as \"1-20\" (a string)"))
                 continue
             children = node.get("children")
             if children is None:
                 continue
             if not isinstance(children, list | tuple):
-                errors.append(ConfigError(path, f"children of {_show(name)}: expected a list of nodes, got "
-                                                f"{_type_name(children)}"))
+                errors.append(ConfigError(path, f"children of {show(name)}: expected a list of nodes, got "
+                                                f"{type_name(children)}"))
                 continue
             # Depth first, in the order written (the stack takes them reversed).
-            pending.extend((child, f"child {number} of {_show(name)}", depth + 1)
+            pending.extend((child, f"child {number} of {show(name)}", depth + 1)
                            for number, child in reversed(list(enumerate(children, start=1))))
 
 
@@ -277,7 +276,7 @@ class LDiversity(Shape):
             values = list(value)
         else:
             errors.append(ConfigError(path, "expected {column: <sensitive column>, l: <integer >= 2>} or null, "
-                                            f"got {_type_name(value)}"))
+                                            f"got {type_name(value)}"))
             return
         for (key, shape), part in zip(self.parts, values, strict=True):
             shape.check(part, f"{path}.{key}", errors)

@@ -12,7 +12,7 @@ from typing import Any
 from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
 from anonymizer.recognize.patterns import PatternError, compile_pattern
 
-from .parsing import _show, _type_name, model_installed
+from .parsing import model_installed, show, type_name
 from .schema import (
     ROLES,
     STRATEGIES,
@@ -21,7 +21,7 @@ from .schema import (
     ConfigError,
     HierarchyNode,
     KanonConfig,
-    _direct_identifier_problem,
+    direct_identifier_problem,
 )
 
 _LABEL_RE = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -37,7 +37,7 @@ _SAMPLE_DATES = (datetime(2004, 5, 14, 13, 45, 30, tzinfo=UTC),
 def validate(config: KanonConfig, columns: Sequence[str]) -> None:
     """Check an in-memory configuration against the CSV header `columns` (names must match exactly, and every
     column must be configured). Raises ConfigError (possibly .many) naming every bad field."""
-    problems = _problems(config, list(columns))
+    problems = config_problems(config, list(columns))
     if problems:
         raise ConfigError.many(problems)
 
@@ -48,7 +48,7 @@ def _is_number(value: Any) -> bool:
 
 def _as_text(value: Any) -> str:
     """A value that should be a name: itself when it is a string, else shown briefly."""
-    return value if isinstance(value, str) else _show(value)
+    return value if isinstance(value, str) else show(value)
 
 
 def _is_role(value: Any) -> bool:
@@ -67,20 +67,20 @@ def _date_format_problem(fmt: Any) -> str | None:
     """Why `fmt` is no usable strptime format for dates, or None: it must render dates that parse back to the
     same text, and tell different dates apart."""
     if not isinstance(fmt, str) or not fmt.strip():
-        got = "" if fmt is None else f", not {_type_name(fmt)}"
+        got = "" if fmt is None else f", not {type_name(fmt)}"
         return f"a date column needs a strptime format such as \"%d/%m/%Y\"{got}"
     if len(fmt) > 100:
-        return f"{_show(fmt)} is {len(fmt):,} characters long; expected a strptime format like \"%d/%m/%Y\""
+        return f"{show(fmt)} is {len(fmt):,} characters long; expected a strptime format like \"%d/%m/%Y\""
     try:
         rendered = [sample.strftime(fmt) for sample in _SAMPLE_DATES]
         for text in rendered:
             if datetime.strptime(text, fmt).strftime(fmt) != text:
-                return (f"{_show(fmt)} does not parse back what it formats; expected a strptime format like "
+                return (f"{show(fmt)} does not parse back what it formats; expected a strptime format like "
                         "\"%d/%m/%Y\"")
     except ValueError as exc:
-        return f"{_show(fmt)} is not a valid strptime format ({exc})"
+        return f"{show(fmt)} is not a valid strptime format ({exc})"
     if rendered[0] == rendered[1]:
-        return (f"{_show(fmt)} contains no date (day, month or year); expected a strptime format like "
+        return (f"{show(fmt)} contains no date (day, month or year); expected a strptime format like "
                 "\"%d/%m/%Y\"")
     return None
 
@@ -110,16 +110,16 @@ def _attribute_problems(attribute: AttributeConfig, known_entities: set[str]) ->
 
     role_ok, type_ok = attribute.role in ROLES, attribute.type in TYPES
     if not role_ok:
-        error("role", f"{_show(attribute.role)} is not a role; expected one of {', '.join(ROLES)}")
+        error("role", f"{show(attribute.role)} is not a role; expected one of {', '.join(ROLES)}")
     if not type_ok:
-        error("type", f"{_show(attribute.type)} is not a type; expected one of {', '.join(TYPES)}")
+        error("type", f"{show(attribute.type)} is not a type; expected one of {', '.join(TYPES)}")
     if role_ok and type_ok:
         if attribute.role == "text" and attribute.type != "text":
             error("type", f"a column with role text must have type text, not {attribute.type}")
         elif attribute.type == "text" and attribute.role != "text":
             error("role", f"a column of type text must have role text, not {attribute.role}")
     if not _is_number(attribute.bias) or not 0 <= attribute.bias <= 1:
-        error("bias", f"{_show(attribute.bias)} is not a number between 0 and 1")
+        error("bias", f"{show(attribute.bias)} is not a number between 0 and 1")
     if attribute.type == "date":
         problem = _date_format_problem(attribute.date_format)
         if problem:
@@ -154,7 +154,7 @@ def _unknown_entities(entities: Sequence, known: set[str]) -> list:
 
 
 def _unknown_entities_message(unknown: list) -> str:
-    shown = [entity if isinstance(entity, str) else _show(entity) for entity in unknown[:20]]
+    shown = [entity if isinstance(entity, str) else show(entity) for entity in unknown[:20]]
     return (f"unknown entity types: {', '.join(shown)}; expected OntoNotes types "
             f"({', '.join(ONTONOTES_TYPES)}), rule types ({', '.join(RULE_TYPES)}) or a custom entity's label")
 
@@ -166,7 +166,7 @@ def _custom_entity_problems(config: KanonConfig) -> list[ConfigError]:
         label = entity.label
         field = f"custom_entities.{label}" if isinstance(label, str) and label else f"custom_entities.{index}"
         if not isinstance(label, str) or not _LABEL_RE.fullmatch(label) or len(label) > 64:
-            errors.append(ConfigError(field, f"label {_show(label)} must be an upper-case identifier of at most 64 "
+            errors.append(ConfigError(field, f"label {show(label)} must be an upper-case identifier of at most 64 "
                                              "characters such as STUDENT_ID"))
         elif label in BUILTIN_TYPES:
             errors.append(ConfigError(field, f"{label} is a built-in entity type; choose another label"))
@@ -184,13 +184,13 @@ def _custom_entity_problems(config: KanonConfig) -> list[ConfigError]:
                 errors.append(ConfigError(f"{field}.patterns", f"{pattern!r} matches the empty string"))
         for term in entity.terms:
             if not isinstance(term, str) or not term.strip():
-                errors.append(ConfigError(f"{field}.terms", f"{_show(term)} is not a non-empty string"))
+                errors.append(ConfigError(f"{field}.terms", f"{show(term)} is not a non-empty string"))
         if not entity.patterns and not entity.terms:
             errors.append(ConfigError(field, "needs at least one pattern or term"))
     return errors
 
 
-def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
+def config_problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
     """Every problem of `config` for a CSV with header `columns`, fields in our schema's spelling."""
     errors: list[ConfigError] = []
 
@@ -221,31 +221,31 @@ def _problems(config: KanonConfig, columns: list[str]) -> list[ConfigError]:
     # Which column identifies the person and what is left to anonymize are only told once every column's role
     # and type are known: with one misspelt, these would be noise (it may be the identifier).
     if all(_is_role(a.role) and _is_type(a.type) for a in config.attributes):
-        problem = _direct_identifier_problem([a.name for a in config.attributes if a.role == "direct_identifier"])
+        problem = direct_identifier_problem([a.name for a in config.attributes if a.role == "direct_identifier"])
         if problem:
             error("attributes", problem)
         if not any(a.role in ("quasi_identifier", "text") for a in config.attributes):
             error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
 
     if not _is_integer(config.k):
-        error("k", f"{_show(config.k)} is not an integer; expected an integer >= 2")
+        error("k", f"{show(config.k)} is not an integer; expected an integer >= 2")
     elif config.k < 2:
-        error("k", f"{_show(config.k)} is too small; expected an integer >= 2")
+        error("k", f"{show(config.k)} is too small; expected an integer >= 2")
     elif config.k > MAX_K:
-        error("k", f"{_show(config.k)} is too large; expected an integer from 2 to {MAX_K:,}")
+        error("k", f"{show(config.k)} is too large; expected an integer from 2 to {MAX_K:,}")
     if not isinstance(config.strategy, str) or config.strategy not in STRATEGIES:
-        error("strategy", f"{_show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
+        error("strategy", f"{show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
     if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
-        error("relational_weight", f"{_show(config.relational_weight)} is not a number between 0 and 1")
+        error("relational_weight", f"{show(config.relational_weight)} is not a number between 0 and 1")
     for name in ("generalize_terms", "recode_everywhere", "numbered_pseudonyms"):
         if not isinstance(getattr(config, name), bool):
-            error(name, f"{_show(getattr(config, name))} is not true or false")
+            error(name, f"{show(getattr(config, name))} is not true or false")
     if not _is_integer(config.seed) or not 0 <= config.seed <= MAX_SEED:
-        error("seed", f"{_show(config.seed)} is not an integer from 0 to {MAX_SEED}")
+        error("seed", f"{show(config.seed)} is not an integer from 0 to {MAX_SEED}")
     if not isinstance(config.nlp_model, str):
-        error("nlp_model", f"expected the name of a spaCy model, got {_type_name(config.nlp_model)}")
+        error("nlp_model", f"expected the name of a spaCy model, got {type_name(config.nlp_model)}")
     elif config.nlp_model != DEFAULT_MODEL and not model_installed(config.nlp_model):
-        error("nlp_model", f"{_show(config.nlp_model)} is not an installed spaCy model; expected {DEFAULT_MODEL} "
+        error("nlp_model", f"{show(config.nlp_model)} is not an installed spaCy model; expected {DEFAULT_MODEL} "
                            "or another model package installed on the server")
 
     unknown = _unknown_entities(config.entity_types, known_entities)
@@ -273,10 +273,10 @@ def _l_diversity_problems(config: KanonConfig) -> list[ConfigError]:
         return [ConfigError("l_diversity", "expected (sensitive column, l)")]
     roles = {a.name: a.role for a in config.attributes}
     if not isinstance(column, str) or column not in roles:
-        errors.append(ConfigError("l_diversity.column", f"{_show(column)} is not a configured column"))
+        errors.append(ConfigError("l_diversity.column", f"{show(column)} is not a configured column"))
     elif roles[column] != "sensitive":
         errors.append(ConfigError("l_diversity.column", f"{column!r} has role {_as_text(roles[column])}; l-diversity "
                                                         "needs a column with role sensitive"))
     if not _is_integer(l_value) or not 2 <= l_value <= MAX_K:
-        errors.append(ConfigError("l_diversity.l", f"{_show(l_value)} is not an integer >= 2 (at most {MAX_K:,})"))
+        errors.append(ConfigError("l_diversity.l", f"{show(l_value)} is not an integer >= 2 (at most {MAX_K:,})"))
     return errors

@@ -12,12 +12,11 @@ from django.utils import timezone
 
 from anonymizer.models import CachedSpread, CachedTerms
 from anonymizer.recognize.cache import (
-    _check_text,
     decode_terms,
     encode_terms,
     text_digest,
 )
-from anonymizer.recognize.recognizer import Term
+from anonymizer.recognize.recognizer import Term, check_text
 
 #: Datasets whose terms after string-level recoding are kept (the least recently used go first).
 SPREAD_ENTRIES = 16
@@ -30,7 +29,7 @@ class DatabaseTermCache:
     result for a text is the same whoever computed it."""
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> list[list[Term] | None]:
-        digests = [text_digest(_check_text(text)) for text in texts]
+        digests = [text_digest(check_text(text)) for text in texts]
         unique = list(dict.fromkeys(digests))
         found: dict[bytes, str] = {}
         for i in range(0, len(unique), _QUERY_SLICE):
@@ -42,7 +41,7 @@ class DatabaseTermCache:
     def put_many(self, fingerprint: str, texts: Sequence[str], results: Sequence[list[Term]]) -> None:
         if len(texts) != len(results):
             raise ValueError("texts and results differ in length")
-        rows = {text_digest(_check_text(text)): encode_terms(terms) for text, terms in zip(texts, results, strict=True)}
+        rows = {text_digest(check_text(text)): encode_terms(terms) for text, terms in zip(texts, results, strict=True)}
         CachedTerms.objects.bulk_create(
             [CachedTerms(fingerprint=fingerprint, text_sha256=digest, terms=terms) for digest, terms in rows.items()],
             ignore_conflicts=True, batch_size=_QUERY_SLICE)

@@ -123,8 +123,6 @@ def rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
            "relational_weight": "parameters.relational_weight", "entity_types": "entities.native",
            "nlp_model": "nlp.model", "custom_entities": "entities.custom"}
     own = {"role": "anonymization_type", "date_format": "format"}
-    names = sorted(keys, key=len, reverse=True)  # longest first: a name may be a prefix of another
-
     def translate(field: str) -> str:
         if field in top:
             return top[field]
@@ -133,13 +131,16 @@ def rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
             for suffix in (".patterns", ".terms"):
                 label = label.removesuffix(suffix)
             return f"entities.custom.{label}"
-        for name in names:
-            prefix = f"attributes.{name}"
-            if field == prefix:
-                return f"attributes.{keys[name]}"
-            if field.startswith(prefix + "."):
-                rest = field[len(prefix) + 1:]
-                return f"attributes.{keys[name]}.{own.get(rest, rest)}"
+        if not field.startswith("attributes."):
+            return field
+        # The longest attribute name the field lies under (a name may be a prefix of another, and may hold dots),
+        # found among the field's own dotted prefixes: a lookup each, not a scan of every name (2,000 columns).
+        parts = field[len("attributes."):].split(".")
+        for end in range(len(parts), 0, -1):
+            name = ".".join(parts[:end])
+            if name in keys:
+                rest = ".".join(parts[end:])
+                return f"attributes.{keys[name]}" + (f".{own.get(rest, rest)}" if end < len(parts) else "")
         return field
 
     return translate

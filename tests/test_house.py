@@ -37,10 +37,6 @@ KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset()
 #: Functions over LONG_FUNCTION_LINES lines.
 KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
     {
-        "anonymizer/kanon/occurrences.py _added",
-        "anonymizer/kanon/pipeline.py _apply_spelled",
-        "anonymizer/kanon/pipeline.py anonymize_csv",
-        "anonymizer/kanon/verify.py surviving_strings",
         "anonymizer/location/attackers.py _build",
         "anonymizer/location/calibration.py calibrate_against_attacker",
         "anonymizer/location/deidentify.py __init__",
@@ -48,7 +44,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
         "anonymizer/platform/charts.py scatter_chart",
-        "anonymizer/recognize/cache.py recognize_with_cache",
         "anonymizer/temporal/anonymize/debris.py dangling_debris",
         "anonymizer/temporal/anonymize/debris.py emptied_slots",
         "anonymizer/temporal/anonymize/rewrite.py fitting_rewrite",

@@ -395,50 +395,48 @@ class OccurrenceSpreader:
         if self.scope == "off" or not self.patterns_:
             return None
         own = self.owned_.get(person)
-        lowered = text.lower()
-        if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
-            # The spaces before each word, the word, ...; the spaces after. ASCII classes where they are the same.
-            odd = "\x1c" in lowered or "\x1d" in lowered or "\x1e" in lowered or "\x1f" in lowered
-            pieces = (_TOKEN_AND_SPACE if odd else _ASCII_TOKEN_AND_SPACE).split(lowered)
-            words = pieces[1::2]
-            bounds = None  # made from ``pieces`` once a match is to be looked at
-        elif len(lowered) == len(text):
-            pieces = _TOKEN_AND_SPACE.split(lowered)
-            # Folded word by word (the same length in the text as lowered).
-            words = [w if w.isascii() else _fold(w) for w in pieces[1::2]]
-            bounds = None  # made from ``pieces`` once a match is to be looked at
-        else:  # a few characters change length in lower case (İ)
-            tokens = _tokens(text)
-            words = [t for _, _, t in tokens]
-            bounds = [b for s, e, _ in tokens for b in (s, e)]
-            bounds.append(len(text))
+        words, pieces, bounds = _words_of(text)
         # The text's words joined as the learned strings' keys are: one pass of the automaton finds every learned
         # string spread everywhere, as (its key's last character, (its key's length, its number of words)).
         joined = _joined(words)
         hits = self._matches(joined)
         written = self._written_matches(text)
-        own_places: list[tuple[_Pattern, list[int]]] = []
-        if own is not None:
-            # The person's own strings: every own key of the dataset found in the same pass, the person's taken.
-            at_key: dict[str, list[int]] = {}
-            for at, key in self._own_matches(joined, hits):
-                at_key.setdefault(key, []).append(at)
-            if at_key:
-                own_keys = self.own_keys_
-                for pattern in own:
-                    places = at_key.get(own_keys[pattern])
-                    if places:
-                        own_places.append((pattern, places))
+        own_places = self._own_places(own, joined, hits) if own is not None else []
         if not written and not own_places and all(value[2] is _OWN_ONLY for _, value in hits):
             return None
         if bounds is None:  # word i stands at [bounds[2i], bounds[2i + 1]) of the text
             bounds = list(accumulate(map(len, pieces)))
+        found = self._found(text, words, bounds, spans, joined, hits, written, own_places)
+        if not found:
+            return None
+        return _leftmost_longest(found, bounds)
+
+    def _own_places(self, own: Sequence[_Pattern], joined: str, hits: list) -> list[tuple[_Pattern, list[int]]]:
+        """The person's own strings: every own key of the dataset found in the same pass, the person's taken, as
+        (pattern, where its key ends in ``joined``)."""
+        own_places: list[tuple[_Pattern, list[int]]] = []
+        at_key: dict[str, list[int]] = {}
+        for at, key in self._own_matches(joined, hits):
+            at_key.setdefault(key, []).append(at)
+        if at_key:
+            own_keys = self.own_keys_
+            for pattern in own:
+                places = at_key.get(own_keys[pattern])
+                if places:
+                    own_places.append((pattern, places))
+        return own_places
+
+    def _found(self, text: str, words: list[str], bounds: list[int], spans: Sequence[tuple[int, int]], joined: str,
+               hits: list, written: list, own_places: list[tuple[_Pattern, list[int]]]
+               ) -> list[tuple[int, int, _Pattern]]:
+        """Every match of a learned string standing in the text as a string of its own, as (first word, end word,
+        pattern): not only each anchor's longest ("Hard Rock" may take "Rock" from "Rock Cafe", and "Cafe" is
+        still one)."""
         n = len(words)
         spans = sorted(spans)
         starts, ends = [s for s, _ in spans], [e for _, e in spans]
         tagged = set(spans)
-        found: list[tuple[int, int, _Pattern]] = []  # every match, not only each anchor's longest: "Hard Rock"
-                                                     # may take "Rock" from "Rock Cafe", and "Cafe" is still one
+        found: list[tuple[int, int, _Pattern]] = []
 
         def occurs(i: int, length: int, pattern: _Pattern) -> None:
             """Adds the pattern's match at words i..i + length when it stands there as a string of its own."""
@@ -494,17 +492,7 @@ class OccurrenceSpreader:
                     j = i + pattern.offset
                     if not pattern.exact or text[bounds[2 * j]:bounds[2 * j + 1]] == anchor:
                         occurs(i, length, pattern)
-        if not found:
-            return None
-        chosen: list[list] = []  # [first word, end word, pattern]
-        for i, stop, pattern in sorted(found, key=lambda f: (f[0], f[0] - f[1])):  # leftmost, then longest
-            if chosen and i < chosen[-1][1]:
-                # Overlapping strings ("around JULY" and "JULY 30") become one term, under the leftmost one's
-                # type: recoding only one of them would release the rest of the other ("30").
-                chosen[-1][1] = max(chosen[-1][1], stop)
-                continue
-            chosen.append([i, stop, pattern])
-        return [(bounds[2 * i], bounds[2 * stop - 1], pattern.label) for i, stop, pattern in chosen]
+        return found
 
     def _matches(self, joined: str) -> list[tuple[int, tuple]]:
         """Every key of a string spread everywhere in any case in ``joined`` (the text's folded words), and every
@@ -647,3 +635,36 @@ def _starts_sentence(text: str, start: int) -> bool:
     while start and text[start - 1] in _BEFORE_SENTENCE:  # not text[:start].rstrip(): no copy of the text
         start -= 1
     return not start or text[start - 1] in _SENTENCE_END
+
+
+def _words_of(text: str) -> tuple[list[str], list[str] | None, list[int] | None]:
+    """A text's words as the learned strings' keys are made (lower case, folded), the pieces ``bounds`` are made
+    from (the spaces before each word, the word, ...; the spaces after) and the bounds when they are known
+    already: word i stands at [bounds[2i], bounds[2i + 1]) of the text."""
+    lowered = text.lower()
+    if len(lowered) == len(text) and lowered.isascii():  # the common case: words straight from C
+        # ASCII classes where they are the same.
+        odd = "\x1c" in lowered or "\x1d" in lowered or "\x1e" in lowered or "\x1f" in lowered
+        pieces = (_TOKEN_AND_SPACE if odd else _ASCII_TOKEN_AND_SPACE).split(lowered)
+        return pieces[1::2], pieces, None  # bounds made from ``pieces`` once a match is to be looked at
+    if len(lowered) == len(text):
+        pieces = _TOKEN_AND_SPACE.split(lowered)
+        # Folded word by word (the same length in the text as lowered).
+        return [w if w.isascii() else _fold(w) for w in pieces[1::2]], pieces, None
+    tokens = _tokens(text)  # a few characters change length in lower case (İ)
+    bounds = [b for s, e, _ in tokens for b in (s, e)]
+    bounds.append(len(text))
+    return [t for _, _, t in tokens], None, bounds
+
+
+def _leftmost_longest(found: list[tuple[int, int, _Pattern]], bounds: list[int]) -> list[tuple[int, int, str]]:
+    """The matches kept, leftmost then longest, as (start, end, label) in the text."""
+    chosen: list[list] = []  # [first word, end word, pattern]
+    for i, stop, pattern in sorted(found, key=lambda f: (f[0], f[0] - f[1])):
+        if chosen and i < chosen[-1][1]:
+            # Overlapping strings ("around JULY" and "JULY 30") become one term, under the leftmost one's
+            # type: recoding only one of them would release the rest of the other ("30").
+            chosen[-1][1] = max(chosen[-1][1], stop)
+            continue
+        chosen.append([i, stop, pattern])
+    return [(bounds[2 * i], bounds[2 * stop - 1], pattern.label) for i, stop, pattern in chosen]

@@ -30,7 +30,7 @@ from anonymizer.kanon.occurrences import SPREAD_VERSION, UNSURE, OccurrenceSprea
 from anonymizer.kanon.partition import TooFewPersons, partition
 from anonymizer.kanon.recode import TextRecoder, recode_classes
 from anonymizer.kanon.review import ReviewList
-from anonymizer.kanon.table import iter_rows, read_table
+from anonymizer.kanon.table import Table, iter_rows, read_table
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.verify import SHOWN_CACHE, surviving_strings
 from anonymizer.kanon.view import build_view, redundant_match
@@ -127,34 +127,9 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     that has some; the report has their counts and the first texts' lists either way (``review``)."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    with source.open("rb") as handle:
-        table = read_table(handle, config, progress=_stage(progress, "read"))
-    seconds["read"] = time.perf_counter() - started
-    persons = len(set(table.persons))
-    if persons < config.k:  # before minutes of NER, not after
-        raise TooFewPersons(f"The dataset has {persons} persons, fewer than k = {config.k}: no class of k persons "
-                            "can be formed.")
-
-    step = time.perf_counter()
-    if config.text_columns and recognize is None:
-        raise ValueError("the configuration has text columns but no recognizer was given")
-    stage = "recognize"
-    if fan_out is not None and config.text_columns:
-        fan_out(_stage(progress, "fan_out"))
-        seconds["fan_out"] = time.perf_counter() - step  # part of seconds["recognize"], which is the whole stage
-        stage = "gather"
-    row_terms = recognize_rows(source, table, config, recognize, _stage(progress, stage))
-    seconds["recognize"] = time.perf_counter() - step
-
-    step = time.perf_counter()
-    _stage(progress, "spread")(0, 1, "recoding every occurrence of the recognized strings")
-    recognized_terms = row_terms
-    row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache, spread_in_parts,
-                                            _stage(progress, "spread"), seconds)
-    # Added occurrences, and terms that took in a shorter one NER tagged.
-    spread = row_terms.added_over(recognized_terms) if row_terms is not recognized_terms else Counter()
-    del recognized_terms
-    seconds["spread"] = time.perf_counter() - step
+    table = _read_persons(source, config, progress, seconds)
+    row_terms, spread, spread_cached = _terms_of_rows(source, table, config, recognize, progress, cache, fan_out,
+                                                      spread_in_parts, seconds)
     hierarchies = TermHierarchies(enabled=config.generalize_terms)
 
     step = time.perf_counter()
@@ -180,10 +155,7 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
     sizes = Counter(len(c) for c in partitioning.classes)
     released_sizes = sorted(released.values())
     recognized = row_terms.label_counts()
-    qis = [a for a in config.quasi_identifiers if a.type != "text"]
-    mapped = {label for a in qis for label in a.entities}  # only these can state a relational value
-    redundant = sum(1 for row, terms in enumerate(row_terms) for column in terms for t in column
-                    if t.label in mapped and redundant_match(t, row, qis, table) is not None) if mapped else 0
+    redundant = _redundant_terms(table, config, row_terms)
     seconds["total"] = time.perf_counter() - started
     return {
         "k": config.k, "strategy": config.strategy, "relational_weight": config.relational_weight,
@@ -214,6 +186,55 @@ def anonymize_csv(source: Path, config, output: Path, *, recognize: Callable | N
         "seconds": {name: round(value, 3) for name, value in seconds.items()},
         "warnings": list(config.warnings),
     }
+
+
+def _read_persons(source: Path, config, progress: Progress | None, seconds: dict[str, float]) -> Table:
+    """The dataset read, refused when it has fewer persons than k (before minutes of NER, not after)."""
+    started = time.perf_counter()
+    with source.open("rb") as handle:
+        table = read_table(handle, config, progress=_stage(progress, "read"))
+    seconds["read"] = time.perf_counter() - started
+    persons = len(set(table.persons))
+    if persons < config.k:
+        raise TooFewPersons(f"The dataset has {persons} persons, fewer than k = {config.k}: no class of k persons "
+                            "can be formed.")
+    return table
+
+
+def _terms_of_rows(source: Path, table: Table, config, recognize: Callable | None, progress: Progress | None,
+                   cache, fan_out: Callable[[Progress], None] | None, spread_in_parts: SpreadInParts | None,
+                   seconds: dict[str, float]) -> tuple[RowTerms, Counter, bool]:
+    """Recognition, then string-level recoding: every row's terms, the occurrences added per type (and terms
+    that took in a shorter one NER tagged), and whether they came from the cache."""
+    step = time.perf_counter()
+    if config.text_columns and recognize is None:
+        raise ValueError("the configuration has text columns but no recognizer was given")
+    stage = "recognize"
+    if fan_out is not None and config.text_columns:
+        fan_out(_stage(progress, "fan_out"))
+        seconds["fan_out"] = time.perf_counter() - step  # part of seconds["recognize"], which is the whole stage
+        stage = "gather"
+    row_terms = recognize_rows(source, table, config, recognize, _stage(progress, stage))
+    seconds["recognize"] = time.perf_counter() - step
+
+    step = time.perf_counter()
+    _stage(progress, "spread")(0, 1, "recoding every occurrence of the recognized strings")
+    recognized_terms = row_terms
+    row_terms, spread_cached = spread_terms(source, table, config, row_terms, cache, spread_in_parts,
+                                            _stage(progress, "spread"), seconds)
+    spread = row_terms.added_over(recognized_terms) if row_terms is not recognized_terms else Counter()
+    seconds["spread"] = time.perf_counter() - step
+    return row_terms, spread, spread_cached
+
+
+def _redundant_terms(table: Table, config, row_terms: RowTerms) -> int:
+    """Terms of a type mapped to a quasi-identifier that state its value in the row (only these can)."""
+    qis = [a for a in config.quasi_identifiers if a.type != "text"]
+    mapped = {label for a in qis for label in a.entities}
+    if not mapped:
+        return 0
+    return sum(1 for row, terms in enumerate(row_terms) for column in terms for t in column
+               if t.label in mapped and redundant_match(t, row, qis, table) is not None)
 
 
 def spread_terms(source: Path, table, config, row_terms: RowTerms | Sequence, cache=None,
@@ -384,24 +405,29 @@ def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
     without the texts: what ``_apply_stored`` makes of them, the same terms in the same order, numbered alike.
     None when an added term has no text (changes stored before they carried it); ValueError where the changes
     do not fit the terms. The changes are checked and taken apart a column at a time, not term by term."""
-    arrays = base.arrays()
     bounds = np.frombuffer(base._bounds, dtype=np.int64)
-    old = len(arrays["start"])
     indices = np.fromiter(changes, dtype=np.int64, count=len(changes))
     if len(indices) and not (0 <= indices.min() and indices.max() < base.texts):
         wrong = next(i for i in changes if not 0 <= i < base.texts)
         raise ValueError(f"the stored changes name text {wrong}, past the dataset's last")
     removed_lists = [change[0] for change in changes.values()]
     added_lists = [change[1] for change in changes.values()]
-
-    def misfit(entries_of_change: np.ndarray) -> ValueError:
-        return ValueError(f"the stored changes of text {int(indices[entries_of_change.argmax()])} do not fit it")
-
     if not all(type(r) is list for r in removed_lists) or not all(type(a) is list for a in added_lists):
-        raise misfit(np.array([type(r) is not list or type(a) is not list
-                               for r, a in zip(removed_lists, added_lists, strict=True)]))
+        bad = np.array([type(r) is not list or type(a) is not list
+                        for r, a in zip(removed_lists, added_lists, strict=True)])
+        raise ValueError(f"the stored changes of text {int(indices[bad.argmax()])} do not fit it")
+    added = _checked_added(indices, added_lists)
+    if added is None:
+        return None
+    removed_text, removed_at = _checked_removed(indices, removed_lists, bounds)
+    return _with_changes(base, bounds, indices, added, removed_text, removed_at)
+
+
+def _checked_added(indices: np.ndarray, added_lists: list[list]) -> tuple | None:
+    """The added terms of the stored changes as columns: (text, start, end) arrays and (label, spelling)
+    lists; None when one has no text (changes stored before they carried it); ValueError where one is no
+    term of its text."""
     added = list(chain.from_iterable(added_lists))
-    added_count = len(added)
     added_text = np.repeat(indices, np.fromiter(map(len, added_lists), dtype=np.int64, count=len(added_lists)))
     if not all(type(entry) is list and len(entry) == 4 for entry in added):
         if any(type(entry) is list and len(entry) == 3 for entry in added):
@@ -417,11 +443,18 @@ def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
         raise ValueError(f"the stored changes of text {int(added_text[bad.argmax()])} do not fit it")
     starts_added = np.array(add_start, dtype=np.int64)
     ends_added = np.array(add_end, dtype=np.int64)
-    lengths = np.fromiter(map(len, add_spelling), dtype=np.int64, count=added_count)
+    lengths = np.fromiter(map(len, add_spelling), dtype=np.int64, count=len(added))
     bad = ~((0 <= starts_added) & (starts_added < ends_added) & (ends_added - starts_added == lengths)
             & (ends_added <= np.iinfo(np.int32).max))
     if bad.any():
         raise ValueError(f"the stored changes of text {int(added_text[bad.argmax()])} do not fit it")
+    return added_text, starts_added, ends_added, add_label, add_spelling
+
+
+def _checked_removed(indices: np.ndarray, removed_lists: list[list], bounds: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The removed terms of the stored changes as (text, place among the text's terms) arrays; ValueError where
+    one is no term of its text."""
     removed = list(chain.from_iterable(removed_lists))
     removed_text = np.repeat(indices, np.fromiter(map(len, removed_lists), dtype=np.int64, count=len(removed_lists)))
     if not set(map(type, removed)) <= {int}:
@@ -431,6 +464,16 @@ def _apply_spelled(changes: dict[int, list], base: RowTerms) -> RowTerms | None:
     bad = (removed_at < 0) | (removed_at >= bounds[removed_text + 1] - bounds[removed_text])
     if bad.any():
         raise ValueError(f"the stored changes of text {int(removed_text[bad.argmax()])} do not fit it")
+    return removed_text, removed_at
+
+
+def _with_changes(base: RowTerms, bounds: np.ndarray, indices: np.ndarray, added: tuple,
+                  removed_text: np.ndarray, removed_at: np.ndarray) -> RowTerms:
+    """A new store of ``base``'s terms without the removed and with the added ones (checked already)."""
+    added_text, starts_added, ends_added, add_label, add_spelling = added
+    arrays = base.arrays()
+    old = len(arrays["start"])
+    added_count = len(add_label)
     keep = np.ones(old + added_count, dtype=bool)
     keep[bounds[removed_text] + removed_at] = False
     changed = np.zeros(base.texts, dtype=bool)

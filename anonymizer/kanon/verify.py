@@ -55,21 +55,7 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
     terms, generalized values and relational values; one list object per class, as it is split into words once
     per object). Returns {"names": Counter by type, "rows_with_names": n,
     "examples": [(row, type, string), ...] (up to 20)}."""
-    names: dict[tuple[str, ...], str] = {}
-    labels = set(recognized.values())
-    shapes: dict[str, set[tuple[int, int]]] = {}
-    for key, label in recognized.items():
-        words = tuple(_words(key))
-        if (not words or not key[0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2)
-                or key.upper() in labels):  # "FAC" in the output is the type written in place of a term
-            continue
-        if not is_ordinary(key, is_common_word):
-            names[words] = label
-            # Looked for at its first uncommon word, so that a text is searched at its rare words only.
-            offset = min(range(len(words)), key=lambda i, words=words: (
-                not words[i][0].isalnum(), len(words[i]) == 1 or is_common_word(words[i]), i))
-            shapes.setdefault(words[offset], set()).add((offset, len(words)))
-    shapes_of = {word: sorted(found, key=lambda shape: -shape[1]) for word, found in shapes.items()}
+    names, shapes_of = _name_shapes(recognized, is_common_word)
     found_names, rows_with, examples = Counter(), 0, []
     # What the last classes may show, split into words: a bounded cache, since a million persons make half a
     # million classes and rows come in file order, not class by class. Each entry keeps its list, so that an id
@@ -97,15 +83,7 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                             continue
                         if texts is None:  # what the class may show, only for rows where a name stands
                             texts = allowed_per_row(row)
-                            entry = seen.get(id(texts))
-                            if entry is None or entry[0] is not texts:  # split into words once per list
-                                shown = {_shown_span(text) for text in texts}
-                                entry = seen[id(texts)] = [texts, shown, set().union(*shown),
-                                                           sorted({len(span) for span in shown if span})]
-                                if len(seen) > SHOWN_CACHE:
-                                    seen.popitem(last=False)
-                            else:
-                                seen.move_to_end(id(texts))
+                            entry = _shown_entry(seen, texts)
                             allowed = entry[1]
                         if gram in allowed:
                             continue
@@ -129,6 +107,42 @@ def surviving_strings(output: Path, text_columns: Sequence[str], recognized: dic
                     after = stop
             rows_with += leaked
     return {"names": found_names, "rows_with_names": rows_with, "examples": examples}
+
+
+def _name_shapes(recognized: dict[str, str], is_common_word: Callable[[str], bool]
+                 ) -> tuple[dict[tuple[str, ...], str], dict[str, list[tuple[int, int]]]]:
+    """The recognized names looked for, by their words (-> entity type), and where each is looked for: by its
+    first uncommon word, the (offset of that word, number of words) of the names standing there, longest first."""
+    names: dict[tuple[str, ...], str] = {}
+    labels = set(recognized.values())
+    shapes: dict[str, set[tuple[int, int]]] = {}
+    for key, label in recognized.items():
+        words = tuple(_words(key))
+        if (not words or not key[0].isalnum() or sum(c.isalnum() for c in key) < 2 or (key.isdigit() and len(key) <= 2)
+                or key.upper() in labels):  # "FAC" in the output is the type written in place of a term
+            continue
+        if not is_ordinary(key, is_common_word):
+            names[words] = label
+            # Looked for at its first uncommon word, so that a text is searched at its rare words only.
+            offset = min(range(len(words)), key=lambda i, words=words: (
+                not words[i][0].isalnum(), len(words[i]) == 1 or is_common_word(words[i]), i))
+            shapes.setdefault(words[offset], set()).add((offset, len(words)))
+    shapes_of = {word: sorted(found, key=lambda shape: -shape[1]) for word, found in shapes.items()}
+    return names, shapes_of
+
+
+def _shown_entry(seen: OrderedDict[int, list], texts: Sequence[str]) -> list:
+    """What a class may show split into words once per list: [the list, its word tuples, the words in them,
+    their lengths], kept in ``seen`` (by id, the least recently used leaving past SHOWN_CACHE entries)."""
+    entry = seen.get(id(texts))
+    if entry is None or entry[0] is not texts:
+        shown = {_shown_span(text) for text in texts}
+        entry = seen[id(texts)] = [texts, shown, set().union(*shown), sorted({len(span) for span in shown if span})]
+        if len(seen) > SHOWN_CACHE:
+            seen.popitem(last=False)
+    else:
+        seen.move_to_end(id(texts))
+    return entry
 
 
 @lru_cache(maxsize=1 << 16)  # the same values are shown by many classes ("PERSON", "20-29", "a city in Ohio")

@@ -231,6 +231,65 @@ class _Chunk:
     repeats: int = 0    # characters of the misses' repetitions within the chunk
 
 
+class _Lookup:
+    """The input read ``chunk`` texts at a time and looked up in the cache, the chunks looked up and not yet
+    yielded (in input order), and the characters done so far, reported to ``on_characters``."""
+
+    def __init__(self, texts: Iterable[str], fingerprint: str, cache: TermCache | None, chunk: int,
+                 on_characters: Callable[[int], None] | None) -> None:
+        self.source = iter(texts)
+        self.fingerprint = fingerprint
+        self.cache = cache
+        self.chunk = chunk
+        self.on_characters = on_characters
+        self.waiting: deque[_Chunk] = deque()
+        self.counted = 0        # characters of cached / repeated texts
+        self.fresh_chars = 0    # characters of texts through NER
+        self.last_reported = -1
+
+    def report(self) -> None:
+        if self.on_characters is not None and self.counted + self.fresh_chars > self.last_reported:
+            self.last_reported = self.counted + self.fresh_chars
+            self.on_characters(self.last_reported)
+
+    def on_fresh(self, n: int) -> None:
+        self.fresh_chars = n
+        self.report()
+
+    def count_repeats(self, item: _Chunk) -> None:
+        """A chunk's texts repeated within it are done once the chunk is."""
+        if item.repeats:
+            self.counted += item.repeats
+            self.report()
+
+    def look_up_next(self) -> _Chunk | None:
+        batch = [check_text(t) for t in islice(self.source, self.chunk)]
+        if not batch:
+            return None
+        results = (self.cache.get_many(self.fingerprint, batch) if self.cache is not None
+                   else [None] * len(batch))
+        item = _Chunk(batch, results, list(dict.fromkeys(t for t, r in zip(batch, results, strict=True)
+                                                         if r is None)))
+        self.waiting.append(item)
+        if self.on_characters is not None:
+            cached = sum(len(t) for t, r in zip(batch, results, strict=True) if r is not None)
+            item.repeats = sum(map(len, batch)) - cached - sum(map(len, item.misses))
+            self.counted += cached
+            self.report()
+        return item
+
+    def to_recognize(self) -> Iterator[str]:
+        """The misses in input order, reading further chunks as spaCy asks for more text."""
+        while True:
+            for item in list(self.waiting):
+                if not item.fed:
+                    item.fed = True
+                    yield from item.misses
+            if self.look_up_next() is None:
+                if all(item.fed for item in self.waiting):
+                    return
+
+
 def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache: TermCache | None, *,
                          progress: Callable[[int, str], None] | None = None, chunk: int = 500,
                          on_characters: Callable[[int], None] | None = None,
@@ -250,53 +309,12 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
     if chunk < 1:
         raise ValueError("chunk must be >= 1")
     fingerprint = recognizer.fingerprint
-    source = iter(texts)
-    waiting: deque[_Chunk] = deque()  # looked up and not yet yielded, in input order
-    counted = fresh_chars = 0         # characters of cached / repeated texts; of texts through NER
-    last_reported = -1
-
-    def report() -> None:
-        nonlocal last_reported
-        if on_characters is not None and counted + fresh_chars > last_reported:
-            last_reported = counted + fresh_chars
-            on_characters(last_reported)
-
-    def on_fresh(n: int) -> None:
-        nonlocal fresh_chars
-        fresh_chars = n
-        report()
-
-    def look_up_next() -> _Chunk | None:
-        nonlocal counted
-        batch = [check_text(t) for t in islice(source, chunk)]
-        if not batch:
-            return None
-        results = cache.get_many(fingerprint, batch) if cache is not None else [None] * len(batch)
-        item = _Chunk(batch, results, list(dict.fromkeys(t for t, r in zip(batch, results, strict=True)
-                                                         if r is None)))
-        waiting.append(item)
-        if on_characters is not None:
-            cached = sum(len(t) for t, r in zip(batch, results, strict=True) if r is not None)
-            item.repeats = sum(map(len, batch)) - cached - sum(map(len, item.misses))
-            counted += cached
-            report()
-        return item
-
-    def to_recognize() -> Iterator[str]:
-        """The misses in input order, reading further chunks as spaCy asks for more text."""
-        while True:
-            for item in list(waiting):
-                if not item.fed:
-                    item.fed = True
-                    yield from item.misses
-            if look_up_next() is None:
-                if all(item.fed for item in waiting):
-                    return
-
+    lookup = _Lookup(texts, fingerprint, cache, chunk, on_characters)
+    waiting = lookup.waiting
     stream: Iterator[list[Term]] | None = None
     done = from_cache = 0
     try:
-        while waiting or look_up_next() is not None:
+        while waiting or lookup.look_up_next() is not None:
             item = waiting[0]
             from_cache += sum(r is not None for r in item.results)
             if counts is not None:
@@ -304,17 +322,15 @@ def recognize_with_cache(texts: Iterable[str], recognizer: TermRecognizer, cache
                 counts["recognized"] = counts.get("recognized", 0) + len(item.misses)
             if item.misses:
                 if stream is None:
-                    stream = (recognizer.recognize_many(to_recognize(), on_characters=on_fresh)
-                              if on_characters is not None else recognizer.recognize_many(to_recognize()))
+                    stream = (recognizer.recognize_many(lookup.to_recognize(), on_characters=lookup.on_fresh)
+                              if on_characters is not None else recognizer.recognize_many(lookup.to_recognize()))
                 fresh = {text: next(stream) for text in item.misses}
                 if cache is not None:
                     cache.put_many(fingerprint, item.misses, [fresh[t] for t in item.misses])
                 item.results = [r if r is not None else fresh[t] for t, r in zip(item.texts, item.results,
                                                                                   strict=True)]
             waiting.popleft()
-            if item.repeats:
-                counted += item.repeats
-                report()
+            lookup.count_repeats(item)
             done += len(item.texts)
             if progress is not None:
                 progress(done, f"sensitive terms: {done} texts ({from_cache} from cache)")

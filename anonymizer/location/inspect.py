@@ -4,6 +4,7 @@ numbers and per cell, and what was deleted (no Django here)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -12,6 +13,7 @@ from anonymizer.location.deidentify import Deidentifier, LinearScorer
 from anonymizer.location.geography import grid_places, map_description
 from anonymizer.location.language import language_warning
 from anonymizer.location.model import LocationModel
+from anonymizer.location.options import DEFAULT_OPTIONS, InspectOptions
 from anonymizer.location.place_scorer import PLACE_SCORER
 from anonymizer.location.review import needs_review
 from anonymizer.location.tokenize import Token
@@ -126,18 +128,18 @@ class TextEdit(Protocol):
         """Where ``text[start:end]`` is in the original post; None inside an inserted span."""
 
 
-def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
+def inspect_text(model: LocationModel, text: str, options: InspectOptions = DEFAULT_OPTIONS, *,
                  extra_scorers: Sequence[LinearScorer] = (), edit: TextEdit | None = None,
-                 replacement: str = "delete", places: str = "all", deadline: Deadline | None = None) -> dict:
-    """Infer, de-identify (automatic when m is None, else exactly m deletions) and describe both states.
+                 deadline: Deadline | None = None) -> dict:
+    """Infer, de-identify as ``options`` say (automatic when their m is None, else exactly m deletions) and
+    describe both states.
 
     With ``edit``, the location is de-identified in the edited post (location and time removed in one pass):
     "before" is still the original post, "after" the final one, and every span is one of the original post.
     Tokens of the words the edit inserted are kept and left out of ``tokens``."""
     source = text if edit is None else edit.text
-    result = model.deidentify(source, m=m, keep_words=keep_words, extra_scorers=extra_scorers,
-                              keep_spans=edit.inserted_spans if edit is not None else (), replacement=replacement,
-                              places=places, deadline=deadline)
+    result = model.deidentify(source, **options.release_keywords(), extra_scorers=extra_scorers,
+                              keep_spans=edit.inserted_spans if edit is not None else (), deadline=deadline)
     decision, threshold = result.decision, model.threshold.value
     probabilities_before, scores_before = result.probabilities_before, decision.scores_before
     if edit is not None:  # "before" is the post as written, not the edited one
@@ -171,7 +173,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
                   # Under *every* threshold (classifier, places, human), as the released text re-scored.
                   "under_threshold": decision.under_threshold},
         "decision": {
-            "mode": "auto" if m is None else "fixed",
+            "mode": "auto" if options.m is None else "fixed",
             "m": len(decision.deleted),
             "under_threshold": decision.under_threshold,
             "optimal": decision.optimal,
@@ -181,8 +183,8 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
             "scores_before": scores_before,
             "scores_after": decision.scores_after,
             "thresholds": decision.thresholds,
-            "replacement": replacement,
-            "places": places,
+            "replacement": options.replacement,
+            "places": options.places,
             "rounds": result.rounds,
         },
     }
@@ -192,7 +194,7 @@ def inspect_text(model: LocationModel, text: str, *, m: int | None = None, keep_
     out["map_scorer"] = map_scorer(out["before"]["scorers"])
     language = language_warning(text, model.language, model.name)
     out["warnings"] = ([language] if language else []) + keep_warnings(
-        model, source, result, m=m, extra_scorers=extra_scorers, edit=edit, replacement=replacement, places=places)
+        model, source, result, options, extra_scorers=extra_scorers, edit=edit)
     # The released text tokenized once for both: what the gazetteer places inside the map, and what no list
     # holds (review.py).
     released_tokens = model.tokenize(result.text_after)
@@ -232,17 +234,18 @@ def places_left(model: LocationModel, released: str, tokens: Sequence[Token] | N
     return out
 
 
-def keep_warnings(model: LocationModel, source: str, result, *, m: int | None, extra_scorers: Sequence[LinearScorer],
-                  edit: TextEdit | None, replacement: str, places: str) -> list[dict]:
+def keep_warnings(model: LocationModel, source: str, result, options: InspectOptions, *,
+                  extra_scorers: Sequence[LinearScorer], edit: TextEdit | None) -> list[dict]:
     """Warnings about the words to keep, as {field, message}: an entry found nowhere in the post, and (automatic
     mode) a keep list that leaves the post over a threshold, with whether the post gets under without it."""
     warnings = [{"field": "keep", "message": f"“{word}” is not in the post."} for word in result.keep_missing]
     decision = result.decision
-    if m is not None or decision.under_threshold or not result.kept:
+    if options.m is not None or decision.under_threshold or not result.kept:
         return warnings
     kept = ", ".join(f"“{result.tokens[i].text}”" for i in result.kept[:10])
+    without_keep = replace(options, keep_words=())
     free = model.deidentify(source, keep_spans=edit.inserted_spans if edit is not None else (),
-                            extra_scorers=extra_scorers, replacement=replacement, places=places)
+                            extra_scorers=extra_scorers, **without_keep.release_keywords())
     proof = "" if decision.optimal else " (the search was not exhaustive, so this is the best found, not a proof)"
     if free.decision.under_threshold:
         n = len(free.decision.deleted)

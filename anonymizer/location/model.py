@@ -21,15 +21,12 @@ from anonymizer.location.classifier import LocationClassifier
 from anonymizer.location.corpus import Post, corpus_fingerprint
 from anonymizer.location.deidentify import Deidentification, Deidentifier, LinearScorer
 from anonymizer.location.evaluate import evaluate_predictions, split_train_test
+from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smoothed_prior
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
 from anonymizer.platform.deadline import Deadline, check
 from anonymizer.platform.grid import Grid
 
-REPLACEMENTS = ("delete", "mask", "generalize")
-# Which place names go: "all" that the gazetteer resolves inside the grid (a reader reads "東京" or "Iowa" even
-# where the scorers say it narrows nothing down), or only those the thresholds "need" (the paper's rule).
-PLACE_POLICIES = ("all", "needed")
 MASK = {"en": "[place]", "ja": "［地名］"}
 # Re-checking the released text can find what the search over units could not see (a word the deletion joined,
 # a re-tokenized contraction); the search continues on the released text this many times at most.
@@ -229,7 +226,7 @@ class LocationModel:
 
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                    keep_spans: Sequence[tuple[int, int]] = (), extra_scorers: Sequence[LinearScorer] = (),
-                   replacement: str = "delete", places: str = "all",
+                   replacement: str = DEFAULT_OPTIONS.replacement, places: str = DEFAULT_OPTIONS.places,
                    deadline: Deadline | None = None) -> DeidentifiedPost:
         """Delete the fewest units (or exactly m) that bring every scorer under its threshold, then check the
         text actually released: re-tokenized and re-scored, and searched again (automatic mode) while it is not

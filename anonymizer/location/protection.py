@@ -35,6 +35,7 @@ from anonymizer.location.calibration import train_calibrated_model
 from anonymizer.location.corpus import Post
 from anonymizer.location.evaluate import evaluate_predictions
 from anonymizer.location.model import LocationModel, train_location_model
+from anonymizer.location.options import DEFAULT_OPTIONS, REPLACEMENTS
 from anonymizer.location.tokenize import TokenizerSettings
 from anonymizer.platform.grid import Grid, haversine_km
 
@@ -52,7 +53,6 @@ EXAMPLE_KINDS = {
     "unchanged_named_place": "Unchanged posts that named a place inside the grid",
     "still_located": "Posts the character n-gram attacker still places in the right cell after de-identification",
 }
-REPLACEMENTS = ("delete", "mask", "generalize")
 
 
 def three_way_split(posts: Sequence[Post], seed: int = 0, test_share: float = 0.2
@@ -72,7 +72,7 @@ def three_way_split(posts: Sequence[Post], seed: int = 0, test_share: float = 0.
     return np.sort(rest[defender]), np.sort(rest[attacker]), np.sort(test), by_user
 
 
-def replacement_options(replacement: str = "delete") -> dict:
+def replacement_options(replacement: str = DEFAULT_OPTIONS.replacement) -> dict:
     """The ``deidentify`` keyword for a replacement mode. A defender without the ``replacement`` keyword only
     deletes: "delete" then needs no keyword, anything else is refused."""
     if replacement not in REPLACEMENTS:

@@ -366,8 +366,8 @@
     if (body.mode === "fixed") body.m = Number(data.get("m"));
     // Comma-separated words or phrases ("Des Moines, Iowa Cubs"): each phrase keeps every word it spans.
     body.keep = String(data.get("keep") || "").split(/[,、，]/).map((w) => w.trim()).filter(Boolean);
-    body.replacement = data.get("replacement") || "delete";
-    body.places = data.get("places") || "all";
+    body.replacement = data.get("replacement") || config.defaults.replacement;
+    body.places = data.get("places") || config.defaults.places;
     if (data.get("remove_time")) {
       body.remove_time = true;
       body.time_mode = data.get("time_mode");

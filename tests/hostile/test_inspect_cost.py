@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 
 from anonymizer.location.deidentify import DEFAULT_MAX_WORK, Deidentifier, _Post
 from anonymizer.location.model import LocationModel
+from anonymizer.location.options import InspectOptions
 from anonymizer.location.web import services
 from anonymizer.platform import compute
 from anonymizer.platform.compute import ComputeLimit
@@ -140,7 +141,7 @@ def test_past_the_deadline_every_inspection_answers_503_naming_the_limit(locatio
 def test_a_jobs_post_past_the_deadline_is_named(location_models, settings, user):
     settings.INSPECT_DEADLINE_SECONDS = 0.000001
     with pytest.raises(ComputeLimit) as raised:
-        services.inspect_posts(user, ["渋谷でランチ", "新宿"], {"model": "tokyo-ja"}, in_job=True)
+        services.inspect_posts(user, ["渋谷でランチ", "新宿"], InspectOptions(model="tokyo-ja"), in_job=True)
     assert raised.value.post == 0 and "INSPECT_DEADLINE_SECONDS" in str(raised.value.detail)
 
 

@@ -54,7 +54,7 @@ class InspectView(APIView):
         refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        inspection = services.inspect_posts(request.user, [data["text"]], data)
+        inspection = services.inspect_posts(request.user, [data["text"]], serializer.inspect_options())
         result = inspection.results[0]
         if isinstance(result, TooFewDeletable):  # more deletions asked than the post has deletable units
             raise ValidationError({"m": [str(result)]})
@@ -78,7 +78,8 @@ class InspectReportView(APIView):
         refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        report = services.inspection_report(request.user, data, data["format"])
+        report = services.inspection_report(request.user, data["text"], serializer.inspect_options(), data["format"],
+                                            include_before=data["include_before"])
         response = HttpResponse(report.content, content_type=report.content_type)
         response["Content-Disposition"] = f'attachment; filename="{report.filename}"'
         response["Cache-Control"] = "no-store"
@@ -98,7 +99,7 @@ class InspectBatchView(APIView):
         refuse_wrong_json_types(serializer)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        inspection = services.inspect_posts(request.user, data["texts"], data)
+        inspection = services.inspect_posts(request.user, data["texts"], serializer.inspect_options())
         results = [{"error": str(result)} if isinstance(result, TooFewDeletable) else {"result": result}
                    for result in inspection.results]
         return Response({"model": inspection.model_payload(), "results": results})

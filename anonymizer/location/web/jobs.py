@@ -14,10 +14,11 @@ from rest_framework import serializers
 from anonymizer.location.corpus import ColumnMap, load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
 from anonymizer.location.file_review import reviewed_column
+from anonymizer.location.options import DEFAULT_OPTIONS
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 from anonymizer.location.verdict import model_strength
 from anonymizer.location.web import selectors, services
-from anonymizer.location.web.serializers import InspectOptionsSerializer
+from anonymizer.location.web.serializers import InspectOptionsSerializer, inspect_options
 from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts
@@ -106,7 +107,7 @@ class EvaluateLocationProtectionParams(serializers.Serializer):
     max_posts = serializers.IntegerField(min_value=10, max_value=2000, default=300,
                                          help_text="Test posts to de-identify and attack.")
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
-    replacement = serializers.ChoiceField(choices=list(REPLACEMENTS), default="delete",
+    replacement = serializers.ChoiceField(choices=list(REPLACEMENTS), default=DEFAULT_OPTIONS.replacement,
                                           help_text="What a deleted place becomes in the released text.")
 
     def validate_replacement(self, value: str) -> str:
@@ -239,8 +240,9 @@ def deidentify_rewrite(job: Job):
     and re-scored), the released text written in its cell, the verdict and the names to review in the added
     columns. State: counts per column, a sample of changed posts, and the rows that are not English when time goes
     too."""
-    options = dict(job.params)
-    names = list(options["text_columns"])
+    params = dict(job.params)
+    options = inspect_options(params)
+    names = list(params["text_columns"])
     upload_name = job.inputs.get().original_name
 
     def rewrite(header, records, writer, progress) -> dict:
@@ -252,7 +254,7 @@ def deidentify_rewrite(job: Job):
         done = 0
         for batch in batches(records, BATCH_ROWS):
             first, done = done, done + len(batch)
-            if options.get("remove_time"):
+            if options.remove_time:
                 refused.extend(time_removal.not_english_rows(batch, indices, names, first))
             if refused:
                 continue  # the job will fail: only look for the other rows to name

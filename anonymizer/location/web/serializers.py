@@ -3,11 +3,14 @@ for the OpenAPI schema, the response's shape."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import fields
+
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
+from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
 from anonymizer.location.tokenize import TOKEN_KINDS
 from anonymizer.location.verdict import STATUSES
 from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
@@ -25,9 +28,10 @@ class InspectOptionsSerializer(serializers.Serializer):
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
                                                  help_text=OPTION_HELP["time_patterns_top"])
     remove_time = serializers.BooleanField(
-        default=False, help_text="Remove time expressions too (English posts), before the location: the time_* "
-                                 "options say how. The response's time field lists what went.")
-    model = serializers.CharField(required=False, allow_blank=True, default="", max_length=200,
+        default=DEFAULT_OPTIONS.remove_time,
+        help_text="Remove time expressions too (English posts), before the location: the time_* options say how. "
+                  "The response's time field lists what went.")
+    model = serializers.CharField(required=False, allow_blank=True, default=DEFAULT_OPTIONS.model, max_length=200,
                                   help_text="Model id or name; empty: the default model for the text's language.")
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
                                    help_text="auto: delete the fewest units (a word, or a whole place name) that "
@@ -43,11 +47,11 @@ class InspectOptionsSerializer(serializers.Serializer):
                                            "An entry not in the post, or a list that leaves the post over a "
                                            "threshold, gets a warning.")
     replacement = serializers.ChoiceField(
-        choices=list(REPLACEMENTS), default="delete",
+        choices=list(REPLACEMENTS), default=DEFAULT_OPTIONS.replacement,
         help_text="What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
                   "prefecture, where that keeps every scorer under its threshold; else it is deleted).")
     places = serializers.ChoiceField(
-        choices=list(PLACE_POLICIES), default="all",
+        choices=list(PLACE_POLICIES), default=DEFAULT_OPTIONS.places,
         help_text="Automatic mode: all (every place name the gazetteer puts inside the grid goes, then the fewest "
                   "other units) or needed (only what the thresholds need: the paper's rule).")
 
@@ -58,6 +62,24 @@ class InspectOptionsSerializer(serializers.Serializer):
         else:
             data.pop("m", None)
         return data
+
+    def inspect_options(self) -> InspectOptions:
+        """The validated options, typed (once per request)."""
+        return inspect_options(self.validated_data)
+
+
+#: The time-removal options of an inspect request (anonymizer.temporal.removal reads them by these names).
+TIME_OPTIONS = ("time_mode", "keep_time", "remove_how_long", "time_patterns", "time_patterns_top")
+
+
+def inspect_options(data: Mapping) -> InspectOptions:
+    """The InspectOptions of validated options (a request's, or the params a job stored): each option by its API
+    name (``keep`` is keep_words), the time-removal ones gathered in ``time``; an option not given keeps its
+    default."""
+    names = {f.name for f in fields(InspectOptions)} - {"keep_words", "time"}
+    return InspectOptions(**{name: data[name] for name in names if name in data},
+                          keep_words=tuple(data.get("keep", DEFAULT_OPTIONS.keep_words)),
+                          time={name: data[name] for name in TIME_OPTIONS if name in data})
 
 
 def _max_chars() -> int:

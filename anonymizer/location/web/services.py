@@ -26,6 +26,7 @@ from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
 from anonymizer.location.deidentify import TooFewDeletable
 from anonymizer.location.inspect import inspect_text, model_description
 from anonymizer.location.model import LocationModel, train_location_model
+from anonymizer.location.options import InspectOptions
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.location.topojson import cached_shapes
 from anonymizer.location.web import selectors
@@ -150,7 +151,7 @@ def geography_urls(layers: Sequence[Mapping]) -> list[dict]:
     return [{**{k: v for k, v in layer.items() if k != "path"}, "url": static(layer["path"])} for layer in layers]
 
 
-def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: Mapping, *,
+def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: InspectOptions, *,
                   in_job: bool = False) -> Inspection:
     """Infer and de-identify posts with the model the options name (the human-inferability scorer beside it
     too), removing their time expressions first when asked (location and time in one pass; every span stays one
@@ -161,11 +162,11 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
     a job's (``in_job``) each get the deadline, and the worker's concurrency stands for the slots. Past it:
     ComputeLimit (503), naming the limit and the post it stopped at, and no result."""
     try:
-        record = selectors.resolve_location_model(user, options.get("model"), texts[0])
+        record = selectors.resolve_location_model(user, options.model, texts[0])
     except LookupError as exc:
         raise serializers.ValidationError({"model": [str(exc)]}) from exc
     model, extra = selectors.load_location_model(record), selectors.human_scorers(record)
-    anonymizer = _time_removal(user, record, texts, options) if options.get("remove_time") else None
+    anonymizer = _time_removal(user, record, texts, options.time) if options.remove_time else None
     what = "De-identifying this post" if len(texts) == 1 else f"De-identifying these {len(texts)} posts"
     deadline = compute.request_deadline()
     with nullcontext() if in_job else compute.compute_slot(deadline, what):
@@ -180,14 +181,12 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
     return Inspection(record, model, results)
 
 
-def _inspect_one(model: LocationModel, extra: Sequence, anonymizer, text: str, options: Mapping,
+def _inspect_one(model: LocationModel, extra: Sequence, anonymizer, text: str, options: InspectOptions,
                  deadline: Deadline) -> dict | TooFewDeletable:
     deadline.check()
     edit = anonymizer.transform([text])[0] if anonymizer is not None else None
     try:
-        result = inspect_text(model, text, m=options.get("m"), keep_words=options.get("keep", ()),
-                              extra_scorers=extra, edit=edit, replacement=options.get("replacement", "delete"),
-                              places=options.get("places", "all"), deadline=deadline)
+        result = inspect_text(model, text, options, extra_scorers=extra, edit=edit, deadline=deadline)
     except TooFewDeletable as exc:
         return exc
     if edit is not None:
@@ -207,12 +206,13 @@ class Report:
 REPORT_TYPES = {"html": "text/html; charset=utf-8", "svg": "image/svg+xml; charset=utf-8"}
 
 
-def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str) -> Report:
+def inspection_report(user: AbstractBaseUser | None, text: str, options: InspectOptions, fmt: str, *,
+                      include_before: bool = False) -> Report:
     """The map report of one post (the same options as inspect): a standalone, offline HTML page (Folium, Leaflet
-    inlined) or an SVG figure, of the released text only (the after map); with ``options["include_before"]`` the
-    before map too, the file then saying first that it reveals where the post points. Computed again from the
-    request, never stored; the post's text is not logged. Raises ValidationError like inspect."""
-    inspection = inspect_posts(user, [options["text"]], options)
+    inlined) or an SVG figure, of the released text only (the after map); with ``include_before`` the before map
+    too, the file then saying first that it reveals where the post points. Computed again from the request, never
+    stored; the post's text is not logged. Raises ValidationError like inspect."""
+    inspection = inspect_posts(user, [text], options)
     result = inspection.results[0]
     if isinstance(result, TooFewDeletable):
         raise serializers.ValidationError({"m": [str(result)]})
@@ -223,7 +223,7 @@ def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str)
     shapes = cached_shapes(root, description["geography"], (grid.south, grid.west, grid.north, grid.east),
                            report.shape_digits(grid))
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    before = bool(options.get("include_before"))
+    before = include_before
     if fmt == "svg":
         document = report.report_svg(result, description, shapes, created, include_before=before)
     else:
@@ -236,7 +236,7 @@ def inspection_report(user: AbstractBaseUser | None, options: Mapping, fmt: str)
 
 def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],
                   options: Mapping):
-    """The time anonymizer the options ask for, once the posts and options are checked for it."""
+    """The time anonymizer the time-removal options ask for, once the posts and options are checked for it."""
     if record.language != time_removal.LANGUAGE:
         raise serializers.ValidationError({"remove_time": [
             f"Time expressions are found in English posts only; the model {record.name!r} is for "

@@ -16,7 +16,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers as drf_serializers
 
-from anonymizer.location.model import PLACE_POLICIES, REPLACEMENTS
+from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.web import api, review_selectors, selectors, services
 from anonymizer.location.web.jobs import DEIDENTIFY_KIND
 from anonymizer.models import HumanInferabilityModel, Upload
@@ -40,6 +40,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "tileAttribution": settings.MAP_TILE_ATTRIBUTION,
         "maxChars": settings.INSPECT_MAX_CHARS,
         "maxM": settings.INSPECT_MAX_M,
+        # The form's defaults as the server has them (anonymizer.location.options), never restated in the script.
+        "defaults": {"replacement": DEFAULT_OPTIONS.replacement, "places": DEFAULT_OPTIONS.places},
     }
     return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": KIND_LABELS.items(),
                                             "default_keep_time": DEFAULT_KEEP_TIME,
@@ -83,7 +85,7 @@ def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None 
     models = artifacts.own_first(selectors.location_models_for(request.user))
     form = form or {"text_columns": ["text" if "text" in header else (header[0] if header else "")],
                     "model": str(models.first().id) if models.exists() else "", "remove_time": False,
-                    "time_mode": "both", "replacement": "delete", "places": "all"}
+                    "time_mode": "both", "replacement": DEFAULT_OPTIONS.replacement, "places": DEFAULT_OPTIONS.places}
     errors = errors or {}
     refusals: dict[str, list[str]] = {}
     for field, problems in errors.items():
@@ -103,7 +105,8 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
         return _deidentify_page(request, upload)
     form = {"text_columns": request.POST.getlist("text_columns"), "model": request.POST.get("model", ""),
             "remove_time": bool(request.POST.get("remove_time")), "time_mode": request.POST.get("time_mode", "both"),
-            "replacement": request.POST.get("replacement", "delete"), "places": request.POST.get("places", "all")}
+            "replacement": request.POST.get("replacement", DEFAULT_OPTIONS.replacement),
+            "places": request.POST.get("places", DEFAULT_OPTIONS.places)}
     try:
         job = job_services.start_job(owner=request.user, kind=DEIDENTIFY_KIND, params=form, inputs=[upload])
     except drf_serializers.ValidationError as exc:

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
-from anonymizer.location.model import PLACE_POLICIES
+from anonymizer.location.options import PLACE_POLICIES
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 
 GAZETTEER = "geo/gazetteer/places.json.gz"

@@ -12,6 +12,7 @@ import pytest
 from anonymizer.location.geography import geography_layers
 from anonymizer.location.inspect import inspect_text, model_description
 from anonymizer.location.model import LocationModel, match_keep_words
+from anonymizer.location.options import InspectOptions
 from anonymizer.location.report import BREAKS, COLORS, external_urls, report_html, report_svg, shape_digits
 from anonymizer.location.topojson import shapes_in_box
 from anonymizer.location.verdict import WEAK_LIFT, model_strength
@@ -47,7 +48,7 @@ def test_a_japanese_keep_word_is_found_inside_a_run_without_spaces(tokyo):
 
 
 def test_a_phrase_keep_word_is_kept_in_the_released_text_and_an_absent_one_is_warned_about(midwest):
-    result = inspect_text(midwest.model, POST, keep_words=["Iowa Cubs", "Ames"])
+    result = inspect_text(midwest.model, POST, InspectOptions(keep_words=("Iowa Cubs", "Ames")))
     assert "Iowa Cubs" in result["text_after"]
     assert {"field": "keep", "message": "“Ames” is not in the post."} in result["warnings"]
     kept = [t["text"] for t in result["tokens"] if t["kept"]]
@@ -55,7 +56,7 @@ def test_a_phrase_keep_word_is_kept_in_the_released_text_and_an_absent_one_is_wa
 
 
 def test_a_keep_list_that_makes_the_goal_impossible_is_flagged_and_not_releasable(midwest):
-    result = inspect_text(midwest.model, POST, keep_words=["Des Moines"])
+    result = inspect_text(midwest.model, POST, InspectOptions(keep_words=("Des Moines",)))
     assert "Des Moines" in result["text_after"]
     assert not result["after"]["under_threshold"]
     verdict = result["verdict"]
@@ -71,7 +72,7 @@ def test_a_keep_list_that_makes_the_goal_impossible_is_flagged_and_not_releasabl
 # -- the verdict's checks -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("keep", [[], ["Des Moines"]])
 def test_the_verdict_lists_three_checks_consistent_with_the_numbers(midwest, keep):
-    result = inspect_text(midwest.model, POST, keep_words=keep)
+    result = inspect_text(midwest.model, POST, InspectOptions(keep_words=tuple(keep)))
     checks = result["verdict"]["checks"]
     assert [c["name"] for c in checks] == ["location", "places", "human"]
     scores, thresholds = result["decision"]["scores_after"], result["decision"]["thresholds"]
@@ -102,7 +103,7 @@ def test_a_place_left_by_choice_is_named_and_the_verdict_does_not_pass(midwest):
     # "needed": only what the thresholds need goes; they do not need "Texas" (mostly south of the grid), a
     # reader still reads it and the gazetteer puts part of it inside the grid.
     text = "Heading to Texas tomorrow for work"
-    result = inspect_text(midwest.model, text, places="needed")
+    result = inspect_text(midwest.model, text, InspectOptions(places="needed"))
     assert result["text_after"] == text and result["after"]["under_threshold"]
     places = result["verdict"]["checks"][1]
     assert places["passed"] is False and places["left"] == ["Texas"] and places["text"].endswith("✗")

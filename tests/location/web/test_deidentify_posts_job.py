@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from anonymizer.location.web.jobs import REVIEW_SEPARATOR
+from anonymizer.location.web.serializers import inspect_options
 from anonymizer.location.web.services import inspect_posts
 from anonymizer.models import Job
 from anonymizer.platform.jobs.services import create_job
@@ -54,7 +55,7 @@ def test_every_post_is_what_the_inspect_page_releases_with_its_verdict(alice_cli
     _, rows, report = released(job)
     assert rows[0] == [*HEADER, "text_location_verdict", "text_location_review"]
     posts = [row[1] for row in ROWS if row[1]]
-    expected = {result["text"]: result for result in inspect_posts(user, posts, OPTIONS).results}
+    expected = {result["text"]: result for result in inspect_posts(user, posts, inspect_options(OPTIONS)).results}
     for row, original in zip(rows[1:], ROWS, strict=True):
         assert [row[0], row[2]] == [original[0], original[2]]  # the other columns as uploaded, in order
         if not original[1]:

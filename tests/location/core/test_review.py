@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.location.inspect import inspect_text, places_left
+from anonymizer.location.options import InspectOptions
 from anonymizer.location.review import (
     NAME_BEFORE_PLACE_WORD,
     NAME_TAG,
@@ -137,7 +138,7 @@ def test_an_unresolvable_name_makes_the_verdict_review_never_pass(request, which
 def test_a_name_is_listed_only_while_it_is_left(midwest):
     # Kept on purpose: listed; the same post without it: nothing to review, the verdict may pass.
     text = "Dinner at Zubrowka's Diner tonight"
-    kept = inspect_text(midwest.model, text, keep_words=["Zubrowka's Diner"])
+    kept = inspect_text(midwest.model, text, InspectOptions(keep_words=("Zubrowka's Diner",)))
     assert [i["text"] for i in kept["verdict"]["review"]] == ["Zubrowka's Diner"]
     plain = inspect_text(midwest.model, "Dinner at home tonight, so good")
     assert plain["verdict"]["review"] == []

@@ -4,6 +4,7 @@ static HTML plus JavaScript calling the inspect API."""
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 from django.conf import settings
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers as drf_serializers
 
-from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS
+from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
 from anonymizer.location.web import api, review_selectors, selectors, services
 from anonymizer.location.web.jobs import DEIDENTIFY_KIND
 from anonymizer.models import HumanInferabilityModel, Upload
@@ -41,7 +42,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "maxChars": settings.INSPECT_MAX_CHARS,
         "maxM": settings.INSPECT_MAX_M,
         # The form's defaults as the server has them (anonymizer.location.options), never restated in the script.
-        "defaults": {"replacement": DEFAULT_OPTIONS.replacement, "places": DEFAULT_OPTIONS.places},
+        "defaults": {option.name: getattr(DEFAULT_OPTIONS, option.name) for option in fields(InspectOptions)
+                     if option.name != "time"},
     }
     return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": KIND_LABELS.items(),
                                             "default_keep_time": DEFAULT_KEEP_TIME,

@@ -134,13 +134,15 @@ def rx_field_translator(keys: dict[str, str]) -> Callable[[str], str]:
         if not field.startswith("attributes."):
             return field
         # The longest attribute name the field lies under (a name may be a prefix of another, and may hold dots),
-        # found among the field's own dotted prefixes: a lookup each, not a scan of every name (2,000 columns).
-        parts = field[len("attributes."):].split(".")
-        for end in range(len(parts), 0, -1):
-            name = ".".join(parts[:end])
+        # looked up at each dot from the right: a few lookups, not a scan of every name (2,000 columns).
+        path = field[len("attributes."):]
+        end = len(path)
+        while end != -1:
+            name = path[:end]
             if name in keys:
-                rest = ".".join(parts[end:])
-                return f"attributes.{keys[name]}" + (f".{own.get(rest, rest)}" if end < len(parts) else "")
+                rest = path[end + 1:]
+                return f"attributes.{keys[name]}" + (f".{own.get(rest, rest)}" if end < len(path) else "")
+            end = path.rfind(".", 0, end)
         return field
 
     return translate

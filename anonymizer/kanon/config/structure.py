@@ -367,10 +367,18 @@ def errors_after(first: list[ConfigError], then: list[ConfigError]) -> list[Conf
 
 
 def _under_any(field: str, prefixes: set[str]) -> bool:
-    """Whether ``field`` is one of ``prefixes`` or lies under one. Looked up by the field's own dotted prefixes,
-    so 2,000 wrong columns cost 2,000 lookups each, not 2,000 string scans each (10 s before)."""
-    parts = field.split(".")
-    return any(".".join(parts[:end]) in prefixes for end in range(1, len(parts) + 1))
+    """Whether ``field`` is one of ``prefixes`` or lies under one (``prefix.…``). Looked up at each dot of the
+    field, so 2,000 wrong columns cost a few lookups each, not a scan of every reported field (10 s before)."""
+    if not prefixes:
+        return False
+    if field in prefixes:
+        return True
+    end = field.find(".")
+    while end != -1:
+        if field[:end] in prefixes:
+            return True
+        end = field.find(".", end + 1)
+    return False
 
 
 def structure_errors(document: Any, shape: Shape) -> list[ConfigError]:

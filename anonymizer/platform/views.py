@@ -23,7 +23,7 @@ from anonymizer.platform.health import check_health
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.describe import flatten, parameter_summary
-from anonymizer.platform.jobs.registry import get_job_kind
+from anonymizer.platform.jobs.registry import get_job_kind, upload_actions
 
 
 @require_http_methods(["GET", "POST"])
@@ -78,7 +78,7 @@ def job_detail(request: HttpRequest, job_id) -> HttpResponse:
     return render(request, "jobs/detail.html", {
         "job": job, "title": selectors.title_of(job), "state": standing.text, "standing": standing,
         # Folded under the report, behind a summary of the ones that tell the runs apart.
-        "parameters": flatten(job.params), "parameter_summary": parameter_summary(job.params),
+        "parameters": flatten(job.params), "parameter_summary": parameter_summary(job.kind, job.params),
         # Without a page of its own for the result, the result as a table (never a raw dict).
         "summary_template": summary_template,
         "result_rows": flatten(job.result) if job.result and not summary_template else [],
@@ -160,7 +160,9 @@ def job_result_download(request: HttpRequest, job_id, result_id: int) -> FileRes
 @login_required
 @require_GET
 def upload_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "uploads/list.html", {"uploads": selectors.uploads_of(request.user)})
+    # Each job kind brings its own links (JobKind.upload_actions): the platform names no capability.
+    return render(request, "uploads/list.html", {"uploads": selectors.uploads_of(request.user),
+                                                 "upload_actions": upload_actions()})
 
 
 @login_required

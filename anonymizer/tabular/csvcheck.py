@@ -1,7 +1,9 @@
-"""check_csv: the acceptance check an uploaded CSV file must pass before it is stored."""
+"""check_csv: the acceptance check an uploaded CSV file must pass before it is stored; chosen_columns: the check
+of the columns a job is asked to read against a stored file's header."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -37,3 +39,13 @@ def check_csv(fileobj: BinaryIO, *, max_bytes: int, max_columns: int = 1000) -> 
     fileobj.seek(0)
     return CsvShape(encoding=source.encoding, delimiter=source.delimiter, header=source.header,
                     rows=source.rows, size_bytes=source.size_bytes, nul_bytes=source.nul_bytes)
+
+
+def chosen_columns(names: Iterable[str], header: Sequence[str], file_name: str) -> tuple[list[str], list[str]]:
+    """The columns a job is asked to read, once each in the order given, and one message for each that the file's
+    header lacks ("posts.csv has no column 'txt'; its columns are: id, text"): every job kind that reads text
+    columns checks them here, before it is queued."""
+    columns = list(dict.fromkeys(names))
+    missing = [f"{file_name} has no column {name!r}; its columns are: {', '.join(header)}"
+               for name in columns if name not in header]
+    return columns, missing

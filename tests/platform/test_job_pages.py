@@ -12,15 +12,21 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework import serializers
 
 from anonymizer.models import Job
-from anonymizer.platform.jobs import runner
+from anonymizer.platform.jobs import registry, runner
 from anonymizer.platform.jobs import services as job_services
-from anonymizer.platform.jobs.describe import flatten, job_title
+from anonymizer.platform.jobs.describe import flatten, job_title, result_file_name
+from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction
 from anonymizer.platform.uploads import create_csv_upload
 from tests.helpers import csv_upload, kanon_file
 
 pytestmark = pytest.mark.django_db
+
+
+class _NoParams(serializers.Serializer):
+    pass
 
 
 def page(response) -> str:
@@ -92,6 +98,22 @@ def test_titles_say_gdf_mode_and_model():
     assert job_title("profile_csv", {"sample_rows": 3}, ["posts.csv"]) == "Profile a CSV file: posts.csv"
     assert flatten({"a": None, "b": {"c": [1, 2]}, "d": [{"e": True}]}) == [
         ("a", "—"), ("b › c", "1, 2"), ("d › 1 › e", "yes")]
+
+
+def test_the_uploads_page_shows_each_kinds_links_in_their_order(alice_client, user, monkeypatch):
+    upload = create_csv_upload(owner=user, uploaded=csv_upload())
+    links = text_of(page(alice_client.get(reverse("upload-list"))))
+    assert "k-anonymize · runs · remove time · de-identify posts · preferences · Delete…" in links
+    # A new kind brings its own link and its own title parameters; the platform's pages need no change (issue 47).
+    kind = JobKind(name="test_new_kind", label="A new kind", run=lambda job, run: None,
+                   params_serializer=_NoParams, distinguishing=(Distinguishing("size", "size={}", "size{}"),),
+                   upload_actions=(UploadAction("download again", "upload-download", position=35),))
+    monkeypatch.setitem(registry._KINDS, kind.name, kind)
+    markup = page(alice_client.get(reverse("upload-list")))
+    assert "remove time · download again · de-identify posts" in text_of(markup)
+    assert f'<a href="{reverse("upload-download", args=[upload.id])}">download again</a>' in markup
+    assert job_title(kind.name, {"size": 3}, ["posts.csv"]) == "A new kind: posts.csv — size=3"
+    assert result_file_name(kind.name, "posts", {"size": 3}, "out.csv") == "posts.size3.out.csv"
 
 
 def test_a_failed_job_says_failed_when_and_why_never_started(alice_client, user):

@@ -32,7 +32,7 @@ from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.chunks import ChunkWork
 from anonymizer.platform.jobs.describe import result_file_name
-from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.profile import PROFILE_JOB
@@ -318,10 +318,19 @@ def result_name(upload: Upload, config: KanonConfig, what: str) -> str:
     baseline), then ``what``: ``blogs.k5.lambda0.5.anonymized.csv``, ``blogs.k5.gdf.report.json``. So the files
     of one dataset's runs never share a name. Bounded as result names are: the upload's stem is cut
     (Upload.stem), and cut further if the whole would not fit JobResult.name."""
-    return result_file_name(upload.stem("dataset"), {"config": config.to_dict()}, what,
+    return result_file_name(KIND, upload.stem("dataset"), {"config": config.to_dict()}, what,
                             max_chars=JobResult._meta.get_field("name").max_length)
+
+
+def _gdf_has_no_lambda(parameter) -> tuple[str, str] | None:
+    """A GDF run (the baseline without λ) says "GDF" where a Mondrian run gives its λ."""
+    return ("GDF", "gdf") if parameter("strategy") == "gdf" else None
 
 
 register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kanon, params_serializer=KanonParams,
                  inputs=1, summary_template="jobs/summary/kanon.html", prepare=prepare, title="k-anonymize",
-                 run_chunk=run_part))
+                 run_chunk=run_part,
+                 distinguishing=(Distinguishing("k", "k={}", "k{}"),
+                                 Distinguishing("relational_weight", "λ={}", "lambda{}", instead=_gdf_has_no_lambda)),
+                 upload_actions=(UploadAction("k-anonymize", "kanon-configure", position=10),
+                                 UploadAction("runs", "kanon-compare", position=20))))

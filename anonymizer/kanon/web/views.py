@@ -194,6 +194,6 @@ def compare(request: HttpRequest, upload_id) -> HttpResponse:
         y_label="NCP_X (texts)", corner_note="lower left loses less", shapes={GDF_SERIES: "square"},
         joined={series for _, series, _, _ in points if series != GDF_SERIES})) if points else ""
     # The rows with where each queued or running run stands; the page polls them (static/js/job-list.js).
-    rows = [(job, standing, parameter_summary(job.params)) for job, standing in selectors.standings_of(runs)]
+    rows = [(job, standing, parameter_summary(job.kind, job.params)) for job, standing in selectors.standings_of(runs)]
     return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "rows": rows, "chart": chart,
                                                   "lambda_note": inversion_note(losses)})

@@ -27,10 +27,10 @@ from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.grid import Grid
 from anonymizer.platform.jobs.csv_parts import batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
-from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.platform.selectors import succeeded_job
-from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular import CsvFormatError, chosen_columns
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal import removal as time_removal
 
@@ -93,7 +93,8 @@ def run_train_location_model(job: Job, run: JobRun) -> dict:
 
 register(JobKind(name=KIND, label="Train a location model", run=run_train_location_model,
                  params_serializer=TrainLocationModelParams, inputs=1,
-                 summary_template="jobs/summary/train_location_model.html"))
+                 summary_template="jobs/summary/train_location_model.html",
+                 distinguishing=(Distinguishing("name", "name={}", "{}"),)))
 
 
 # -- protection against independent attackers, on a default model's corpus ----------------------------------------
@@ -142,7 +143,9 @@ def run_evaluate_location_protection(job: Job, run: JobRun) -> dict:
 
 register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection against independent attackers",
                  run=run_evaluate_location_protection, params_serializer=EvaluateLocationProtectionParams, inputs=0,
-                 summary_template="jobs/summary/evaluate_location_protection.html"))
+                 summary_template="jobs/summary/evaluate_location_protection.html",
+                 distinguishing=(Distinguishing("replacement", "replacement={}", "{}"),
+                                 Distinguishing("spec", "model={}", "model-{}"))))
 
 
 # -- de-identify every post of an uploaded CSV (the inspect page, for a whole file) -------------------------------
@@ -201,12 +204,10 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
     among the owner's, time removal only with an English model; errors by field."""
     upload = inputs[0]
     header = list(upload.metadata.get("header", []))
-    columns = list(dict.fromkeys(params["text_columns"]))
+    columns, missing = chosen_columns(params["text_columns"], header, upload.original_name)
     errors: dict[str, list[str]] = {}
-    missing = [name for name in columns if name not in header]
     if missing:
-        errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
-                                  f"{', '.join(header)}" for name in missing]
+        errors["text_columns"] = missing
     # The reviewed download (file_review) adds <column>_reviewed later: refused now, not a duplicate name then.
     taken = [column for column in [*added_columns(columns), *map(reviewed_column, columns)] if column in header]
     if taken:
@@ -340,8 +341,8 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
                               "nothing was stored. Please report it.")
     stem = upload.stem("posts")
     named = {"model": record.name, "remove_time": bool(job.params.get("remove_time"))}
-    run.add_result_file(result_file_name(stem, named, "deidentified.csv"), output, "text/csv")
-    run.add_result(result_file_name(stem, named, "deidentified.report.json"),
+    run.add_result_file(result_file_name(DEIDENTIFY_KIND, stem, named, "deidentified.csv"), output, "text/csv")
+    run.add_result(result_file_name(DEIDENTIFY_KIND, stem, named, "deidentified.report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return {**report, "sample": sample[:SAMPLE_SIZE]}
 
@@ -367,4 +368,7 @@ register(JobKind(name=DEIDENTIFY_KIND, label="De-identify the location of every 
                  run=run_deidentify_posts, params_serializer=DeidentifyPostsParams, inputs=1,
                  prepare=prepare_deidentify, summary_template="jobs/summary/deidentify_posts.html",
                  title="De-identify the posts of",
-                 run_chunk=lambda job, work: rewrite_part(job, work, deidentify_rewrite(job))))
+                 run_chunk=lambda job, work: rewrite_part(job, work, deidentify_rewrite(job)),
+                 distinguishing=(Distinguishing("time_mode", "mode={}", "mode-{}"),
+                                 Distinguishing("replacement", "replacement={}", "{}")),
+                 upload_actions=(UploadAction("de-identify posts", "location-deidentify-posts", position=40),)))

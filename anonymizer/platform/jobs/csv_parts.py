@@ -26,7 +26,7 @@ from django.conf import settings
 from anonymizer.models import Job, Upload
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.chunks import ChunkWork
-from anonymizer.tabular import CsvFormatError, export
+from anonymizer.tabular import CsvFormatError, chosen_columns, export
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.tabular.spans import record_spans, records_in_span
 
@@ -76,9 +76,9 @@ def gather(parts: Sequence[Part]) -> tuple[list[dict], list[dict], list[tuple[in
 
 def column_indices(header: Sequence[str], names: Sequence[str], file_name: str) -> list[int]:
     """Where the named columns are in ``header``; UserFacingError naming the first one the file lacks."""
-    missing = [name for name in names if name not in header]
+    _, missing = chosen_columns(names, header, file_name)
     if missing:
-        raise UserFacingError(f"{file_name} has no column {missing[0]!r}; its columns are: {', '.join(header)}")
+        raise UserFacingError(missing[0])
     return [list(header).index(name) for name in names]
 
 

@@ -3,41 +3,19 @@ paper_example.csv — k=2, λ=0.5"), the tags its result files carry ("paper_exa
 its parameters and its result as label → value rows (nested values flattened, None as "—"), and where it stands
 (queued: its place in the queue; running: for how long; ended: when).
 
-The parameters that tell runs of one kind apart are found by name wherever they sit in a job's parameters (at
-the top or inside ``config``), so a kind gets a meaningful title without code of its own."""
+The parameters that tell runs of one kind apart are those its ``JobKind.distinguishing`` declares, found by name
+wherever they sit in a job's parameters (at the top or inside ``config``), so a kind gets a meaningful title
+without code of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from anonymizer.platform.jobs.registry import get_job_kind, kind_label
+from anonymizer.platform.jobs.registry import Distinguishing, get_job_kind, kind_label
 
 EMPTY = "—"
-
-
-@dataclass(frozen=True)
-class _Distinguishing:
-    """A parameter that tells runs apart: how it reads in a title and how it is written in a file name."""
-
-    key: str
-    title: str  # "{}" takes the value as read
-    tag: str  # "{}" takes the value as a file name part
-
-
-# The order is the order of a title's parts.
-_DISTINGUISHING = (
-    _Distinguishing("k", "k={}", "k{}"),
-    _Distinguishing("relational_weight", "λ={}", "lambda{}"),
-    _Distinguishing("time_mode", "mode={}", "mode-{}"),
-    _Distinguishing("replacement", "replacement={}", "{}"),
-    _Distinguishing("location_model", "model={}", "model-{}"),
-    _Distinguishing("spec", "model={}", "model-{}"),
-    _Distinguishing("name", "name={}", "{}"),
-    _Distinguishing("epsilon", "ε={}", "eps{}"),
-)
 
 
 def number_text(value: Any) -> str:
@@ -59,17 +37,23 @@ def _lookup(params: Mapping[str, Any], key: str) -> Any:
     return config.get(key) if isinstance(config, Mapping) else None
 
 
-def _parts(params: Mapping[str, Any] | None) -> list[tuple[str, str]]:
-    """(title part, file tag) of each distinguishing parameter a job has, in title order. A GDF run (the
-    baseline without λ) says "GDF" where a Mondrian run gives its λ."""
+def _distinguishing(kind: str) -> tuple[Distinguishing, ...]:
+    try:
+        return get_job_kind(kind).distinguishing
+    except LookupError:  # a kind removed from the code base: its old jobs keep their title without parameters
+        return ()
+
+
+def _parts(kind: str, params: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """(title part, file tag) of each distinguishing parameter of its kind a job has, in title order."""
     params = params if isinstance(params, Mapping) else {}
     parts: list[tuple[str, str]] = []
-    gdf = _lookup(params, "strategy") == "gdf"
-    for item in _DISTINGUISHING:
-        value = _lookup(params, item.key)
-        if item.key == "relational_weight" and gdf:
-            parts.append(("GDF", "gdf"))
+    for item in _distinguishing(kind):
+        instead = item.instead(lambda key: _lookup(params, key)) if item.instead is not None else None
+        if instead is not None:
+            parts.append(instead)
             continue
+        value = _lookup(params, item.key)
         if value is None or value == "" or isinstance(value, Mapping | list | bool):
             continue
         text = number_text(value)
@@ -77,36 +61,37 @@ def _parts(params: Mapping[str, Any] | None) -> list[tuple[str, str]]:
     return parts
 
 
-def parameter_summary(params: Mapping[str, Any] | None) -> str:
+def parameter_summary(kind: str, params: Mapping[str, Any] | None) -> str:
     """The parameters that tell this run from the others of its kind: "k=2, λ=0.5", "k=5, GDF",
     "mode=prune, model=us-midwest-en"; "" when there are none."""
-    return ", ".join(title for title, _ in _parts(params))
+    return ", ".join(title for title, _ in _parts(kind, params))
 
 
-def file_tags(params: Mapping[str, Any] | None) -> list[str]:
+def file_tags(kind: str, params: Mapping[str, Any] | None) -> list[str]:
     """The same parameters as parts of a file name: ["k2", "lambda0.5"], ["k5", "gdf"], ["mode-prune"]. Only
     letters, digits, ".", "-" and "_" survive (a stored name keeps no other), so a model's name stays
     readable."""
     tags = []
-    for _, tag in _parts(params):
+    for _, tag in _parts(kind, params):
         cleaned = "".join(c if c.isalnum() or c in ".-_" else "-" for c in tag).strip("-.")
         if cleaned:
             tags.append(cleaned)
     return tags
 
 
-def result_file_name(stem: str, params: Mapping[str, Any] | None, what: str, *, max_chars: int = 255) -> str:
+def result_file_name(kind: str, stem: str, params: Mapping[str, Any] | None, what: str, *,
+                     max_chars: int = 255) -> str:
     """A result's download name: the upload's stem, the run's tags, then ``what``:
     ``paper_example.k2.lambda0.5.anonymized.csv``, ``paper_example.k2.gdf.report.json``,
     ``posts.mode-both.time-removed.csv``. So the runs of one file never share a name. The stem is cut when the
     whole would be longer than ``max_chars`` (JobResult.name)."""
-    tail = "".join(f".{tag}" for tag in file_tags(params)) + f".{what}"
+    tail = "".join(f".{tag}" for tag in file_tags(kind, params)) + f".{what}"
     return (stem or "dataset")[:max(max_chars - len(tail), 1)] + tail
 
 
 def job_title(kind: str, params: Mapping[str, Any] | None, input_names: list[str]) -> str:
     """What a job is called on every page: "k-anonymize paper_example.csv — k=2, λ=0.5", "Profile a CSV file:
-    posts.csv", "Evaluate location protection … — model=tokyo-ja, replacement=delete"."""
+    posts.csv", "Evaluate location protection … — replacement=delete, model=tokyo-ja"."""
     try:
         short = get_job_kind(kind).title
     except LookupError:  # a kind removed from the code base: its old jobs keep a title
@@ -116,7 +101,7 @@ def job_title(kind: str, params: Mapping[str, Any] | None, input_names: list[str
         head = f"{short} {inputs}".strip()
     else:
         head = f"{kind_label(kind)}: {inputs}" if inputs else kind_label(kind)
-    summary = parameter_summary(params)
+    summary = parameter_summary(kind, params)
     return f"{head} — {summary}" if summary else head
 
 

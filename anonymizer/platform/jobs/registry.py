@@ -1,6 +1,10 @@
 """The registry of background-job kinds. Each capability registers its kinds here (in its ``web/jobs.py``):
-what inputs a kind takes, how its parameters are validated, and the function that runs it. Pages, the API and
-the worker all look kinds up here, so adding a kind needs no change to the job machinery."""
+what inputs a kind takes, how its parameters are validated, the function that runs it, the parameters that tell
+its runs apart and the links that start it from the uploads page. Pages, the API and the worker all look kinds
+up here, so adding a kind needs no change to the job machinery nor to the platform's pages.
+
+A leaf: it imports no other module of the job machinery (the types its fields name are only read by type
+checkers)."""
 
 from __future__ import annotations
 
@@ -18,6 +22,33 @@ if TYPE_CHECKING:
     from anonymizer.models import Job, Upload
     from anonymizer.platform.jobs.chunks import ChunkWork
     from anonymizer.platform.jobs.runner import JobRun
+
+
+@dataclass(frozen=True)
+class Distinguishing:
+    """A parameter that tells the runs of a kind apart: "k=2" in a job's title, "k2" in its result files' names
+    (anonymizer.platform.jobs.describe). Found by ``key`` at the top of a job's parameters or inside their
+    ``config``; an empty value, a mapping, a list or a yes/no is not shown."""
+
+    key: str
+    title: str  # "{}" takes the value as read
+    tag: str  # "{}" takes the value as a file name part
+    # Given how to read a parameter by key: a (title, tag) shown instead of the value (a k-anonymization's GDF
+    # run has no λ and says "GDF"), or None to show the value.
+    instead: Callable[[Callable[[str], Any]], tuple[str, str] | None] | None = None
+
+
+@dataclass(frozen=True)
+class UploadAction:
+    """A link in an upload's row on the uploads page, to a page of the kind's capability that starts work on
+    that upload."""
+
+    label: str
+    url_name: str  # reversed with the upload's id as its argument
+    # Left to right on the uploads page, lowest first (each capability picks its numbers).
+    position: int
+    # The page takes the upload as ``?upload=<id>`` (one page for several uploads) rather than in its path.
+    upload_in_query: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,6 +70,10 @@ class JobKind:
     # Runs one part of a job fanned out with ``JobRun.fan_out`` (a byte range of its input), on any worker;
     # returns what the job's own run gathers (or None). Must be idempotent: a lost part is run again.
     run_chunk: Callable[[Job, ChunkWork], bytes | None] | None = None
+    # The parameters that tell its runs apart, in the order of a title's parts ("k=2, λ=0.5").
+    distinguishing: tuple[Distinguishing, ...] = ()
+    # Its links on the uploads page.
+    upload_actions: tuple[UploadAction, ...] = ()
 
     def validate_params(self, data: Any, owner: AbstractBaseUser | None = None) -> dict:
         """Validated parameters with defaults filled in; raises serializers.ValidationError. The serializer
@@ -82,6 +117,12 @@ def get_job_kind(name: str) -> JobKind:
 
 def job_kinds() -> list[JobKind]:
     return sorted(_KINDS.values(), key=lambda kind: kind.name)
+
+
+def upload_actions() -> list[UploadAction]:
+    """Every kind's links on the uploads page, left to right."""
+    return sorted((action for kind in _KINDS.values() for action in kind.upload_actions),
+                  key=lambda action: action.position)
 
 
 def kind_label(name: str) -> str:

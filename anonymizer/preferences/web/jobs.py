@@ -21,7 +21,7 @@ from rest_framework import serializers
 
 from anonymizer.models import Job, Upload
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.preferences.aggregate import read_aggregate
 from anonymizer.preferences.experiment import METHODS, MethodSettings, SweepConfig, run_sweeps
@@ -188,7 +188,8 @@ register(JobKind(name=KIND, label="Preference experiment (Foursquare check-ins, 
                  summary_template="jobs/summary/preference_experiment.html"))
 register(JobKind(name=UPLOAD_KIND, label="Preference experiment on uploaded preferences",
                  run=run_preference_experiment_upload, params_serializer=UploadedExperimentParams, inputs=1,
-                 summary_template="jobs/summary/preference_experiment.html", prepare=_prepare_upload))
+                 summary_template="jobs/summary/preference_experiment.html", prepare=_prepare_upload,
+                 upload_actions=(UploadAction("preferences", "preference-jobs", position=50, upload_in_query=True),)))
 
 
 # -- a user's own model from uploaded preferences ------------------------------------------------------------------
@@ -245,4 +246,5 @@ def run_train_preference_model(job: Job, run: JobRun) -> dict:
 
 register(JobKind(name=TRAIN_KIND, label="Train a location-privacy-preference model", run=run_train_preference_model,
                  params_serializer=TrainPreferenceModelParams, inputs=1, prepare=prepare_uploaded_preferences,
-                 summary_template="jobs/summary/train_preference_model.html"))
+                 summary_template="jobs/summary/train_preference_model.html",
+                 distinguishing=(Distinguishing("name", "name={}", "{}"), Distinguishing("epsilon", "ε={}", "eps{}"))))

@@ -24,9 +24,9 @@ from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs.csv_parts import Rewrite, batches, column_indices, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
-from anonymizer.platform.jobs.registry import JobKind, register
+from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
-from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular import CsvFormatError, chosen_columns
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal.removal import (
     DEFAULT_KEEP_TIME,
@@ -78,13 +78,10 @@ def prepare(params: dict, inputs: list[Upload]) -> dict:
     """Check, before the job is queued, the text columns against the upload's header and that the patterns job
     and the location model resolve for the upload's owner; errors by field."""
     upload = inputs[0]
-    header = list(upload.metadata.get("header", []))
-    columns = list(dict.fromkeys(params["text_columns"]))  # once each, in the order given
+    columns, missing = chosen_columns(params["text_columns"], upload.metadata.get("header", []), upload.original_name)
     errors: dict[str, list[str]] = {}
-    missing = [name for name in columns if name not in header]
     if missing:
-        errors["text_columns"] = [f"{upload.original_name} has no column {name!r}; its columns are: "
-                                  f"{', '.join(header)}" for name in missing]
+        errors["text_columns"] = missing
     if params.get("time_patterns"):
         try:
             known_patterns(upload.owner, params["time_patterns"], params["time_patterns_top"])
@@ -257,9 +254,9 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     stem = upload.stem("dataset")
     # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).
     named = {**params, "location_model": location.record.name if location is not None else None}
-    run.add_result_file(result_file_name(stem, named, "time-removed.csv"), output, "text/csv")
+    run.add_result_file(result_file_name(KIND, stem, named, "time-removed.csv"), output, "text/csv")
     # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
-    run.add_result(result_file_name(stem, named, "time-removed.report.json"),
+    run.add_result(result_file_name(KIND, stem, named, "time-removed.report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return {**report, "sample": sample[:SAMPLE_SIZE]}
 
@@ -267,7 +264,10 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
 register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,
                  params_serializer=RemoveTimeParams, inputs=1, summary_template="jobs/summary/remove_time.html",
                  prepare=prepare, title="Remove time from",
-                 run_chunk=lambda job, work: rewrite_part(job, work, time_rewrite(job))))
+                 run_chunk=lambda job, work: rewrite_part(job, work, time_rewrite(job)),
+                 distinguishing=(Distinguishing("time_mode", "mode={}", "mode-{}"),
+                                 Distinguishing("location_model", "model={}", "model-{}")),
+                 upload_actions=(UploadAction("remove time", "temporal-remove-time", position=30),)))
 
 
 # -- learn temporal patterns ----------------------------------------------------------------------------------
@@ -278,10 +278,9 @@ class TemporalPatternParams(serializers.Serializer):
 def prepare_patterns(params: dict, inputs: list[Upload]) -> dict:
     """The text column must be one of the upload's, checked before the job is queued."""
     upload = inputs[0]
-    header = list(upload.metadata.get("header", []))
-    if params["text_column"] not in header:
-        raise serializers.ValidationError({"text_column": [
-            f"{upload.original_name} has no column {params['text_column']!r}; its columns are: {', '.join(header)}"]})
+    _, missing = chosen_columns([params["text_column"]], upload.metadata.get("header", []), upload.original_name)
+    if missing:
+        raise serializers.ValidationError({"text_column": missing})
     return params
 
 

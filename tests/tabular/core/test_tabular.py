@@ -11,7 +11,7 @@ from datetime import datetime
 
 import pytest
 
-from anonymizer.tabular import CsvFormatError, CsvShape, check_csv, profile_csv
+from anonymizer.tabular import CsvFormatError, CsvShape, check_csv, chosen_columns, profile_csv
 from anonymizer.tabular import profile as profile_module
 from anonymizer.tabular import reader as reader_module
 from anonymizer.tabular.values import DATE_FORMATS, DATE_PARSERS
@@ -528,3 +528,11 @@ def test_blog_20k_is_accepted_with_its_nul_bytes_counted():
     with path.open("rb") as fileobj:
         shape = check_csv(fileobj, max_bytes=100 * 2**20)
     assert (shape.rows, shape.nul_bytes) == (20_000, 4030)
+
+
+def test_chosen_columns_come_once_each_and_the_missing_ones_are_named():
+    # The one check every job kind that reads text columns makes before it is queued (issue 47).
+    columns, missing = chosen_columns(["text", "title", "text", "txt"], ("id", "text", "title"), "posts.csv")
+    assert columns == ["text", "title", "txt"]
+    assert missing == ["posts.csv has no column 'txt'; its columns are: id, text, title"]
+    assert chosen_columns([], ["id"], "posts.csv") == ([], [])

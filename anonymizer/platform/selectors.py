@@ -165,11 +165,6 @@ def job_standing(job: Job, now: datetime | None = None, *, running: int | None =
                     elapsed_seconds=_seconds(job.finished_at - job.started_at) if job.started_at else None)
 
 
-def job_state(job: Job, now: datetime | None = None) -> str:
-    """One sentence of where the job stands (``job_standing``'s text)."""
-    return job_standing(job, now).text
-
-
 def standings_of(jobs: Iterable[Job], now: datetime | None = None) -> list[tuple[Job, Standing | None]]:
     """Each job with where it stands while it is queued or running (None once it has ended: its row shows its
     status). The running jobs are counted once for all of them."""

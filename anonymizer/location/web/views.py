@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
-from rest_framework import serializers as drf_serializers
 
 from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
 from anonymizer.location.web import api, review_selectors, selectors, services
@@ -23,8 +22,7 @@ from anonymizer.location.web.jobs import DEIDENTIFY_KIND
 from anonymizer.models import HumanInferabilityModel, Upload
 from anonymizer.platform import artifacts
 from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed
-from anonymizer.platform.errors import field_errors
-from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.pages import refusals_by_label, start_job_from_page
 from anonymizer.platform.selectors import succeeded_jobs_of, uploads_of
 from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
@@ -89,9 +87,7 @@ def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None 
                     "model": str(models.first().id) if models.exists() else "", "remove_time": False,
                     "time_mode": "both", "replacement": DEFAULT_OPTIONS.replacement, "places": DEFAULT_OPTIONS.places}
     errors = errors or {}
-    refusals: dict[str, list[str]] = {}
-    for field, problems in errors.items():
-        refusals.setdefault(_DEIDENTIFY_LABELS.get(field, field), []).extend(problems)
+    refusals = refusals_by_label(errors, _DEIDENTIFY_LABELS)
     return render(request, "location/deidentify_posts.html", {
         "upload": upload, "header": header, "form": form, "errors": errors, "refusals": refusals, "models": models,
         "replacements": REPLACEMENTS, "place_policies": PLACE_POLICIES,
@@ -109,13 +105,10 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
             "remove_time": bool(request.POST.get("remove_time")), "time_mode": request.POST.get("time_mode", "both"),
             "replacement": request.POST.get("replacement", DEFAULT_OPTIONS.replacement),
             "places": request.POST.get("places", DEFAULT_OPTIONS.places)}
-    try:
-        job = job_services.start_job(owner=request.user, kind=DEIDENTIFY_KIND, params=form, inputs=[upload])
-    except drf_serializers.ValidationError as exc:
-        return _deidentify_page(request, upload, form=form, errors=field_errors(exc))
-    # The job page shows the job's live status: a "queued" here would go stale once the job ends.
-    messages.success(request, f"De-identifying the posts of {upload.original_name}: job submitted.")
-    return redirect("job-detail", job_id=job.id)
+    return start_job_from_page(
+        request, kind=DEIDENTIFY_KIND, params=form, inputs=[upload],
+        submitted=f"De-identifying the posts of {upload.original_name}: job submitted.",
+        refused=lambda errors: _deidentify_page(request, upload, form=form, errors=errors))
 
 
 # -- review a de-identified file ----------------------------------------------------------------------------------

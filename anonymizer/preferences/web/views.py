@@ -13,12 +13,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
-from rest_framework import serializers
 
 from anonymizer.platform import selectors as platform_selectors
-from anonymizer.platform.errors import UserFacingError, field_errors
+from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.forms import upload_refusals
-from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.pages import Refused, start_job_from_page
 from anonymizer.platform.jobs.registry import get_job_kind
 from anonymizer.preferences.experiment import METHODS
 from anonymizer.preferences.items import SLOT_HOURS
@@ -64,14 +63,10 @@ def _jobs_page(request: HttpRequest, *, experiment: dict | None = None, train: d
     }, status=status)
 
 
-def _start(request: HttpRequest, kind_name: str, data: dict, inputs: list) -> HttpResponse | dict:
-    """Start the job, or return its field errors for the page."""
-    try:
-        job = job_services.start_job(owner=request.user, kind=kind_name, params=data, inputs=inputs)
-    except serializers.ValidationError as exc:
-        return field_errors(exc)
-    messages.success(request, f"{get_job_kind(kind_name).label}: job submitted.")
-    return redirect("job-detail", job_id=job.id)
+def _start(request: HttpRequest, kind_name: str, data: dict, inputs: list, refused: Refused) -> HttpResponse:
+    """Start the job, or show the page again with its field errors."""
+    return start_job_from_page(request, kind=kind_name, params=data, inputs=inputs,
+                               submitted=f"{get_job_kind(kind_name).label}: job submitted.", refused=refused)
 
 
 @login_required
@@ -103,30 +98,29 @@ def preference_jobs(request: HttpRequest) -> HttpResponse:
         data = {**form, "epsilons": _numbers(form["epsilons"]), "hidden_shares": _numbers(form["hidden_shares"]),
                 "fixed_slot_hours": form["slot_hours"][0] if len(form["slot_hours"]) == 1 else 6}
         data.pop("source")
+
+        def experiment_refused(errors: dict) -> HttpResponse:
+            return _jobs_page(request, experiment=form, errors=errors, which="experiment", status=400)
+
         if form["source"] == "proxy":
-            started = _start(request, EXPERIMENT_KIND, data, [])
-        else:
-            upload = platform_selectors.upload_of(request.user, form["source"])
-            if upload is None:
-                started = {"source": ["Choose the check-ins or one of your uploads."]}
-            else:
-                data.pop("place")
-                started = _start(request, EXPERIMENT_UPLOAD_KIND, data, [upload])
-        if isinstance(started, dict):
-            return _jobs_page(request, experiment=form, errors=started, which="experiment", status=400)
-        return started
+            return _start(request, EXPERIMENT_KIND, data, [], experiment_refused)
+        upload = platform_selectors.upload_of(request.user, form["source"])
+        if upload is None:
+            return experiment_refused({"source": ["Choose the check-ins or one of your uploads."]})
+        data.pop("place")
+        return _start(request, EXPERIMENT_UPLOAD_KIND, data, [upload], experiment_refused)
     if action == "train":
         form = {key: request.POST.get(key, "") for key in ("upload", "name", "title", "slot_hours", "epsilon",
                                                            "rounds")}
         form["split_week"] = bool(request.POST.get("split_week"))
         upload = platform_selectors.upload_of(request.user, form["upload"])
+
+        def train_refused(errors: dict) -> HttpResponse:
+            return _jobs_page(request, train=form, errors=errors, which="train", status=400)
+
         if upload is None:
-            started = {"upload": ["Choose one of your uploads."]}
-        else:
-            data = {k: v for k, v in form.items() if k != "upload"}
-            data["rounds"] = data["rounds"] or None  # empty: the trainer's choice for the epsilon
-            started = _start(request, TRAIN_KIND, data, [upload])
-        if isinstance(started, dict):
-            return _jobs_page(request, train=form, errors=started, which="train", status=400)
-        return started
+            return train_refused({"upload": ["Choose one of your uploads."]})
+        data = {k: v for k, v in form.items() if k != "upload"}
+        data["rounds"] = data["rounds"] or None  # empty: the trainer's choice for the epsilon
+        return _start(request, TRAIN_KIND, data, [upload], train_refused)
     return _jobs_page(request, errors={"action": ["Unknown action."]}, status=400)

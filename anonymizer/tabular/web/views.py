@@ -7,29 +7,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from anonymizer.platform import selectors
-from anonymizer.platform import uploads as upload_services
-from anonymizer.platform.jobs import services as job_services
 from anonymizer.tabular import CsvFormatError
+from anonymizer.tabular.web import selectors, services
 from anonymizer.tabular.web.forms import ProfileCsvForm
-from anonymizer.tabular.web.jobs import KIND
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile_new(request: HttpRequest) -> HttpResponse:
-    uploads = selectors.uploads_of(request.user)
+    uploads = selectors.uploads_to_profile(request.user)
     form = ProfileCsvForm(request=request, uploads=uploads)
     if request.method == "POST" and form.is_valid():
         try:
-            # A refused file raises before anything is stored.
-            upload = form.cleaned_data["upload"] or upload_services.create_csv_upload(
-                owner=request.user, uploaded=form.cleaned_data["file"]
-            )
-        except CsvFormatError as exc:
+            job = services.start_profile(owner=request.user, upload=form.cleaned_data["upload"],
+                                         uploaded=form.cleaned_data["file"],
+                                         sample_rows=form.cleaned_data["sample_rows"])
+        except CsvFormatError as exc:  # a refused file raises before anything is stored
             form.add_error("file", str(exc))
         else:
-            job = job_services.start_job(owner=request.user, kind=KIND, params={
-                "sample_rows": form.cleaned_data["sample_rows"]}, inputs=[upload])
             return redirect("job-detail", job_id=job.id)
     return render(request, "jobs/profile_new.html", {"form": form, "uploads": uploads})

@@ -4,17 +4,14 @@ validates and prepares the parameters; a refused value comes back next to its fi
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework import serializers
 
 from anonymizer.models import TrainedLocationModel, Upload
 from anonymizer.platform import artifacts, selectors
-from anonymizer.platform.errors import field_errors
-from anonymizer.platform.jobs import services as job_services
+from anonymizer.platform.jobs.pages import refusals_by_label, start_job_from_page
 from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, LANGUAGE, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
@@ -37,9 +34,7 @@ def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, err
                     "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
     patterns_form = patterns_form or {"text_column": _default_column(header)}
     errors = errors or {}
-    refusals: dict[str, list[str]] = {}
-    for field, problems in errors.items():
-        refusals.setdefault(_LABELS.get(field, field), []).extend(problems)
+    refusals = refusals_by_label(errors, _LABELS)
     return render(request, "temporal/remove_time.html", {
         "upload": upload, "header": header, "form": form, "errors": errors, "refusals": refusals,
         "patterns_form": patterns_form, "patterns_errors": patterns_errors or {},
@@ -63,13 +58,10 @@ def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
             "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or "10",
             "location_model": request.POST.get("location_model", "")}
     params = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}
-    try:
-        job = job_services.start_job(owner=request.user, kind=REMOVE_TIME_KIND, params=params, inputs=[upload])
-    except serializers.ValidationError as exc:
-        return _page(request, upload, form=form, errors=field_errors(exc))
-    # Said once, on the job page, which shows the job's live status: so nothing here says "queued".
-    messages.success(request, f"Removing time expressions from {upload.original_name}: job submitted.")
-    return redirect("job-detail", job_id=job.id)
+    return start_job_from_page(
+        request, kind=REMOVE_TIME_KIND, params=params, inputs=[upload],
+        submitted=f"Removing time expressions from {upload.original_name}: job submitted.",
+        refused=lambda errors: _page(request, upload, form=form, errors=errors))
 
 
 @login_required
@@ -78,9 +70,7 @@ def learn_patterns(request: HttpRequest, upload_id) -> HttpResponse:
     """Start a "learn temporal patterns" job on one text column of the upload."""
     upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
     patterns_form = {"text_column": request.POST.get("text_column", "")}
-    try:
-        job = job_services.start_job(owner=request.user, kind=PATTERNS_JOB, params=patterns_form, inputs=[upload])
-    except serializers.ValidationError as exc:
-        return _page(request, upload, patterns_form=patterns_form, patterns_errors=field_errors(exc))
-    messages.success(request, f"Learning the temporal patterns of {upload.original_name}: job submitted.")
-    return redirect("job-detail", job_id=job.id)
+    return start_job_from_page(
+        request, kind=PATTERNS_JOB, params=patterns_form, inputs=[upload],
+        submitted=f"Learning the temporal patterns of {upload.original_name}: job submitted.",
+        refused=lambda errors: _page(request, upload, patterns_form=patterns_form, patterns_errors=errors))

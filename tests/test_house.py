@@ -43,7 +43,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/inspect.py inspect_text",
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
-        "anonymizer/platform/charts.py scatter_chart",
         "anonymizer/temporal/anonymize/debris.py dangling_debris",
         "anonymizer/temporal/anonymize/debris.py emptied_slots",
         "anonymizer/temporal/anonymize/rewrite.py fitting_rewrite",

@@ -229,6 +229,9 @@ def text_width(text: str, size: float = 11) -> float:
     return sum(size if ord(c) > 0x2E7F else 0.6 * size for c in text)
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
 def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str, x_label: str, y_label: str,
                   corner_note: str = "", width: int = NARROW, height: int = 340,
                   shapes: Mapping[str, str] | None = None, joined: Collection[str] | None = None) -> str:
@@ -242,15 +245,7 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
     shapes = shapes or {}
     left, right, top, bottom = 52, 10, 30, 40
     series = list(dict.fromkeys(name for _, name, _, _ in points))
-    legend_rows: list[list[str]] = [[]]
-    used = 0.0
-    for name in series:  # the key, wrapped to the chart's width
-        item = 18 + text_width(name) + 12
-        if legend_rows[-1] and used + item > width - 8:
-            legend_rows.append([])
-            used = 0.0
-        legend_rows[-1].append(name)
-        used += item
+    legend_rows = _legend_rows(series, width)
     top += 16 * len(legend_rows)
     x_lo, x_hi, x_step = _nice_range([x for _, _, x, _ in points])
     y_lo, y_hi, y_step = _nice_range([y for _, _, _, y in points])
@@ -262,51 +257,17 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
     def py(y: float) -> float:
         return plot[3] - (y - y_lo) / ((y_hi - y_lo) or 1.0) * (plot[3] - top)
 
-    def decimals(step: float) -> int:
-        return max(1, -math.floor(math.log10(step) + 1e-9) + (0 if round(step / 10 ** math.floor(math.log10(step)))
-                                                                   in (1, 2, 5) else 1))
-
     parts = open_chart(width, height, title, "scatter-chart")
-    y = 30
-    for row in legend_rows:
-        x = 4.0
-        for name in row:
-            i = series.index(name)
-            colour = COLOURS[i % len(COLOURS)]
-            parts.append(marker(shapes.get(name, "circle"), x + 5, y - 4, colour, name, css="key"))
-            parts.append(f'<text x="{x + 14:.1f}" y="{y}" font-size="11">{escape(name)}</text>')
-            x += 18 + text_width(name) + 12
-        y += 16
-    ticks_x = [x_lo + i * x_step for i in range(round((x_hi - x_lo) / x_step) + 1)]
-    ticks_y = [y_lo + i * y_step for i in range(round((y_hi - y_lo) / y_step) + 1)]
-    for tick in ticks_x:
-        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top}" y2="{plot[3]}" stroke="#e3e7ec"/>')
-        parts.append(f'<text x="{px(tick):.1f}" y="{plot[3] + 13}" font-size="11" text-anchor="middle">'
-                     f"{tick:.{decimals(x_step)}f}</text>")
-    for tick in ticks_y:
-        parts.append(f'<line x1="{left}" x2="{plot[2]}" y1="{py(tick):.1f}" y2="{py(tick):.1f}" stroke="#e3e7ec"/>')
-        parts.append(f'<text x="{left - 4}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">'
-                     f"{tick:.{decimals(y_step)}f}</text>")
-    parts.append(f'<rect x="{left}" y="{top}" width="{plot[2] - left}" height="{plot[3] - top}" fill="none" '
-                 'stroke="#888"/>')
-    parts.append(f'<text x="{(left + plot[2]) / 2:.0f}" y="{height - 6}" font-size="12" text-anchor="middle">'
-                 f"{escape(x_label)}</text>")
-    middle = (top + plot[3]) / 2
-    parts.append(f'<text x="12" y="{middle:.0f}" font-size="12" text-anchor="middle" '
-                 f'transform="rotate(-90 12 {middle:.0f})">{escape(y_label)}</text>')
-    taken: list[tuple[float, float, float, float]] = []
+    parts += _scatter_legend(legend_rows, series, shapes)
+    parts += _scatter_grid(plot, px, py, (x_lo, x_hi, x_step), (y_lo, y_hi, y_step))
+    parts += _scatter_captions(plot, height, x_label, y_label)
+    taken: list[Box] = []
     if corner_note:
         note_width = text_width(corner_note, 10)
         parts.append(f'<text x="{plot[2] - 4}" y="{top + 12}" font-size="10" fill="#555" text-anchor="end">'
                      f"{escape(corner_note)}</text>")
         taken.append((plot[2] - 4 - note_width, top + 2, plot[2] - 4, top + 15))
-    for i, name in enumerate(series):
-        if joined is None or name in joined:
-            line = [(px(x), py(y)) for _, s, x, y in points if s == name]
-            if len(line) > 1:
-                path = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y) in enumerate(line))
-                parts.append(f'<path d="{path}" fill="none" stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="1.2" '
-                             'stroke-opacity="0.6"/>')
+    parts += _series_lines(points, series, joined, px, py)
     placed = [(label, name, px(x), py(y), x, y) for label, name, x, y in points]
     taken += [(x - 5, y - 5, x + 5, y + 5) for _, _, x, y, _, _ in placed]
     for label, name, x, y, x_value, y_value in placed:
@@ -316,25 +277,107 @@ def scatter_chart(points: Sequence[tuple[str, str, float, float]], *, title: str
                      .replace(' data-x=', f' data-label="{escape(label)}" data-x-value="{x_value!r}" '
                               f'data-y-value="{y_value!r}" data-x=', 1))
     for label, _, x, y, _, _ in placed:
-        w = text_width(label)
-        # Beside the point: right, left, above, below, then the diagonals; the first that overlaps nothing and
-        # stays in the plot, else the one that overlaps least.
-        candidates = [(x + 7, y - 8, "start"), (x - 7 - w, y - 8, "start"), (x - w / 2, y - 21, "start"),
-                      (x - w / 2, y + 6, "start"), (x + 5, y - 19, "start"), (x + 5, y + 4, "start"),
-                      (x - 5 - w, y - 19, "start"), (x - 5 - w, y + 4, "start")]
-
-        def cost(box: tuple[float, float, float, float]) -> float:
-            outside = (max(0.0, plot[0] - box[0]) + max(0.0, box[2] - plot[2]) + max(0.0, plot[1] - box[1])
-                       + max(0.0, box[3] - plot[3]))
-            return sum(_overlap(box, other) for other in taken) + 100 * outside
-
-        boxes = [(cx, cy, cx + w, cy + 14) for cx, cy, _ in candidates]
-        box = min(boxes, key=cost)  # min keeps the first of equal cost: the order above is the preference
+        box = _label_box(label, x, y, plot, taken)
         taken.append(box)
         parts.append(f'<text class="point-label" x="{box[0]:.1f}" y="{box[1] + 11:.1f}" font-size="11" stroke="#fff" '
                      f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _legend_rows(series: list[str], width: int) -> list[list[str]]:
+    """The series' names as the key shows them, wrapped to the chart's width."""
+    rows: list[list[str]] = [[]]
+    used = 0.0
+    for name in series:
+        item = 18 + text_width(name) + 12
+        if rows[-1] and used + item > width - 8:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(name)
+        used += item
+    return rows
+
+
+def _scatter_legend(rows: list[list[str]], series: list[str], shapes: Mapping[str, str]) -> list[str]:
+    """The key above the plot: each series' marker and name, row by row."""
+    parts = []
+    y = 30
+    for row in rows:
+        x = 4.0
+        for name in row:
+            colour = COLOURS[series.index(name) % len(COLOURS)]
+            parts.append(marker(shapes.get(name, "circle"), x + 5, y - 4, colour, name, css="key"))
+            parts.append(f'<text x="{x + 14:.1f}" y="{y}" font-size="11">{escape(name)}</text>')
+            x += 18 + text_width(name) + 12
+        y += 16
+    return parts
+
+
+def _decimals(step: float) -> int:
+    """How many decimals a tick label needs for ticks ``step`` apart."""
+    return max(1, -math.floor(math.log10(step) + 1e-9) + (0 if round(step / 10 ** math.floor(math.log10(step)))
+                                                               in (1, 2, 5) else 1))
+
+
+def _scatter_grid(plot: Box, px: Callable[[float], float], py: Callable[[float], float],
+                  x_range: tuple[float, float, float], y_range: tuple[float, float, float]) -> list[str]:
+    """The grid lines and tick labels of both axes, and the plot's frame."""
+    left, top, right, bottom = plot
+    (x_lo, x_hi, x_step), (y_lo, y_hi, y_step) = x_range, y_range
+    parts = []
+    for tick in [x_lo + i * x_step for i in range(round((x_hi - x_lo) / x_step) + 1)]:
+        parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top}" y2="{bottom}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
+                     f"{tick:.{_decimals(x_step)}f}</text>")
+    for tick in [y_lo + i * y_step for i in range(round((y_hi - y_lo) / y_step) + 1)]:
+        parts.append(f'<line x1="{left}" x2="{right}" y1="{py(tick):.1f}" y2="{py(tick):.1f}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{left - 4}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">'
+                     f"{tick:.{_decimals(y_step)}f}</text>")
+    parts.append(f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" fill="none" '
+                 'stroke="#888"/>')
+    return parts
+
+
+def _scatter_captions(plot: Box, height: int, x_label: str, y_label: str) -> list[str]:
+    """The axes' captions: below the plot, and turned up along its left side."""
+    left, top, right, bottom = plot
+    middle = (top + bottom) / 2
+    return [f'<text x="{(left + right) / 2:.0f}" y="{height - 6}" font-size="12" text-anchor="middle">'
+            f"{escape(x_label)}</text>",
+            f'<text x="12" y="{middle:.0f}" font-size="12" text-anchor="middle" '
+            f'transform="rotate(-90 12 {middle:.0f})">{escape(y_label)}</text>']
+
+
+def _series_lines(points: Sequence[tuple[str, str, float, float]], series: list[str],
+                  joined: Collection[str] | None, px: Callable[[float], float],
+                  py: Callable[[float], float]) -> list[str]:
+    """A thin line through the points of each series in ``joined`` (all when None), in the order given."""
+    parts = []
+    for i, name in enumerate(series):
+        if joined is None or name in joined:
+            line = [(px(x), py(y)) for _, s, x, y in points if s == name]
+            if len(line) > 1:
+                path = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y) in enumerate(line))
+                parts.append(f'<path d="{path}" fill="none" stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="1.2" '
+                             'stroke-opacity="0.6"/>')
+    return parts
+
+
+def _label_box(label: str, x: float, y: float, plot: Box, taken: list[Box]) -> Box:
+    """Where the label of the point at (x, y) goes: beside it (right, left, above, below, then the diagonals), the
+    first place that overlaps nothing ``taken`` and stays in the plot, else the one that overlaps least."""
+    w = text_width(label)
+    candidates = [(x + 7, y - 8), (x - 7 - w, y - 8), (x - w / 2, y - 21), (x - w / 2, y + 6), (x + 5, y - 19),
+                  (x + 5, y + 4), (x - 5 - w, y - 19), (x - 5 - w, y + 4)]
+
+    def cost(box: Box) -> float:
+        outside = (max(0.0, plot[0] - box[0]) + max(0.0, box[2] - plot[2]) + max(0.0, plot[1] - box[1])
+                   + max(0.0, box[3] - plot[3]))
+        return sum(_overlap(box, other) for other in taken) + 100 * outside
+
+    boxes = [(cx, cy, cx + w, cy + 14) for cx, cy in candidates]
+    return min(boxes, key=cost)  # min keeps the first of equal cost: the order above is the preference
 
 
 def share_scale(px: Callable[[float], float], *, legend: Mapping[str, tuple[str, str, str]], left: int, width: int,

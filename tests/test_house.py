@@ -50,7 +50,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/temporal/anonymize/anonymizer.py _unit",
         "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
         "anonymizer/temporal/anonymize/anonymizer.py plan",
-        "anonymizer/temporal/tagging/not_a_time.py not_a_time",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.

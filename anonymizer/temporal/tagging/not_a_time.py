@@ -49,6 +49,22 @@ def not_a_time(token: Any) -> bool:
     doc = token.doc
     previous = doc[token.i - 1] if token.i else None
     following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if any(check(token, lower, previous, following) for check in FIRST_CHECKS):
+        return True
+    if lower == "night" and ((following is not None and following.lower_ == "night")
+                             or (previous is not None and previous.lower_ == "night")):
+        first = token.i - 1 if previous is not None and previous.lower_ == "night" else token.i
+        before = doc[first - 1] if first else None
+        # 'say "night night"': the bedtime word mentioned; as the writer's own goodnight ("... night night
+        # #birchersbitches", round 17) it tells a reader it is bedtime, as "goodnight" does.
+        return before is not None and (before.lower_ in SPEECH_VERBS | {"say", "saying", "sang", "sing"}
+                                       or before.text in ('"', "'", "“", "‘"))
+    return any(check(token, lower, previous, following) for check in LAST_CHECKS)
+
+
+def _a_name_or_a_show(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A title ("Man of the year"), a band, a store or a show named with a time word."""
+    doc = token.doc
     if lower in TITLE_UNITS and token.i >= 3 and previous.lower_ == "the" and doc[token.i - 2].lower_ == "of" \
             and _title_head(doc[token.i - 3]):
         return True  # "Man of the year", "Quote of the Day", "Song of the Summer": a title ("27th book of the year"
@@ -60,6 +76,13 @@ def not_a_time(token: Any) -> bool:
     if token.text == "Morning" and previous is not None and previous.text == "Good" and following is not None \
             and following.text in SHOWS_AFTER_GOOD_MORNING:
         return True  # "Good Morning America": a show
+    return False
+
+
+def _a_rate_routine_or_idiom(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A rate ("per month"), a routine ("cheat day") or an idiom of a person's day ("made my day",
+    "back in the day", "a new day")."""
+    doc = token.doc
     if lower in TIME_WORDS and previous is not None and previous.lower_ in ("per", "/", "a-"):
         return True  # "$174 per month", "60 miles per hour": a rate says nothing of when
     if lower in ("day", "week") and previous is not None and previous.lower_ in ROUTINE_WORDS:
@@ -93,6 +116,12 @@ def not_a_time(token: Any) -> bool:
         return True  # "Tomorrow is a new day": an idiom
     if lower == "day" and token.i >= 2 and previous.lower_ == "another" and doc[token.i - 2].lower_ in ("see", "live"):
         return True  # "Grateful to see another day"
+    return False
+
+
+def _a_verse_fraction_or_thread(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A verse ("Job 41:22"), a size, a fraction or the parts of a thread ("(1/2)")."""
+    doc = token.doc
     book = previous
     if previous is not None and previous.text == "." and token.i >= 2:
         book = doc[token.i - 2]  # "2 Cor. 4:18"
@@ -109,6 +138,13 @@ def not_a_time(token: Any) -> bool:
             or (following is not None and following.text in (":", ")", ".")
                 and all(t.text.startswith("@") or t.is_punct for t in doc[:token.i]))):
         return True  # "(1/2)", "@user 2/4: And ...": the parts of a thread
+    return False
+
+
+def _a_count_show_or_milestone(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A place in a show, a shift, a verb, a count or a frequency ("twice a day", "5 years in a row"), a
+    judged day ("have a great day"), a milestone or a ticket."""
+    doc = token.doc
     after_next = doc[token.i + 2] if token.i + 2 < len(doc) else None
     if lower in ("season", "seasons") and following is not None and following.lower_ == "of" \
             and after_next is not None and (after_next.pos_ == "PROPN" or after_next.text.startswith(("@", "#"))):
@@ -155,6 +191,13 @@ def not_a_time(token: Any) -> bool:
     if lower == "tomorrow" and token.i >= 2 and previous.lower_ == "always" \
             and doc[token.i - 2].lower_ in ("'s", "is", "’s"):
         return True  # "There's always tomorrow": a saying
+    return False
+
+
+def _a_saying_score_or_name(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A saying ("It's 5 pm somewhere"), a score, a race time, a pace, a model year, a hope, a person or a
+    name ("Tonight Dough"), a trait ("a morning person")."""
+    doc = token.doc
     if (CLOCK.match(token.text) or MERIDIEM.match(token.text)) and following is not None \
             and following.lower_ == "somewhere":
         return True  # "It's 5 pm somewhere": a saying
@@ -203,14 +246,14 @@ def not_a_time(token: Any) -> bool:
         return True  # "England wants Tonight Dough", "in Daily Caller": a name
     if lower in ("morning", "night") and following is not None and following.lower_ in ("person", "people", "owl"):
         return True  # "I'm slowly becoming a morning person": a trait
-    if lower == "night" and ((following is not None and following.lower_ == "night")
-                             or (previous is not None and previous.lower_ == "night")):
-        first = token.i - 1 if previous is not None and previous.lower_ == "night" else token.i
-        before = doc[first - 1] if first else None
-        # 'say "night night"': the bedtime word mentioned; as the writer's own goodnight ("... night night
-        # #birchersbitches", round 17) it tells a reader it is bedtime, as "goodnight" does.
-        return before is not None and (before.lower_ in SPEECH_VERBS | {"say", "saying", "sang", "sing"}
-                                       or before.text in ('"', "'", "“", "‘"))
+    return False
+
+
+def _a_protest_money_or_saying(token: Any, lower: str, previous: Any, following: Any) -> bool:
+    """A protest ("that march"), money, a score, a saying ("not promised tomorrow"), a stage of life,
+    mornings in general, a hot spring, "late" as what something is."""
+    doc = token.doc
+    after_next = doc[token.i + 2] if token.i + 2 < len(doc) else None
     if lower == "march" and token.text == "march" and previous is not None \
             and previous.lower_ in ("the", "that", "a", "this", "our", "women's") \
             and not (following is not None and (following.like_num or ORDINAL_DAY.match(following.text))):
@@ -247,7 +290,12 @@ def not_a_time(token: Any) -> bool:
     if lower in ("late", "early") and token.dep_ in ("acomp", "advmod") and token.head.pos_ in ("AUX", "VERB") \
             and not any(c.like_num for c in token.children):
         return True  # "when it's late at night": "late" is what it is; "at night" is the time
-    return _named_or_generic_not_a_time(token, lower, previous, following)
+    return False
+
+
+# The checks of not_a_time, in order: the first that finds no time decides ("night night" decides between them).
+FIRST_CHECKS = (_a_name_or_a_show, _a_rate_routine_or_idiom, _a_verse_fraction_or_thread, _a_count_show_or_milestone,
+                _a_saying_score_or_name)
 
 
 # Round 17 (issue 46): the kinds of names, titles, idioms and distances the readers found cut without a time.
@@ -344,6 +392,8 @@ def _named_or_generic_not_a_time(token: Any, lower: str, previous: Any, followin
         return True
     return False
 
+
+LAST_CHECKS = (_a_protest_money_or_saying, _named_or_generic_not_a_time)
 
 # Time words that close a title "<Noun> of the <unit>" ("Player of the Month", "Song of the Summer").
 TITLE_UNITS = frozenset("year day week month season night decade century weekend".split()) | SEASONS

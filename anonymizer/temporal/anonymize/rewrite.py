@@ -4,6 +4,7 @@ neutral phrase."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from anonymizer.temporal.anonymize.lexicon import (
@@ -164,6 +165,40 @@ def rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
     return cut, replace
 
 
+Rewrite = tuple[set[int], dict[int, str]]  # (tokens to cut, token -> the words that replace it)
+
+
+@dataclass(frozen=True)
+class _TimePhrase:
+    """A time argument :func:`fitting_rewrite` finds words for, with what its steps read."""
+
+    root: Any
+    tokens: list[int]
+    marked: list[bool]
+    prune: bool
+    doc: Any
+    head: Any
+    start: int
+    end: int
+    following: Any  # the word after the phrase, or None
+    words: list[Any]
+    plural: bool
+    duration: bool  # a stretch of time ("83 days"), not a point
+    every: set[int]  # the phrase's tokens
+
+    @classmethod
+    def of(cls, root: Any, tokens: list[int], marked: list[bool], prune: bool) -> _TimePhrase:
+        doc = root.doc
+        start, end = min(tokens), max(tokens)
+        return cls(root, tokens, marked, prune, doc, root.head, start, end, next_word(doc, end),
+                   [doc[i] for i in tokens], root.tag_ in ("NNS", "NNPS") or root.lower_ in PLURAL_TIME_NOUNS,
+                   is_duration(root, tokens), set(tokens))
+
+    def phrase(self, text: str, cut_also: set[int] = frozenset()) -> Rewrite:
+        """The phrase's tokens (and ``cut_also``) cut, ``text`` in place of its first."""
+        return (self.every | set(cut_also)) - {self.start}, {self.start: text}
+
+
 def fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
                      prune: bool = True) -> tuple[set[int], dict[int, str]] | None:
     """The words a person would put where a time argument stood, by its role (None: no rewrite fits):
@@ -201,17 +236,26 @@ def fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
         return None
     if part_of_a_time:
         tokens = sorted(set(tokens) | {t.i for t in root.subtree if t.i > root.i and marked[t.i]})
-    head = root.head
-    start, end = min(tokens), max(tokens)
-    following = next_word(doc, end)
-    words = [doc[i] for i in tokens]
-    plural = root.tag_ in ("NNS", "NNPS") or root.lower_ in PLURAL_TIME_NOUNS
-    duration = is_duration(root, tokens)
-    every = set(tokens)
+    return _fit(_TimePhrase.of(root, tokens, marked, prune))
 
-    def phrase(text: str, cut_also: set[int] = frozenset()) -> tuple[set[int], dict[int, str]]:
-        return (every | set(cut_also)) - {start}, {start: text}
 
+def _fit(slot: _TimePhrase) -> Rewrite | None:
+    """The first of the steps that finds words for the phrase; for a stretch of time or what is left, the last
+    step decides."""
+    for step in (_off_own_clause_or_countdown, _after_a_copula_or_as_an_adverbial, _as_a_subject, _a_judged_stretch):
+        if (rewrite := step(slot)) is not None:
+            return rewrite
+    if slot.duration:
+        return _a_stretch_of_time(slot)
+    return _a_complement_object_or_fragment(slot)
+
+
+def _off_own_clause_or_countdown(slot: _TimePhrase) -> Rewrite | None:
+    """Time off, a time with its own clause, the subject of an infinitive, the last stretch before something
+    ("last chance") and countdowns ("counting down", "not long")."""
+    root, marked, doc, head, start, end = slot.root, slot.marked, slot.doc, slot.head, slot.start, slot.end
+    following, words, plural, duration, every = slot.following, slot.words, slot.plural, slot.duration, slot.every
+    phrase = slot.phrase
     if time_off(root):
         return phrase("time")  # "I get all week off" -> "I get time off", "Day off in Amsterdam" -> "Time off in ..."
     if own_clause(root, marked) and (not duration or any(w.lower_ == "the" for w in words)):
@@ -241,6 +285,15 @@ def fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
     if any(w.lower_ == "more" for w in words) and duration and root.dep_ == "ROOT" \
             and (following is None or not following.is_alpha):
         return phrase("not long now")  # "5 more days!"
+    return None
+
+
+def _after_a_copula_or_as_an_adverbial(slot: _TimePhrase) -> Rewrite | None:
+    """The complement of a copula after a subject that is no placeholder ("is on", "is coming up"), a bare
+    deictic word (cut), a motion's stretch ("far"), "its time", a place or a wish or a diary verb after the time."""
+    root, tokens, prune, doc, head, start = slot.root, slot.tokens, slot.prune, slot.doc, slot.head, slot.start
+    end, following, words, plural, duration = slot.end, slot.following, slot.words, slot.plural, slot.duration
+    every, phrase = slot.every, slot.phrase
     before = doc[start - 1] if start else None
     subjects = [c for c in head.children if c.dep_ == "nsubj" and c.i < head.i and any(ch.isalpha() for ch in c.text)]
     content_subject = bool(subjects) and all(c.lower_ not in PLACEHOLDER_SUBJECTS and not kind_of(c)
@@ -281,6 +334,12 @@ def fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
         # "Tomorrow get fresh with my boy" -> "Get fresh with my boy", "Last night dreamt that ..." -> "Dreamt that
         # ...": the writer is the verb's subject, left out as in a diary (readers: "They get fresh", "It dreamt")
         return every, {}
+    return None
+
+
+def _as_a_subject(slot: _TimePhrase) -> Rewrite | None:
+    """A subject: "it", "they" for a plural verb, "that"/"this"/"that time" for a demonstrative."""
+    root, tokens, head, end, words, phrase = slot.root, slot.tokens, slot.head, slot.end, slot.words, slot.phrase
     if stands_as_subject(root, tokens):
         if verb_agrees_plural(root):
             return phrase("they")
@@ -291,32 +350,53 @@ def fitting_rewrite(root: Any, tokens: list[int], marked: list[bool], *,
             return phrase("that time" if head.i > end + 1 and demonstrative[0] == "that" else
                           "this" if demonstrative[0] == "this" else "that")
         return phrase("it")
+    return None
+
+
+def _a_judged_stretch(slot: _TimePhrase) -> Rewrite | None:
+    """A stretch of time judged by an adjective ("a good hour" -> "a good time")."""
+    root, words, duration, every = slot.root, slot.words, slot.duration, slot.every
     judging = [w for w in words if w.dep_ == "amod" and w.pos_ == "ADJ" and not w.like_num and kind_of(w) is None
                and w.lower_ not in MODIFIER_WORDS | LENGTH_WORDS]
     if duration and judging and any(w.lower_ in ("a", "an") for w in words):
         # "That wasn't a good hour." -> "That wasn't a good time." (the adjective judges the time; "a while" would not)
         return (every - {judging[0].i, root.i} - {w.i for w in words if w.lower_ in ("a", "an")}), {root.i: "time"}
-    if duration:
-        hedges = {c.i for c in root.children if c.lower_ in DURATION_HEDGES and c.i < start}
-        i = start - 1
-        while i >= 0 and doc[i].lower_ in DURATION_HEDGES and i >= start - 3:
-            hedges.add(i)  # "for slightly more than an hour" -> "for a while"
-            i -= 1
-        if head.lower_ in DURATION_HEDGES and head.i < start and head.head.pos_ == "ADP":
-            hedges.add(head.i)  # "in like 6-8 years": the parser hung the years on "like"
-            head = head.head
-        if prune and head.pos_ == "ADP" and head.i == start - 1 and any(w.lower_ in ("past", "last", "next")
-                                                                          for w in words):
-            return every | {head.i}, {}  # "cut my finger TWICE in the past 2 hours then" -> "TWICE then": tied to now
-        if head.lower_ in WHILE_HEADS or (root.dep_ in ("attr", "npadvmod") and head.lower_ in BE_FORMS):
-            return phrase("a while", hedges)
-        if root.dep_ == "npadvmod" and head.pos_ in ("ADJ", "ADV", "ADP") and head.i > end:
-            # "TWO HOURS AWAY" -> "A WHILE AWAY", "8 minutes shy of the record" -> "a bit shy of the record"
-            return phrase("a while" if head.lower_ in ("away", "later", "earlier", "before", "after", "back", "out")
-                          else "a bit", hedges)
-        if root.dep_ in ("dobj", "npadvmod") and head.lower_ in TIME_TAKING_VERBS:
-            return phrase("a while" if head.lower_.startswith("last") else "some time", hedges)
-        return None
+    return None
+
+
+def _a_stretch_of_time(slot: _TimePhrase) -> Rewrite | None:
+    """A stretch of time: "a while" after "for", "in", "been" (with its hedges), "a bit" / "a while" as a
+    measure, "some time" as an object; tied to now ("in the past 2 hours") it goes. None: nothing fits."""
+    root, prune, doc, head, start, end = slot.root, slot.prune, slot.doc, slot.head, slot.start, slot.end
+    words, every, phrase = slot.words, slot.every, slot.phrase
+    hedges = {c.i for c in root.children if c.lower_ in DURATION_HEDGES and c.i < start}
+    i = start - 1
+    while i >= 0 and doc[i].lower_ in DURATION_HEDGES and i >= start - 3:
+        hedges.add(i)  # "for slightly more than an hour" -> "for a while"
+        i -= 1
+    if head.lower_ in DURATION_HEDGES and head.i < start and head.head.pos_ == "ADP":
+        hedges.add(head.i)  # "in like 6-8 years": the parser hung the years on "like"
+        head = head.head
+    if prune and head.pos_ == "ADP" and head.i == start - 1 and any(w.lower_ in ("past", "last", "next")
+                                                                      for w in words):
+        return every | {head.i}, {}  # "cut my finger TWICE in the past 2 hours then" -> "TWICE then": tied to now
+    if head.lower_ in WHILE_HEADS or (root.dep_ in ("attr", "npadvmod") and head.lower_ in BE_FORMS):
+        return phrase("a while", hedges)
+    if root.dep_ == "npadvmod" and head.pos_ in ("ADJ", "ADV", "ADP") and head.i > end:
+        # "TWO HOURS AWAY" -> "A WHILE AWAY", "8 minutes shy of the record" -> "a bit shy of the record"
+        return phrase("a while" if head.lower_ in ("away", "later", "earlier", "before", "after", "back", "out")
+                      else "a bit", hedges)
+    if root.dep_ in ("dobj", "npadvmod") and head.lower_ in TIME_TAKING_VERBS:
+        return phrase("a while" if head.lower_.startswith("last") else "some time", hedges)
+    return None
+
+
+def _a_complement_object_or_fragment(slot: _TimePhrase) -> Rewrite | None:
+    """The complement of "it is" ("time", "another day"), an object ("time", "it", or cut before a phrase), a
+    fragment naming a time by its clause, with company or with a place. None: nothing fits."""
+    root, marked, prune, doc, head, start = slot.root, slot.marked, slot.prune, slot.doc, slot.head, slot.start
+    end, following, words, plural, every = slot.end, slot.following, slot.words, slot.plural, slot.every
+    phrase = slot.phrase
     if root.dep_ in ("attr", "acomp", "npadvmod") and head.lower_ in BE_FORMS and not any(
             w.dep_ in ("det", "poss", "amod") and not marked[w.i] for w in words) and any(
             c.dep_ in ("nsubj", "expl") and c.lower_ in PLACEHOLDER_SUBJECTS for c in head.children):

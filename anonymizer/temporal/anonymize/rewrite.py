@@ -113,6 +113,17 @@ def rewrite_by_role(root: Any, tokens: list[int], marked: list[bool], *,
         if thing and prune:
             return set(tokens) | {head.i}, {}
         return set(tokens[1:]), {tokens[0]: "it"}
+    return _keeping_its_describing_words(root, tokens, marked, prune=prune)
+
+
+def _keeping_its_describing_words(root: Any, tokens: list[int], marked: list[bool], *,
+                                  prune: bool) -> tuple[set[int], dict[int, str]] | None:
+    """The rest of :func:`rewrite_by_role`: a time noun with its describing words or possessive keeps them with a
+    neutral noun ("a good sunday" -> "a good day"), nouns in front naming an event stay ("Date night" -> "Date"),
+    a bare plural or a noun after an adjective gets its own word; None for one neutral phrase."""
+    doc = root.doc
+    head = root.head
+    plural = root.tag_ in ("NNS", "NNPS") or root.lower_ in PLURAL_TIME_NOUNS
     if root.lower_ in DURATION_WORDS:
         return None  # "wee hours", "Long Hours": idioms and titles; one neutral phrase
     # Adjectives say nothing of when; nouns in front of a time noun mostly name an event ("Date night").

@@ -44,7 +44,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
         "anonymizer/temporal/anonymize/debris.py dangling_debris",
-        "anonymizer/temporal/anonymize/debris.py emptied_slots",
         "anonymizer/temporal/anonymize/anonymizer.py _unit",
         "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
         "anonymizer/temporal/anonymize/anonymizer.py plan",

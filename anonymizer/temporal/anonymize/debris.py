@@ -58,28 +58,7 @@ def emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[int
     def emptied(token: Any) -> bool:
         return token.i + 1 < len(doc) and gone(token.i + 1)
 
-    for token in doc:  # "between 2 and 5 pm": one unit
-        if token.lower_ != "between" or gone(token.i) or token.pos_ != "ADP":
-            continue
-        # Its words: its subtree, or (parsed as a quantity of the first number) the numbers, times and "and" after it.
-        inside = {t.i for t in token.subtree if t.i != token.i}
-        for t in token.subtree:  # a place hanging on the time stays ("between 2 and 5 pm at the park")
-            if t.dep_ == "prep" and t.lower_ in DETACHABLE_PREPOSITIONS and not marked[t.i] and t.i > token.i + 1:
-                inside -= {d.i for d in t.subtree}
-        j = token.i + 1
-        while j < len(doc) and (marked[j] or doc[j].like_num or doc[j].lower_ in ("and", "&", "-", "–", "to")):
-            inside.add(j)
-            j += 1
-        last = max(inside, default=token.i)
-        inside.discard(last) if doc[last].is_punct else None
-        if inside and any(marked[i] and (gone(i) or i in generalized) for i in inside) and all(
-                gone(i) or marked[i] or doc[i].like_num or doc[i].pos_ in ("ADP", "CCONJ", "DET")
-                or doc[i].dep_ in ("cc", "prep") or kind_of(doc[i]) is not None for i in inside):
-            unit = {token.i} | inside
-            cut |= unit
-            for i in unit:
-                replace.pop(i, None)
-            generalized -= unit
+    _between_as_one_unit(doc, marked, cut, replace, generalized)
     changed = True
     while changed:
         changed = False
@@ -116,50 +95,97 @@ def emptied_slots(doc: Any, marked: list[bool], cut: set[int], replace: dict[int
                 generalized.add(head.i)
             elif token.lower_ in BE_FORMS and token.pos_ == "AUX" and token.dep_ not in ("aux", "auxpass") \
                     and (following is None or not following.is_alpha):
-                clause = token
-                subjects = [c for c in clause.children if c.dep_ in ("nsubj", "expl")]
-                complements = [c for c in clause.children if c.dep_ in ("attr", "acomp", "npadvmod", "oprd")
-                               and c.i > token.i]
-                others = [c for c in clause.children if c.dep_ in ("attr", "acomp", "oprd", "ccomp", "xcomp")
-                          and c not in complements]
-                content = [c for c in subjects if c.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS and c.pos_ in (
-                    "NOUN", "PROPN") and not marked[c.i]]
-                if token.dep_ == "ROOT" and content and len(subjects) == 1 and not others and following is not None \
-                        and following.text in (".", "!", "?", "!!") and all(
-                            gone(t.i) for t in doc[token.i + 1:following.i]):
-                    # "The party is between 8 & 11pm." -> "The party is on.", not "The party is."; a date is "coming
-                    # up" ("Our last day is on the 30th." -> "Our last day is coming up."), as in fitting_rewrite
-                    kinds = {kind_of(t) for t in doc[token.i + 1:following.i] if marked[t.i]} - {None}
-                    today = any(t.lower_ in ("today", "tonight") for t in doc[token.i + 1:following.i])
-                    replace[token.i + 1] = "on" if today or (kinds and kinds <= {"clock", "part_of_day", "now"}) \
-                        else "coming up"
-                    generalized.add(token.i + 1)
-                    changed = True
-                    break
-                if not subjects or not complements or any(s.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS
-                                                          for s in subjects) \
-                        or any(present(t.i) for c in complements for t in c.subtree) or others \
-                        or any(t.tag_ in ("WP", "WDT", "WRB") for t in token.sent if t.i < token.i):
-                    continue  # "what it is today" -> not "what."
-                words = {token.i} | {t.i for s in subjects for t in s.subtree} | {a.i for a in adverbs}
-                cut |= words  # "Yay IT'S FRIDAY! Party" -> "Yay! Party", not "Yay IT'S! Party"
-                before = next((t for t in reversed(doc[:min(words)]) if present(t.i)), None)
-                if before is not None and before.text in DANGLING_PUNCT and _ends_a_slot(following):
-                    cut.add(before.i)  # "Yes, it's Friday." -> "Yes.", not "Yes,."
-                sentence = token.sent
-                if not any(present(t.i) and is_content(t) for t in sentence):
-                    cut |= {t.i for t in sentence if t.is_punct and present(t.i)}
-                elif all(gone(t.i) or not is_content(t) for t in doc[sentence.start:token.i]):
-                    for t in doc[token.i + 1:sentence.end]:  # "It's #Day, and in Wisconsin" -> "In Wisconsin"
-                        if gone(t.i):
-                            continue
-                        if t.text not in DANGLING_PUNCT and t.dep_ != "cc":
-                            break
-                        cut.add(t.i)
+                if not _emptied_copula(doc, token, following, adverbs, marked, cut, replace, generalized):
+                    continue
             else:
                 continue
             changed = True
             break
+
+
+def _between_as_one_unit(doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str],
+                         generalized: set[int]) -> None:
+    """"between 2 and 5 pm" is one unit: a cut inside it takes all of it (in place)."""
+    def present(i: int) -> bool:
+        return i in replace or i not in cut
+
+    def gone(i: int) -> bool:
+        return not present(i)
+
+    for token in doc:  # "between 2 and 5 pm": one unit
+        if token.lower_ != "between" or gone(token.i) or token.pos_ != "ADP":
+            continue
+        # Its words: its subtree, or (parsed as a quantity of the first number) the numbers, times and "and" after it.
+        inside = {t.i for t in token.subtree if t.i != token.i}
+        for t in token.subtree:  # a place hanging on the time stays ("between 2 and 5 pm at the park")
+            if t.dep_ == "prep" and t.lower_ in DETACHABLE_PREPOSITIONS and not marked[t.i] and t.i > token.i + 1:
+                inside -= {d.i for d in t.subtree}
+        j = token.i + 1
+        while j < len(doc) and (marked[j] or doc[j].like_num or doc[j].lower_ in ("and", "&", "-", "–", "to")):
+            inside.add(j)
+            j += 1
+        last = max(inside, default=token.i)
+        inside.discard(last) if doc[last].is_punct else None
+        if inside and any(marked[i] and (gone(i) or i in generalized) for i in inside) and all(
+                gone(i) or marked[i] or doc[i].like_num or doc[i].pos_ in ("ADP", "CCONJ", "DET")
+                or doc[i].dep_ in ("cc", "prep") or kind_of(doc[i]) is not None for i in inside):
+            unit = {token.i} | inside
+            cut |= unit
+            for i in unit:
+                replace.pop(i, None)
+            generalized -= unit
+
+
+def _emptied_copula(doc: Any, token: Any, following: Any, adverbs: list[Any], marked: list[bool], cut: set[int],
+                    replace: dict[int, str], generalized: set[int]) -> bool:
+    """A copula whose complement went: "is on" / "is coming up" after a subject that says something, else its
+    clause goes when its subject is only "it"/"this" (in place). False when it stays as it is."""
+    def present(i: int) -> bool:
+        return i in replace or i not in cut
+
+    def gone(i: int) -> bool:
+        return not present(i)
+
+    clause = token
+    subjects = [c for c in clause.children if c.dep_ in ("nsubj", "expl")]
+    complements = [c for c in clause.children if c.dep_ in ("attr", "acomp", "npadvmod", "oprd")
+                   and c.i > token.i]
+    others = [c for c in clause.children if c.dep_ in ("attr", "acomp", "oprd", "ccomp", "xcomp")
+              and c not in complements]
+    content = [c for c in subjects if c.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS and c.pos_ in (
+        "NOUN", "PROPN") and not marked[c.i]]
+    if token.dep_ == "ROOT" and content and len(subjects) == 1 and not others and following is not None \
+            and following.text in (".", "!", "?", "!!") and all(
+                gone(t.i) for t in doc[token.i + 1:following.i]):
+        # "The party is between 8 & 11pm." -> "The party is on.", not "The party is."; a date is "coming
+        # up" ("Our last day is on the 30th." -> "Our last day is coming up."), as in fitting_rewrite
+        kinds = {kind_of(t) for t in doc[token.i + 1:following.i] if marked[t.i]} - {None}
+        today = any(t.lower_ in ("today", "tonight") for t in doc[token.i + 1:following.i])
+        replace[token.i + 1] = "on" if today or (kinds and kinds <= {"clock", "part_of_day", "now"}) \
+            else "coming up"
+        generalized.add(token.i + 1)
+        return True
+    if not subjects or not complements or any(s.lower_ not in PLACEHOLDER_CLAUSE_SUBJECTS
+                                              for s in subjects) \
+            or any(present(t.i) for c in complements for t in c.subtree) or others \
+            or any(t.tag_ in ("WP", "WDT", "WRB") for t in token.sent if t.i < token.i):
+        return False  # "what it is today" -> not "what."
+    words = {token.i} | {t.i for s in subjects for t in s.subtree} | {a.i for a in adverbs}
+    cut |= words  # "Yay IT'S FRIDAY! Party" -> "Yay! Party", not "Yay IT'S! Party"
+    before = next((t for t in reversed(doc[:min(words)]) if present(t.i)), None)
+    if before is not None and before.text in DANGLING_PUNCT and _ends_a_slot(following):
+        cut.add(before.i)  # "Yes, it's Friday." -> "Yes.", not "Yes,."
+    sentence = token.sent
+    if not any(present(t.i) and is_content(t) for t in sentence):
+        cut |= {t.i for t in sentence if t.is_punct and present(t.i)}
+    elif all(gone(t.i) or not is_content(t) for t in doc[sentence.start:token.i]):
+        for t in doc[token.i + 1:sentence.end]:  # "It's #Day, and in Wisconsin" -> "In Wisconsin"
+            if gone(t.i):
+                continue
+            if t.text not in DANGLING_PUNCT and t.dep_ != "cc":
+                break
+            cut.add(t.i)
+    return True
 
 
 def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:

@@ -43,7 +43,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/inspect.py inspect_text",
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
-        "anonymizer/temporal/anonymize/debris.py dangling_debris",
         "anonymizer/temporal/anonymize/anonymizer.py _unit",
         "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
         "anonymizer/temporal/anonymize/anonymizer.py plan",

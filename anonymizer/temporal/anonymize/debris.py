@@ -194,6 +194,17 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
     extra: set[int] = set()
     if not cut:
         return extra
+    _brackets(doc, cut, extra)
+    gone = (cut | extra) - generalized
+    _articles_and_prepositions(doc, generalized, extra, gone)
+    _framing_words_and_conjunctions(doc, extra, gone)
+    kept = _dangling_separators(doc, extra, gone)
+    _mentions_and_stops(kept, extra, gone)
+    return extra
+
+
+def _brackets(doc: Any, cut: set[int], extra: set[int]) -> None:
+    """Brackets: a pair whose inside is all cut goes; a pair cut in half keeps both halves (``cut`` loses them)."""
     # Brackets: a pair whose inside is all cut goes; a pair cut in half keeps both halves.
     stack: list[int] = []
     for token in doc:
@@ -207,7 +218,11 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
             elif (opening in cut) != (token.i in cut):
                 cut.discard(opening)
                 cut.discard(token.i)
-    gone = (cut | extra) - generalized
+
+
+def _articles_and_prepositions(doc: Any, generalized: set[int], extra: set[int], gone: set[int]) -> None:
+    """Articles and "+" left by a cut noun or number, prepositions whose objects all went or that hang on an emoji,
+    a dash, a link or "vs"."""
     # An article whose noun was cut goes ("Win Free Coffee For a Year" -> not "For a").
     for token in doc:
         if token.i not in gone and token.dep_ in ("det", "predet") and token.lower_ in ("a", "an", "the") \
@@ -260,6 +275,10 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
             # preposition hangs on an emoji, a dash or a link, or on "vs" ("game at 6:00 vs SE Warren")
             extra.add(token.i)
             gone.add(token.i)
+
+
+def _framing_words_and_conjunctions(doc: Any, extra: set[int], gone: set[int]) -> None:
+    """A word that only framed the time, a conjunction left with adverbs only."""
     # A word that only frames the time, left without it ("shift trial beginning in July." -> "shift trial.").
     for token in doc:
         if token.i not in gone and token.lower_ in FRAMING_WORDS and token.i + 1 in gone and any(
@@ -284,6 +303,10 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
         if j >= len(doc) or EMOJI_ONLY.match(doc[j].text) or doc[j].text in (".", "!", "?", ",") or is_link(doc[j]):
             extra |= {token.i, *adverbs}
             gone |= {token.i, *adverbs}
+
+
+def _dangling_separators(doc: Any, extra: set[int], gone: set[int]) -> list[Any]:
+    """Separators and conjunctions left dangling by the cut; returns the tokens kept."""
     kept = [t for t in doc if t.i not in gone]
     position = 0
     while position < len(kept):
@@ -329,6 +352,11 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
                 kept.pop(position)
                 continue
         position += 1
+    return kept
+
+
+def _mentions_and_stops(kept: list[Any], extra: set[int], gone: set[int]) -> None:
+    """A comma after the mentions opening a reply, a stop after a stop."""
     # A comma after the mentions that open a reply, once the words before it went ("@user Here lately, I've" ->
     # "@user I've").
     for position, token in enumerate(kept):
@@ -343,4 +371,3 @@ def dangling_debris(doc: Any, cut: set[int], generalized: set[int]) -> set[int]:
                 and all(j in gone for j in range(previous.i + 1, token.i)):
             extra.add(token.i)
             gone.add(token.i)
-    return extra

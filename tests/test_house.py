@@ -45,7 +45,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/report.py report_html",
         "anonymizer/temporal/anonymize/anonymizer.py _unit",
         "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
-        "anonymizer/temporal/anonymize/anonymizer.py plan",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.

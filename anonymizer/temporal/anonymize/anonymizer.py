@@ -4,6 +4,7 @@ applies the plan to the post as written."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from anonymizer.temporal.anonymize.debris import dangling_debris, emptied_slots
@@ -76,6 +77,19 @@ from anonymizer.temporal.tagging.words import (
 )
 
 
+@dataclass
+class _Plan:
+    """A plan being made for one post (see :meth:`TemporalAnonymizer.plan`); the rules change it in place."""
+
+    doc: Any
+    marked: list[bool]
+    cut: set[int] = field(default_factory=set)  # tokens to cut
+    replace: dict[int, str] = field(default_factory=dict)  # token -> the phrase in its place
+    generalized: set[int] = field(default_factory=set)  # the tokens of the generalized runs
+    handled: set[int] = field(default_factory=set)  # tokens a rule has done (whole units, sentences)
+    keep: set[int] = field(default_factory=set)  # words a rule keeps whatever the debris pass thinks of them
+
+
 class TemporalAnonymizer:
     """Configured with a spaCy pipeline (tagger, parser, NER), a :class:`TimeTagger` and the two switches;
     :meth:`transform` anonymizes posts in batches through ``nlp.pipe``."""
@@ -146,167 +160,181 @@ class TemporalAnonymizer:
         """Token indices to cut; the first token of each generalized run with its phrase (the run's other
         tokens are in the cut set); and all tokens of the generalized runs."""
         marked = self.time_marks(doc)
-        cut: set[int] = set()
-        replace: dict[int, str] = {}
-        generalized: set[int] = set()
+        p = _Plan(doc, marked)
         # Whole units first: a greeting with a time word, a clause that only says when, a sentence of time only.
-        handled = self._whole_units(doc, marked, cut, replace, generalized) if any(marked) else set()
-        keep: set[int] = set()  # words a rule below keeps whatever the debris pass thinks of them
+        if any(marked):
+            p.handled = self._whole_units(doc, marked, p.cut, p.replace, p.generalized)
         if self.prune:
-            for token in doc:
-                if token.i not in handled and (modifier := describing_time(token, marked)) is not None:
-                    # "excited about summer reading" -> "excited about reading": the time only describes the thing
-                    # after it; it goes alone, its preposition and neighbours stay (readers: "excited a certain time
-                    # reading").
-                    cut |= modifier
-                    handled |= modifier
-                    preposition = token.head.head
-                    if preposition.pos_ == "ADP" and marked[preposition.i] and preposition.i == min(modifier) - 1 \
-                            and not marked[preposition.head.i]:  # not "after a day of christmas shopping"
-                        handled.add(preposition.i)
-                        keep.add(preposition.i)
+            self._describing_times(p)
         for root, run, unit in self._expressions(doc, marked):
-            if root.i in handled:
-                continue
-            quantity = self._quantity_of(root, run, marked) if self.prune else None
-            if quantity is not None:
-                cut |= quantity  # "after 4+ hours of queuing" -> "after queuing"
-                continue
-            if unit is not None and self.known_patterns is not None and subtree_pattern(
-                    doc, subtree_root(doc, unit), unit, marked) not in self.known_patterns:
-                unit = None  # an unknown shape: not pruned
-            after_run = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
-            if self.prune and run == {root.i} and root.dep_ == "conj" and root.pos_ in ("NOUN", "PROPN") \
-                    and root.head.dep_ in ("nmod", "compound") and root.head.head.i == root.i + 1 \
-                    and not marked[root.head.i] and not marked[root.i + 1]:
-                # A time noun joined to another noun in front of a third only describes it: it goes alone, its
-                # conjunction stays ("busy with work and summer classes" -> "with work and classes").
-                cut.add(root.i)
-                keep |= {c.i for c in root.head.children if c.dep_ == "cc" and c.i < root.i}
-                continue
-            if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and root.i + 2 < len(doc) \
-                    and doc[root.i + 1].lower_ in ("'s", "’s") and run == {root.i, root.i + 1} \
-                    and doc[root.i + 2].lower_ in POSSESSIVES | {"a", "an", "the"}:
-                # "Crazy That Today's My B-Day" -> "That It's My B-Day": "'s" is "is" here
-                replace[root.i] = "It" if root.text[:1].isupper() else "it"
-                generalized.add(root.i)
-                continue
-            if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and len(run) == 1 \
-                    and root.head.lower_ in START_END_VERBS and root.head.tag_ == "VBZ" and root.head.i == root.i - 1 \
-                    and (after_run is None or not after_run.is_alpha):
-                replace[root.i] = "soon"  # "Offer ends tomorrow: go go go!" -> "Offer ends soon: go go go!"
-                generalized.add(root.i)
-                continue
-            if unit is not None and not unit and root.dep_ in ("pobj", "pcomp") and root.head.pos_ == "ADP" \
-                    and root.head.i == min(run) - 1 and all(t.i in run for t in root.subtree) \
-                    and (after_run is None or not after_run.is_alpha):
-                # The subtree came out empty (the parser hung the words elsewhere: "Calcutta @ 8 p.m.🎱"): the run
-                # goes with its preposition, when it ends the phrase.
-                unit = set(run) | {root.head.i}
-            if self.prune and (root.text == "#" or is_hashtag_word(root)):
-                # A time hashtag ("#TGIF", "#Friday") goes whole: a neutral phrase cannot stand for a tag.
-                tags = sorted(i for i in run if doc[i].text == "#" or is_hashtag_word(doc[i]))
-                words = [doc[i] for i in tags if is_hashtag_word(doc[i]) or doc[i].text != "#"]
-                if self.generalize and words and words[0].dep_ in ("dobj", "pobj", "nsubj", "attr") \
-                        and any(c.dep_ == "det" for c in words[0].children):
-                    # An argument with its article keeps a neutral noun ("enjoying the #sunset at the riverfront"
-                    # -> "enjoying the time at the riverfront").
-                    replace[tags[0]] = neutral_noun(words[0])
-                    cut |= set(tags[1:])
-                    generalized |= set(tags)
-                elif self.generalize and words and words[0].dep_ in ("nsubj", "nsubjpass") \
-                        and words[0].head.i > words[0].i and words[0].head.pos_ in ("VERB", "AUX"):
-                    # A subject ("#NationalPTSDawarenessDay is very near & dear to me") -> "It is very near ..."
-                    replace[tags[0]] = "it"
-                    cut |= set(tags[1:])
-                    generalized |= set(tags)
-                else:
-                    cut |= set(tags)
-            elif self.generalize and (judged := judged_time(root, self._noun_phrase(root, run), marked)) is not None:
-                # "Thanks for a great weekend with you" -> "Thanks for a great time with you": the adjective says
-                # something of its own; cutting the phrase would lose it (readers: "for a great with").
-                replace[root.i] = judged
-                generalized.add(root.i)  # its determiner and adjectives stay as written
-            elif self.generalize and is_what_a_complement_is_about(root, run):
-                replace[root.i] = "the day"  # "Spent today belting my face off" -> "Spent the day belting ..."
-                generalized.add(root.i)
-            elif unit is not None and self.prune:
-                cut |= unit
-                head = root.head
-                before = doc[min(unit) - 1] if unit and min(unit) else None
-                if unit and root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
-                        and max(unit) + 1 < len(doc) and not EMOJI_ONLY.match(doc[max(unit) + 1].text) \
-                        and (not doc[max(unit) + 1].is_punct or doc[max(unit) + 1].text == "#") \
-                        and not any(c.dep_ in ("det", "poss") and c.i not in unit for c in head.children) \
-                        and before is not None and before.pos_ in ("ADP", "VERB", "AUX"):
-                    # "swag for tomorrow's All-American Experience" -> "swag for the All-American Experience"
-                    replace[min(unit)] = "the"
-                    cut.discard(min(unit))
-                    generalized |= unit
-                before = doc[min(unit) - 1] if unit and min(unit) else None
-                if before is not None and before.lower_ in PRECISION_ADVERBS and before.dep_ == "advmod":
-                    cut.add(before.i)  # "calling you nonstop right at 8am" -> "calling you nonstop"
-            elif not is_nominal(root) and root.dep_ not in ("punct", "ROOT"):
-                # An adverb ("now", "soon") is never an argument: it goes, with a preposition left without object.
-                cut |= {t.i for t in root.subtree} & run
-                if root.head.pos_ == "ADP" and all(c.i in cut for c in root.head.children):
-                    cut.add(root.head.i)
-            elif self.generalize and root.dep_ != "punct" and (rewrite := rewrite_by_role(
-                    root, self._noun_phrase(root, run), marked, prune=self.prune)) is not None:
-                # The time noun's role picks the rewrite: "your Saturday" -> "your day", "a fun day" -> "a fun
-                # time", "Tomorrow is ..." -> "It is ...", "rainy day essentials" -> "essentials".
-                rewrite_cut, rewrite_replace = rewrite
-                cut |= rewrite_cut
-                replace.update(rewrite_replace)
-                generalized |= set(rewrite_replace)
-            elif self.generalize and root.dep_ != "punct" and (fit := fitting_rewrite(
-                    root, phrase := self._noun_phrase(root, run), marked, prune=self.prune)) is not None:
-                # The words a person would put there: "it", "a while", "some time", "not long", "last chance".
-                fit_cut, fit_replace = fit
-                hanging = {t.i for t in root.subtree if t.i in run and t.lower_ != "off"} - set(phrase)
-                cut |= (fit_cut | hanging) - set(fit_replace)
-                replace.update(fit_replace)
-                generalized |= (fit_cut | set(fit_replace)) if fit_replace else set()
-            elif self.prune and self.generalize and root.dep_ != "punct" \
-                    and (sentence := self._sentence_to_drop(root, marked)) is not None:
-                # No rewrite fits and the post says something else: the sentence that holds the time goes whole
-                # ("... Rest In Peace young Paco. Had a great 2.5 years with you" -> "... Rest In Peace young Paco.")
-                # rather than "a certain time", which readers found unnatural nine times in ten.
-                cut |= sentence
-                handled |= sentence
-            elif self.prune and self.generalize and root.dep_ != "punct" \
-                    and (instead := cut_instead_of_a_neutral_phrase(root, run, marked)) is not None:
-                cut |= instead
-            elif self.generalize and root.dep_ != "punct":
-                tokens = self._noun_phrase(root, run)
-                adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i
-                              and not marked[i] and doc[i].pos_ == "ADJ"]
-                if root.lower_ in PERIOD_WORDS and adjectives:
-                    # "It's been a wonderful month" -> "a wonderful time": the adjectives say nothing of when.
-                    start = adjectives[0].i
-                    article = "an" if adjectives[0].lower_[:1] in "aeiou" else "a"
-                    determiner = [doc[i] for i in tokens if i < start and doc[i].dep_ == "det"]
-                    lead = (article + " ") if determiner and determiner[0].lower_ in ("a", "an") else \
-                        (determiner[0].lower_ + " " if determiner else "")
-                    words = " ".join(t.text for t in doc[start:root.i])
-                    replace[tokens[0]] = f"{lead}{words} time"
-                elif (edge := edge_of(root, tokens, marked)) is not None:
-                    # "back to the last hour of the dullest transfer window" -> "back to the end of the dullest
-                    # transfer window", "Today is the last day of PLL" -> "It is the end of PLL" (readers: "back to a
-                    # certain time of the dullest ...")
-                    replace[tokens[0]] = edge
-                elif (opener := start_word_before(doc, tokens)) is not None:
-                    # "running for 15 weeks, starting Feb 9." -> "starting soon.", "beg. 20 Jan:" -> "beg. soon:"
-                    # (readers: "starting a certain time", "beg. A certain time:")
-                    replace[tokens[0]] = "soon"
-                    generalized.add(opener)
-                else:
-                    replace[tokens[0]] = neutral_phrase(root)
-                # The rest of the expression hanging from it ("of 2015" in "1st day of 2015") is cut.
-                cut |= set(tokens[1:]) | ({t.i for t in root.subtree} & run)
-                cut.discard(tokens[0])
-                generalized |= set(tokens)
-            # With generalization off, an argument stays: cutting it would break the sentence.
+            if root.i not in p.handled:
+                self._plan_expression(p, root, run, unit)
+        return self._finish(p)
+
+    def _describing_times(self, p: _Plan) -> None:
+        """Times that only describe the thing after them go alone ("excited about summer reading")."""
+        doc, marked, cut, handled, keep = p.doc, p.marked, p.cut, p.handled, p.keep
+        for token in doc:
+            if token.i not in handled and (modifier := describing_time(token, marked)) is not None:
+                # "excited about summer reading" -> "excited about reading": the time only describes the thing
+                # after it; it goes alone, its preposition and neighbours stay (readers: "excited a certain time
+                # reading").
+                cut |= modifier
+                handled |= modifier
+                preposition = token.head.head
+                if preposition.pos_ == "ADP" and marked[preposition.i] and preposition.i == min(modifier) - 1 \
+                        and not marked[preposition.head.i]:  # not "after a day of christmas shopping"
+                    handled.add(preposition.i)
+                    keep.add(preposition.i)
+
+    def _plan_expression(self, p: _Plan, root: Any, run: set[int], unit: set[int] | None) -> None:
+        """One time expression: the cases settled before its role (a stretch "of" something, a time noun joined to
+        another, "Today's my", "ends tomorrow"), then :meth:`_plan_by_role`."""
+        doc, marked, cut, replace, generalized, keep = p.doc, p.marked, p.cut, p.replace, p.generalized, p.keep
+        quantity = self._quantity_of(root, run, marked) if self.prune else None
+        if quantity is not None:
+            cut |= quantity  # "after 4+ hours of queuing" -> "after queuing"
+            return
+        if unit is not None and self.known_patterns is not None and subtree_pattern(
+                doc, subtree_root(doc, unit), unit, marked) not in self.known_patterns:
+            unit = None  # an unknown shape: not pruned
+        after_run = doc[max(run) + 1] if max(run) + 1 < len(doc) else None
+        if self.prune and run == {root.i} and root.dep_ == "conj" and root.pos_ in ("NOUN", "PROPN") \
+                and root.head.dep_ in ("nmod", "compound") and root.head.head.i == root.i + 1 \
+                and not marked[root.head.i] and not marked[root.i + 1]:
+            # A time noun joined to another noun in front of a third only describes it: it goes alone, its
+            # conjunction stays ("busy with work and summer classes" -> "with work and classes").
+            cut.add(root.i)
+            keep |= {c.i for c in root.head.children if c.dep_ == "cc" and c.i < root.i}
+            return
+        if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and root.i + 2 < len(doc) \
+                and doc[root.i + 1].lower_ in ("'s", "’s") and run == {root.i, root.i + 1} \
+                and doc[root.i + 2].lower_ in POSSESSIVES | {"a", "an", "the"}:
+            # "Crazy That Today's My B-Day" -> "That It's My B-Day": "'s" is "is" here
+            replace[root.i] = "It" if root.text[:1].isupper() else "it"
+            generalized.add(root.i)
+            return
+        if self.generalize and root.lower_ in ("today", "tonight", "tomorrow") and len(run) == 1 \
+                and root.head.lower_ in START_END_VERBS and root.head.tag_ == "VBZ" and root.head.i == root.i - 1 \
+                and (after_run is None or not after_run.is_alpha):
+            replace[root.i] = "soon"  # "Offer ends tomorrow: go go go!" -> "Offer ends soon: go go go!"
+            generalized.add(root.i)
+            return
+        if unit is not None and not unit and root.dep_ in ("pobj", "pcomp") and root.head.pos_ == "ADP" \
+                and root.head.i == min(run) - 1 and all(t.i in run for t in root.subtree) \
+                and (after_run is None or not after_run.is_alpha):
+            # The subtree came out empty (the parser hung the words elsewhere: "Calcutta @ 8 p.m.🎱"): the run
+            # goes with its preposition, when it ends the phrase.
+            unit = set(run) | {root.head.i}
+        self._plan_by_role(p, root, run, unit)
+
+    def _plan_by_role(self, p: _Plan, root: Any, run: set[int], unit: set[int] | None) -> None:
+        """The first rule that fits the expression's role: a hashtag, a judged time, a subtree to prune, an adverb, a
+        rewrite by role or one that fits, its sentence, a cut, or one neutral phrase."""
+        marked, cut, replace, generalized, handled = p.marked, p.cut, p.replace, p.generalized, p.handled
+        if self.prune and (root.text == "#" or is_hashtag_word(root)):
+            self._hashtag(p, root, run)
+        elif self.generalize and (judged := judged_time(root, self._noun_phrase(root, run), marked)) is not None:
+            # "Thanks for a great weekend with you" -> "Thanks for a great time with you": the adjective says
+            # something of its own; cutting the phrase would lose it (readers: "for a great with").
+            replace[root.i] = judged
+            generalized.add(root.i)  # its determiner and adjectives stay as written
+        elif self.generalize and is_what_a_complement_is_about(root, run):
+            replace[root.i] = "the day"  # "Spent today belting my face off" -> "Spent the day belting ..."
+            generalized.add(root.i)
+        elif unit is not None and self.prune:
+            _prune_unit(p, root, unit)
+        elif not is_nominal(root) and root.dep_ not in ("punct", "ROOT"):
+            # An adverb ("now", "soon") is never an argument: it goes, with a preposition left without object.
+            cut |= {t.i for t in root.subtree} & run
+            if root.head.pos_ == "ADP" and all(c.i in cut for c in root.head.children):
+                cut.add(root.head.i)
+        elif self.generalize and root.dep_ != "punct" and (rewrite := rewrite_by_role(
+                root, self._noun_phrase(root, run), marked, prune=self.prune)) is not None:
+            # The time noun's role picks the rewrite: "your Saturday" -> "your day", "a fun day" -> "a fun
+            # time", "Tomorrow is ..." -> "It is ...", "rainy day essentials" -> "essentials".
+            rewrite_cut, rewrite_replace = rewrite
+            cut |= rewrite_cut
+            replace.update(rewrite_replace)
+            generalized |= set(rewrite_replace)
+        elif self.generalize and root.dep_ != "punct" and (fit := fitting_rewrite(
+                root, phrase := self._noun_phrase(root, run), marked, prune=self.prune)) is not None:
+            # The words a person would put there: "it", "a while", "some time", "not long", "last chance".
+            fit_cut, fit_replace = fit
+            hanging = {t.i for t in root.subtree if t.i in run and t.lower_ != "off"} - set(phrase)
+            cut |= (fit_cut | hanging) - set(fit_replace)
+            replace.update(fit_replace)
+            generalized |= (fit_cut | set(fit_replace)) if fit_replace else set()
+        elif self.prune and self.generalize and root.dep_ != "punct" \
+                and (sentence := self._sentence_to_drop(root, marked)) is not None:
+            # No rewrite fits and the post says something else: the sentence that holds the time goes whole
+            # ("... Rest In Peace young Paco. Had a great 2.5 years with you" -> "... Rest In Peace young Paco.")
+            # rather than "a certain time", which readers found unnatural nine times in ten.
+            cut |= sentence
+            handled |= sentence
+        elif self.prune and self.generalize and root.dep_ != "punct" \
+                and (instead := cut_instead_of_a_neutral_phrase(root, run, marked)) is not None:
+            cut |= instead
+        elif self.generalize and root.dep_ != "punct":
+            self._one_neutral_phrase(p, root, run)
+        # With generalization off, an argument stays: cutting it would break the sentence.
+
+    def _hashtag(self, p: _Plan, root: Any, run: set[int]) -> None:
+        """A time hashtag ("#TGIF", "#Friday") goes whole: a neutral phrase cannot stand for a tag."""
+        doc, cut, replace, generalized = p.doc, p.cut, p.replace, p.generalized
+        tags = sorted(i for i in run if doc[i].text == "#" or is_hashtag_word(doc[i]))
+        words = [doc[i] for i in tags if is_hashtag_word(doc[i]) or doc[i].text != "#"]
+        if self.generalize and words and words[0].dep_ in ("dobj", "pobj", "nsubj", "attr") \
+                and any(c.dep_ == "det" for c in words[0].children):
+            # An argument with its article keeps a neutral noun ("enjoying the #sunset at the riverfront"
+            # -> "enjoying the time at the riverfront").
+            replace[tags[0]] = neutral_noun(words[0])
+            cut |= set(tags[1:])
+            generalized |= set(tags)
+        elif self.generalize and words and words[0].dep_ in ("nsubj", "nsubjpass") \
+                and words[0].head.i > words[0].i and words[0].head.pos_ in ("VERB", "AUX"):
+            # A subject ("#NationalPTSDawarenessDay is very near & dear to me") -> "It is very near ..."
+            replace[tags[0]] = "it"
+            cut |= set(tags[1:])
+            generalized |= set(tags)
+        else:
+            cut |= set(tags)
+
+    def _one_neutral_phrase(self, p: _Plan, root: Any, run: set[int]) -> None:
+        """Where nothing else fits: one neutral phrase ("a wonderful time", "the end", "soon", "a certain day")."""
+        doc, marked, cut, replace, generalized = p.doc, p.marked, p.cut, p.replace, p.generalized
+        tokens = self._noun_phrase(root, run)
+        adjectives = [doc[i] for i in tokens if doc[i].dep_ == "amod" and doc[i].head.i == root.i
+                      and not marked[i] and doc[i].pos_ == "ADJ"]
+        if root.lower_ in PERIOD_WORDS and adjectives:
+            # "It's been a wonderful month" -> "a wonderful time": the adjectives say nothing of when.
+            start = adjectives[0].i
+            article = "an" if adjectives[0].lower_[:1] in "aeiou" else "a"
+            determiner = [doc[i] for i in tokens if i < start and doc[i].dep_ == "det"]
+            lead = (article + " ") if determiner and determiner[0].lower_ in ("a", "an") else \
+                (determiner[0].lower_ + " " if determiner else "")
+            words = " ".join(t.text for t in doc[start:root.i])
+            replace[tokens[0]] = f"{lead}{words} time"
+        elif (edge := edge_of(root, tokens, marked)) is not None:
+            # "back to the last hour of the dullest transfer window" -> "back to the end of the dullest
+            # transfer window", "Today is the last day of PLL" -> "It is the end of PLL" (readers: "back to a
+            # certain time of the dullest ...")
+            replace[tokens[0]] = edge
+        elif (opener := start_word_before(doc, tokens)) is not None:
+            # "running for 15 weeks, starting Feb 9." -> "starting soon.", "beg. 20 Jan:" -> "beg. soon:"
+            # (readers: "starting a certain time", "beg. A certain time:")
+            replace[tokens[0]] = "soon"
+            generalized.add(opener)
+        else:
+            replace[tokens[0]] = neutral_phrase(root)
+        # The rest of the expression hanging from it ("of 2015" in "1st day of 2015") is cut.
+        cut |= set(tokens[1:]) | ({t.i for t in root.subtree} & run)
+        cut.discard(tokens[0])
+        generalized |= set(tokens)
+
+    def _finish(self, p: _Plan) -> tuple[set[int], dict[int, str], set[int]]:
+        """The debris, the words kept, the emptied slots and the words that belong to the sentence, then the plan."""
+        doc, marked, cut, replace, generalized, keep = p.doc, p.marked, p.cut, p.replace, p.generalized, p.keep
         cut |= dangling_debris(doc, cut, generalized)
         cut -= keep
         if self.generalize:
@@ -662,3 +690,23 @@ class TemporalAnonymizer:
             cut_tokens=frozenset(cut), replaced_tokens=frozenset(generalized), offsets=offsets,
             original=norm.original,
         )
+
+
+def _prune_unit(p: _Plan, root: Any, unit: set[int]) -> None:
+    """A removable subtree goes; a day's possessive before a thing becomes "the", a precision adverb before it goes."""
+    doc, cut, replace, generalized = p.doc, p.cut, p.replace, p.generalized
+    cut |= unit
+    head = root.head
+    before = doc[min(unit) - 1] if unit and min(unit) else None
+    if unit and root.dep_ == "poss" and head.i not in unit and head.pos_ in ("NOUN", "PROPN") \
+            and max(unit) + 1 < len(doc) and not EMOJI_ONLY.match(doc[max(unit) + 1].text) \
+            and (not doc[max(unit) + 1].is_punct or doc[max(unit) + 1].text == "#") \
+            and not any(c.dep_ in ("det", "poss") and c.i not in unit for c in head.children) \
+            and before is not None and before.pos_ in ("ADP", "VERB", "AUX"):
+        # "swag for tomorrow's All-American Experience" -> "swag for the All-American Experience"
+        replace[min(unit)] = "the"
+        cut.discard(min(unit))
+        generalized |= unit
+    before = doc[min(unit) - 1] if unit and min(unit) else None
+    if before is not None and before.lower_ in PRECISION_ADVERBS and before.dep_ == "advmod":
+        cut.add(before.i)  # "calling you nonstop right at 8am" -> "calling you nonstop"

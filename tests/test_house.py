@@ -44,7 +44,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
         "anonymizer/temporal/anonymize/anonymizer.py _unit",
-        "anonymizer/temporal/anonymize/anonymizer.py _whole_units",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.

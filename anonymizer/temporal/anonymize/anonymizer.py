@@ -378,6 +378,18 @@ class TemporalAnonymizer:
         handled: set[int] = set()
         if not self.generalize:
             return handled
+        self._greetings(doc, marked, cut, replace, generalized, handled)
+        if not self.prune:
+            return handled
+        self._sentences_of_time(doc, marked, cut, handled)
+        self._clauses_of_when(doc, marked, cut, handled)
+        return handled
+
+    @staticmethod
+    def _greetings(doc: Any, marked: list[bool], cut: set[int], replace: dict[int, str], generalized: set[int],
+                   handled: set[int]) -> None:
+        """A greeting opening a sentence becomes one without the time ("Good morning!!" -> "Hello!!", "Morning
+        all!" -> "Hello all!", "Eid Mubarak" -> "Best wishes")."""
         for token in doc:
             if token.lower_ in ONE_WORD_GREETINGS and marked[token.i] and token.i not in handled \
                     and not is_hashtag_word(token):
@@ -426,8 +438,10 @@ class TemporalAnonymizer:
             cut |= span - {token.i}
             generalized |= span
             handled |= span
-        if not self.prune:
-            return handled
+
+    @staticmethod
+    def _sentences_of_time(doc: Any, marked: list[bool], cut: set[int], handled: set[int]) -> None:
+        """A sentence made only of time goes (its links and emoji stay)."""
         sentences = list(doc.sents)
         for sentence in sentences:
             before = doc[sentence.start - 1].text if sentence.start else "."
@@ -445,6 +459,9 @@ class TemporalAnonymizer:
             gone = {t.i for t in sentence if not kept_with_sentence(t, marked)}
             cut |= gone
             handled |= gone
+
+    def _clauses_of_when(self, doc: Any, marked: list[bool], cut: set[int], handled: set[int]) -> None:
+        """A clause of "it" and a time joined to another goes with its conjunction (or its comma)."""
         for verb in doc:
             # "It's going on midnight and ...": a clause of "it" and a time, as with "It's almost 10 pm and ..."
             going_on = [c for c in verb.children if c.lower_ == "on" and not list(c.children)] \
@@ -477,7 +494,7 @@ class TemporalAnonymizer:
             clause |= {c.i for c in children if c.dep_ == "punct" and verb.i < c.i < conjunctions[0].i}
             cut |= clause
             handled |= clause
-        return handled
+
 
     @staticmethod
     def _comma_clause(doc: Any, verb: Any, parts: list[Any], marked: list[bool], cut: set[int],

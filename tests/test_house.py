@@ -43,7 +43,6 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
         "anonymizer/location/inspect.py inspect_text",
         "anonymizer/location/protection.py evaluate_protection",
         "anonymizer/location/report.py report_html",
-        "anonymizer/temporal/anonymize/anonymizer.py _unit",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.

@@ -609,6 +609,12 @@ class TemporalAnonymizer:
             after = root.doc[last + 1] if last + 1 < len(root.doc) else None  # "ONE MONTH FROM TODAY, ILL BE"
             if after is not None and after.lower_ in COUNTDOWN_WORDS | {"since"}:
                 return None  # "6 more days till I'm back" -> "some time till I'm back", not "till I'm back"
+        return self._narrowed_unit(root, marked, candidate)
+
+    def _narrowed_unit(self, root: Any, marked: list[bool], candidate: set[int]) -> set[int] | None:
+        """The subtree to cut less what belongs to the thing described, a place phrase, a purpose or a URL; the
+        whole of it when all that is left describes the time, else :meth:`_time_words_only`."""
+        head = root.head
         doc = root.doc
         if root.dep_ == "compound" and head.i > root.i and head.pos_ in ("NOUN", "PROPN") and not marked[head.i] \
                 and head.is_alpha:
@@ -645,6 +651,13 @@ class TemporalAnonymizer:
                    and head.pos_ == "ADP" and head.i < doc[i].i < root.i)  # "in like an hour"
                for i in candidate):
             return candidate
+        return self._time_words_only(root, marked, candidate)
+
+    def _time_words_only(self, root: Any, marked: list[bool], candidate: set[int]) -> set[int] | None:
+        """The time words of the subtree (and their preposition) when what is left hangs on as well without them;
+        None for a noun to generalize instead."""
+        doc = root.doc
+        head = root.head
         # Cut only the time words (and their preposition) when what is left hangs on as well without them
         # ("from Last Minute Crew interviewed by MTV" -> "interviewed by MTV"); else generalize a noun ("after a
         # day of shopping" -> "after a certain day shopping", not "after shopping").

@@ -5,6 +5,7 @@ found, and what was removed, described by spans of the original post (no Django 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer, TemporalResult
@@ -17,9 +18,46 @@ PATTERNS_JOB = "temporal_patterns"  # the job kind that learns the known pattern
 PATTERNS_JOB_NAME = "learn temporal patterns"
 # time_mode: (prune, generalize)
 TIME_MODES = {"both": (True, True), "prune": (True, False), "generalize": (False, True)}
-DEFAULT_TOP = 10
-DEFAULT_KEEP_TIME = sorted(DEFAULT_KEEP_KINDS)  # keep_time when a request does not say
 MAX_TOP = 1000
+
+
+@dataclass(frozen=True)
+class TimeRemovalOptions:
+    """What a request asks of time removal (the inspect page and API, the remove-time job), with the defaults said
+    here once. Built once at the edge from a serializer's validated data or a job's stored parameters
+    (:meth:`from_params`) and passed down as it is; OPTION_HELP says what each option means."""
+
+    time_mode: str = "both"  # a key of TIME_MODES
+    keep_time: tuple[str, ...] = tuple(sorted(DEFAULT_KEEP_KINDS))  # the granularities (KINDS) that stay
+    remove_how_long: bool = False  # also remove what only says how long or how often
+    time_patterns: str | None = None  # the id of a "learn temporal patterns" job: prune only its top patterns
+    time_patterns_top: int = 10  # how many of that job's most frequent patterns
+
+    @classmethod
+    def from_params(cls, params: Mapping) -> TimeRemovalOptions:
+        """The options of validated request data or of a job's stored parameters; a key that is absent (a job stored
+        before its option existed) takes its default."""
+        default = cls()
+        patterns = params.get("time_patterns")
+        return cls(time_mode=params.get("time_mode", default.time_mode),
+                   keep_time=tuple(params.get("keep_time", default.keep_time)),
+                   remove_how_long=bool(params.get("remove_how_long", default.remove_how_long)),
+                   time_patterns=str(patterns) if patterns else None,
+                   time_patterns_top=params.get("time_patterns_top", default.time_patterns_top))
+
+    @property
+    def prune(self) -> bool:
+        return TIME_MODES[self.time_mode][0]
+
+    @property
+    def generalize(self) -> bool:
+        return TIME_MODES[self.time_mode][1]
+
+
+DEFAULTS = TimeRemovalOptions()
+# The defaults as the forms and serializers that offer the options write them.
+DEFAULT_TOP = DEFAULTS.time_patterns_top
+DEFAULT_KEEP_TIME = list(DEFAULTS.keep_time)  # keep_time when a request does not say
 # What each option means, said once for every form and API that offers it.
 OPTION_HELP = {
     "time_mode": "prune: cut the phrases that carry time (an argument such as 'Tomorrow is ...' stays); "
@@ -35,9 +73,9 @@ OPTION_HELP = {
                      "(others are generalized, or kept with time_mode=prune). Empty: every removable subtree.",
     "time_patterns_top": "How many of the job's most frequent patterns to use.",
 }
-__all__ = ["DEFAULT_KEEP_TIME", "DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP", "PATTERNS_JOB",
-           "TIME_MODES", "describe_time_removal", "not_english", "not_english_message", "not_english_rows",
-           "shared_anonymizer", "time_anonymizer", "top_patterns"]
+__all__ = ["DEFAULTS", "DEFAULT_KEEP_TIME", "DEFAULT_TOP", "KINDS", "LANGUAGE", "MAX_TOP", "OPTION_HELP",
+           "PATTERNS_JOB", "TIME_MODES", "TimeRemovalOptions", "describe_time_removal", "not_english",
+           "not_english_message", "not_english_rows", "shared_anonymizer", "time_anonymizer", "top_patterns"]
 
 
 @cache
@@ -53,17 +91,15 @@ def shared_anonymizer(use_ner: bool) -> TemporalAnonymizer:
     return TemporalAnonymizer(nlp, tagger=TimeTagger(use_entities=use_ner))
 
 
-def time_anonymizer(options: Mapping, *, use_ner: bool,
+def time_anonymizer(options: TimeRemovalOptions, *, use_ner: bool,
                     known_patterns: Mapping[str, int] | None = None) -> TemporalAnonymizer:
-    """The anonymizer validated options describe (time_mode, keep_time, remove_how_long), pruning only
-    ``known_patterns`` when given. Built per request around the process's one parser: the constructor only stores
-    its options."""
+    """The anonymizer the options describe (time_mode, keep_time, remove_how_long), pruning only ``known_patterns``
+    (the top patterns of ``options.time_patterns``) when given. Built per request around the process's one parser:
+    the constructor only stores its options."""
     base = shared_anonymizer(use_ner)
-    prune, generalize = TIME_MODES[options.get("time_mode", "both")]
-    keep: Collection[str] = options.get("keep_time", DEFAULT_KEEP_TIME)
-    return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=prune, generalize=generalize,
-                              known_patterns=known_patterns, keep_kinds=frozenset(keep),
-                              keep_how_long=not options.get("remove_how_long", False))
+    return TemporalAnonymizer(base.nlp, tagger=base.tagger, prune=options.prune, generalize=options.generalize,
+                              known_patterns=known_patterns, keep_kinds=frozenset(options.keep_time),
+                              keep_how_long=not options.remove_how_long)
 
 
 def not_english(texts: Collection[str]) -> list[tuple[int, str]]:

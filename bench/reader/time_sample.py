@@ -52,6 +52,16 @@ BTC_FILES = ("a.no-labels.json", "b.no-labels.json")  # sections A and B: genera
 # defaults, anonymizer/location/web/serializers.py), with spaCy's NER on (settings.TEMPORAL_USE_NER's default).
 # keep_time is left to the checkout's own default (bca5bb4: nothing kept; since issue 46: "now" words kept).
 PRODUCT_OPTIONS = {"time_mode": "both", "remove_how_long": False}
+
+
+def _product_options():
+    """PRODUCT_OPTIONS as the checkout's time_anonymizer takes them: typed since issue 47, a mapping before."""
+    from anonymizer.temporal import removal
+
+    typed = getattr(removal, "TimeRemovalOptions", None)
+    return PRODUCT_OPTIONS if typed is None else typed.from_params(PRODUCT_OPTIONS)
+
+
 CATEGORIES = ("time left", "odd replacement", "changed without a time", "empty slot", "meaning damaged", "other")
 SYSTEM_FILES_SKIPPED = {"sample", "plain", "blind"}
 
@@ -248,7 +258,7 @@ def release(sample_dir: Path, label: str, repo: Path = REPO) -> Path:
     commit = _use_checkout(repo)
     from anonymizer.temporal.removal import not_english, time_anonymizer
 
-    anonymizer = time_anonymizer(PRODUCT_OPTIONS, use_ner=True)
+    anonymizer = time_anonymizer(_product_options(), use_ner=True)
     anonymizer.transform(["Warming up the parser at 9am tomorrow."])  # loading spaCy is not a post's time
     out = []
     for row in _sample_rows(sample_dir):
@@ -299,7 +309,7 @@ def naive(sample_dir: Path, repo: Path = REPO) -> Path:
     from anonymizer.temporal.normalize import normalize
     from anonymizer.temporal.removal import time_anonymizer
 
-    anonymizer = time_anonymizer(PRODUCT_OPTIONS, use_ner=True)
+    anonymizer = time_anonymizer(_product_options(), use_ner=True)
     anonymizer.nlp("Warming up the parser at 9am tomorrow.")
     out = []
     for row in _sample_rows(sample_dir):

@@ -256,7 +256,8 @@ def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, t
         except LookupError as exc:
             raise serializers.ValidationError({"time_patterns": [str(exc)]}) from exc
         known = time_removal.top_patterns(job.result, options.get("time_patterns_top", time_removal.DEFAULT_TOP))
-    return time_removal.time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
+    return time_removal.time_anonymizer(time_removal.TimeRemovalOptions.from_params(options),
+                                        use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
 
 
 # -- choosing which saved version is used ---------------------------------------------------------------------

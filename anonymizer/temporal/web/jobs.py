@@ -31,11 +31,13 @@ from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal.removal import (
     DEFAULT_KEEP_TIME,
     DEFAULT_TOP,
+    DEFAULTS,
     KINDS,
     MAX_TOP,
     OPTION_HELP,
     PATTERNS_JOB,
     TIME_MODES,
+    TimeRemovalOptions,
     describe_time_removal,
     not_english_message,
     not_english_rows,
@@ -56,10 +58,12 @@ SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
 
 class RemoveTimeParams(serializers.Serializer):
     # The time options mean what they mean on the inspect page (anonymizer.temporal.removal says it once).
-    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
+    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default=DEFAULTS.time_mode,
+                                        help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False, max_length=50,
                                       default=DEFAULT_KEEP_TIME.copy, help_text=OPTION_HELP["keep_time"])
-    remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
+    remove_how_long = serializers.BooleanField(default=DEFAULTS.remove_how_long,
+                                               help_text=OPTION_HELP["remove_how_long"])
     time_patterns = StrictUUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,
@@ -171,40 +175,53 @@ def _anonymize_cells(cells: list[str], anonymizer: TemporalAnonymizer, location:
     return out
 
 
-def _options(params: dict, location: _Location | None) -> dict:
-    options = {"time_mode": params.get("time_mode", "both"),
-               "keep_time": list(params.get("keep_time", DEFAULT_KEEP_TIME)),
-               # Stored as what was kept: a result from before the option (none of it) then reads right.
-               "keep_how_long": not params.get("remove_how_long", False),
-               "time_patterns": params.get("time_patterns"), "location_model": None}
-    if params.get("time_patterns"):
-        options["time_patterns_top"] = params.get("time_patterns_top", 10)
+def _options(options: TimeRemovalOptions, location: _Location | None) -> dict:
+    """The options of the job's report."""
+    report = {"time_mode": options.time_mode, "keep_time": list(options.keep_time),
+              # Stored as what was kept: a result from before the option (none of it) then reads right.
+              "keep_how_long": not options.remove_how_long,
+              "time_patterns": options.time_patterns, "location_model": None}
+    if options.time_patterns:
+        report["time_patterns_top"] = options.time_patterns_top
     if location is not None:
-        options["location_model"] = {"id": str(location.record.id), "name": location.record.name,
-                                     "version": location.record.version, "threshold": location.threshold,
-                                     "human_model": bool(location.extra)}
-    return options
+        report["location_model"] = {"id": str(location.record.id), "name": location.record.name,
+                                    "version": location.record.version, "threshold": location.threshold,
+                                    "human_model": bool(location.extra)}
+    return report
 
 
-def _setup(job: Job) -> tuple[dict, TemporalAnonymizer, _Location | None, list[str]]:
-    """A job's validated options, its time anonymizer and location model (both kept per process), its columns."""
-    options = RemoveTimeParams(data=job.params)
-    if not options.is_valid():
-        raise UserFacingError(f"The job's parameters are invalid: {json.dumps(options.errors)}")
-    params = options.validated_data
+@dataclass(frozen=True)
+class _Setup:
+    """A job's validated parameters and time options (built once, here), its time anonymizer and location model
+    (both kept per process), its text columns."""
+
+    params: dict
+    options: TimeRemovalOptions
+    anonymizer: TemporalAnonymizer
+    location: _Location | None
+    names: list[str]
+
+
+def _setup(job: Job) -> _Setup:
+    validated = RemoveTimeParams(data=job.params)
+    if not validated.is_valid():
+        raise UserFacingError(f"The job's parameters are invalid: {json.dumps(validated.errors)}")
+    params = validated.validated_data
+    options = TimeRemovalOptions.from_params(params)
     try:
-        anonymizer = time_anonymizer_for(job.owner, params)
+        anonymizer = time_anonymizer_for(job.owner, options)
     except LookupError as exc:
         raise UserFacingError(f"time_patterns: {exc}") from exc
-    return params, anonymizer, _location_for(job.owner, params.get("location_model")), \
-        list(dict.fromkeys(params["text_columns"]))
+    return _Setup(params, options, anonymizer, _location_for(job.owner, params.get("location_model")),
+                  list(dict.fromkeys(params["text_columns"])))
 
 
-def time_rewrite(job: Job, setup: tuple | None = None) -> Rewrite:
+def time_rewrite(job: Job, setup: _Setup | None = None) -> Rewrite:
     """The rewrite of a remove-time job's rows (``csv_parts``): every text cell anonymized, one ``nlp.pipe``
     call per column of a batch; counts, a sample of changed posts and the rows that are not English as its
     state (rows from 0 within the records it is given). ``setup``: the job's ``_setup``, when already made."""
-    _, anonymizer, location, names = setup or _setup(job)
+    setup = setup or _setup(job)
+    anonymizer, location, names = setup.anonymizer, setup.location, setup.names
     upload_name = job.inputs.get().original_name
 
     def rewrite(header, records, writer, progress) -> dict:
@@ -239,7 +256,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     upload = job.inputs.get()
     run.progress(0, 1, "loading the parser")
     setup = _setup(job)
-    params, _, location, names = setup
+    params, location, names = setup.params, setup.location, setup.names
     rewrite = time_rewrite(job, setup)
     output = run.scratch_path("time-removed.csv")
     parts = rewrite_csv(run, upload, output, rewrite, what="removing time expressions")
@@ -249,7 +266,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
                                                   "remove or translate those rows and start the job again."))
     report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
               "columns": counts or [asdict(ColumnCounts(name)) for name in names],
-              "options": _options(params, location),
+              "options": _options(setup.options, location),
               "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
     stem = upload.stem("dataset")
     # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).

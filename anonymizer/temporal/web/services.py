@@ -5,7 +5,6 @@ de-identifies with."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,6 +21,7 @@ from anonymizer.temporal.removal import (
     LANGUAGE,
     PATTERNS_JOB,
     PATTERNS_JOB_NAME,
+    TimeRemovalOptions,
     time_anonymizer,
     top_patterns,
 )
@@ -34,12 +34,12 @@ def known_patterns(owner: AbstractBaseUser | None, job_id: uuid.UUID | str, top:
     return top_patterns(job.result, top)
 
 
-def time_anonymizer_for(owner: AbstractBaseUser | None, options: Mapping) -> TemporalAnonymizer:
-    """The anonymizer of validated time options; LookupError for a patterns job the owner does not have or that
-    has not succeeded."""
+def time_anonymizer_for(owner: AbstractBaseUser | None, options: TimeRemovalOptions) -> TemporalAnonymizer:
+    """The anonymizer of the time options; LookupError for a patterns job the owner does not have or that has not
+    succeeded."""
     known = None
-    if options.get("time_patterns"):
-        known = known_patterns(owner, options["time_patterns"], options.get("time_patterns_top", DEFAULT_TOP))
+    if options.time_patterns:
+        known = known_patterns(owner, options.time_patterns, options.time_patterns_top)
     return time_anonymizer(options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
 
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from anonymizer.models import TrainedLocationModel, Upload
 from anonymizer.platform import artifacts, selectors
 from anonymizer.platform.jobs.pages import refusals_by_label, start_job_from_page
-from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, LANGUAGE, PATTERNS_JOB
+from anonymizer.temporal.removal import DEFAULTS, LANGUAGE, PATTERNS_JOB
 from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
 
@@ -29,9 +29,9 @@ def _default_column(header: list[str]) -> str:
 def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, errors: dict | None = None,
           patterns_form: dict | None = None, patterns_errors: dict | None = None) -> HttpResponse:
     header = list(upload.metadata.get("header", []))
-    form = form or {"text_columns": [_default_column(header)], "time_mode": "both", "keep_time": DEFAULT_KEEP_TIME,
-                    "remove_how_long": False,
-                    "time_patterns": "", "time_patterns_top": "10", "location_model": ""}
+    form = form or {"text_columns": [_default_column(header)], "time_mode": DEFAULTS.time_mode,
+                    "keep_time": list(DEFAULTS.keep_time), "remove_how_long": DEFAULTS.remove_how_long,
+                    "time_patterns": "", "time_patterns_top": str(DEFAULTS.time_patterns_top), "location_model": ""}
     patterns_form = patterns_form or {"text_column": _default_column(header)}
     errors = errors or {}
     refusals = refusals_by_label(errors, _LABELS)
@@ -55,7 +55,7 @@ def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
             "keep_time": request.POST.getlist("keep_time"),
             "remove_how_long": bool(request.POST.get("remove_how_long")),
             "time_patterns": request.POST.get("time_patterns", ""),
-            "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or "10",
+            "time_patterns_top": request.POST.get("time_patterns_top", "").strip() or str(DEFAULTS.time_patterns_top),
             "location_model": request.POST.get("location_model", "")}
     params = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}
     return start_job_from_page(

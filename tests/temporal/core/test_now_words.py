@@ -9,7 +9,7 @@ import pytest
 
 from anonymizer.temporal.anonymize import TemporalAnonymizer
 from anonymizer.temporal.evaluate import placing_spans
-from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, time_anonymizer
+from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, TimeRemovalOptions, time_anonymizer
 
 NOW_POSTS = [
     "I'm at the gym right now",
@@ -50,8 +50,9 @@ def test_keeping_nothing_removes_the_now_words_too(anonymizer):
 
 def test_a_request_keeps_now_words_unless_it_asks_to_keep_nothing():
     assert DEFAULT_KEEP_TIME == ["now"]
-    assert time_anonymizer({}, use_ner=False).transform(["See you soon!"])[0].text == "See you soon!"
-    assert time_anonymizer({"keep_time": []}, use_ner=False).transform(["See you soon!"])[0].text == "See you!"
+    assert time_anonymizer(TimeRemovalOptions(), use_ner=False).transform(["See you soon!"])[0].text == "See you soon!"
+    keep_nothing = TimeRemovalOptions(keep_time=())
+    assert time_anonymizer(keep_nothing, use_ner=False).transform(["See you soon!"])[0].text == "See you!"
 
 
 def test_the_gold_check_leaves_out_spans_that_date_nothing():

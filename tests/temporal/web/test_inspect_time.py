@@ -147,14 +147,15 @@ def test_batch_removes_time_from_every_post(location_models, openapi):  # noqa: 
 
 
 def test_without_ner_the_lexicon_tags_alone(location_models, settings):
+    from anonymizer.temporal.removal import TimeRemovalOptions
     from anonymizer.temporal.web.services import time_anonymizer_for as time_anonymizer
 
     settings.TEMPORAL_USE_NER = False  # the faster setting: no spaCy NER in the pipeline
-    anonymizer = time_anonymizer(None, {})
+    anonymizer = time_anonymizer(None, TimeRemovalOptions())
     assert "ner" not in anonymizer.nlp.pipe_names and not anonymizer.tagger.use_entities
     assert remove_time(text=LITTLE_ROCK)["time"]["removed"] == [{"start": 39, "end": 45, "text": "at 9AM"}]
     settings.TEMPORAL_USE_NER = True
-    assert "ner" in time_anonymizer(None, {}).nlp.pipe_names
+    assert "ner" in time_anonymizer(None, TimeRemovalOptions()).nlp.pipe_names
 
 
 def test_now_words_stay_unless_the_request_keeps_nothing(location_models):

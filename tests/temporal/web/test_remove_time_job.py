@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from anonymizer.location.model import LocationModel
 from anonymizer.models import Job, JobResult
@@ -100,6 +101,20 @@ def test_prune_only_leaves_an_argument_and_several_columns_are_counted_apart(use
     assert (text["posts"], text["changed"], text["time_removed"], text["time_generalized"]) == (7, 5, 6, 0)
     assert bio["posts"] == 7 and bio["empty"] == 1 and bio["changed"] >= 2
     assert job.result["options"]["time_mode"] == "prune"
+
+
+def test_known_patterns_limit_the_job_and_its_report_names_the_patterns_job(user, upload):
+    # The options reach the job as one TimeRemovalOptions (issue 47); the report says the patterns job's id as text
+    # (the validated parameters hold it as a UUID, which the report's JSON could not hold).
+    learned = {"input": "posts.csv", "patterns": [{"pattern": "prep:ANY(pobj:TIME)", "count": 4}]}
+    patterns = Job.objects.create(owner=user, kind="temporal_patterns", status=Job.Status.SUCCEEDED,
+                                  finished_at=timezone.now(), result=learned)
+    job = run_in_process(owner=user, kind="remove_time", inputs=[upload],
+                         params={"text_columns": ["text"], "time_mode": "prune", "time_patterns": str(patterns.id)})
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    assert job.result["options"] == {"time_mode": "prune", "keep_time": ["now"], "keep_how_long": True,
+                                     "time_patterns": str(patterns.id), "location_model": None,
+                                     "time_patterns_top": 10}
 
 
 def test_a_missing_column_is_refused_before_anything_is_queued(api, upload):

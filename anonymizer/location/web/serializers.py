@@ -14,15 +14,25 @@ from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACE
 from anonymizer.location.tokenize import TOKEN_KINDS
 from anonymizer.location.verdict import STATUSES
 from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
-from anonymizer.temporal.removal import DEFAULT_KEEP_TIME, DEFAULT_TOP, KINDS, MAX_TOP, OPTION_HELP, TIME_MODES
+from anonymizer.temporal.removal import (
+    DEFAULT_KEEP_TIME,
+    DEFAULT_TOP,
+    DEFAULTS,
+    KINDS,
+    MAX_TOP,
+    OPTION_HELP,
+    TIME_MODES,
+)
 
 
 class InspectOptionsSerializer(serializers.Serializer):
     # The time options mean what they mean for the dataset job (anonymizer.temporal.removal says it once).
-    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default="both", help_text=OPTION_HELP["time_mode"])
+    time_mode = serializers.ChoiceField(choices=list(TIME_MODES), default=DEFAULTS.time_mode,
+                                        help_text=OPTION_HELP["time_mode"])
     keep_time = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)), required=False,
                                       max_length=50, default=DEFAULT_KEEP_TIME.copy, help_text=OPTION_HELP["keep_time"])
-    remove_how_long = serializers.BooleanField(default=False, help_text=OPTION_HELP["remove_how_long"])
+    remove_how_long = serializers.BooleanField(default=DEFAULTS.remove_how_long,
+                                               help_text=OPTION_HELP["remove_how_long"])
     time_patterns = StrictUUIDField(required=False, allow_null=True, default=None,
                                           help_text=OPTION_HELP["time_patterns"])
     time_patterns_top = serializers.IntegerField(min_value=1, max_value=MAX_TOP, default=DEFAULT_TOP,

@@ -248,16 +248,16 @@ def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, t
         raise serializers.ValidationError({field: [
             (f"post {index + 1}: " if len(texts) > 1 else "") + f"not English ({reason}); time expressions are "
             "removed from English posts only." for index, reason in refused]})
+    time_options = time_removal.TimeRemovalOptions.from_params(options)  # typed once, here
     known = None
-    if options.get("time_patterns"):
+    if time_options.time_patterns:
         try:
-            job = succeeded_job(user, options["time_patterns"], time_removal.PATTERNS_JOB,
+            job = succeeded_job(user, time_options.time_patterns, time_removal.PATTERNS_JOB,
                                 what=time_removal.PATTERNS_JOB_NAME)
         except LookupError as exc:
             raise serializers.ValidationError({"time_patterns": [str(exc)]}) from exc
-        known = time_removal.top_patterns(job.result, options.get("time_patterns_top", time_removal.DEFAULT_TOP))
-    return time_removal.time_anonymizer(time_removal.TimeRemovalOptions.from_params(options),
-                                        use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
+        known = time_removal.top_patterns(job.result, time_options.time_patterns_top)
+    return time_removal.time_anonymizer(time_options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
 
 
 # -- choosing which saved version is used ---------------------------------------------------------------------

@@ -29,6 +29,8 @@ DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data"))).resolve()
 MODEL_DIR = Path(env_str("MODEL_DIR", str(VAR_DIR / "models"))).resolve()
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media"))).resolve()
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static"))).resolve()
+# The manual (docs/) as built by `manage.py bootstrap`, served at /help/ (anonymizer/platform/help.py).
+HELP_DIR = VAR_DIR / "help"
 MEDIA_URL = "/media/"  # never served directly: downloads go through views that check the owner
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -1,8 +1,9 @@
 """Routes of the platform's pages and API (accounts, jobs, uploads, health)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from anonymizer.platform import api, views
+from anonymizer.platform.help import help_page
 
 # The REST router's routes are registered by anonymizer.urls, with every capability's viewsets.
 API_VIEWSETS = [("uploads", api.UploadViewSet, "api-upload"), ("jobs", api.JobViewSet, "api-job")]
@@ -21,4 +22,6 @@ urlpatterns = [
     path("uploads/<uuid:upload_id>/download/", views.upload_download, name="upload-download"),
     path("uploads/<uuid:upload_id>/delete/", views.upload_delete, name="upload-delete"),
     path("api/v1/job-kinds/", api.JobKindListView.as_view(), name="api-job-kinds"),
+    # The manual, built from docs/ (no login: it is documentation).
+    re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
 ]

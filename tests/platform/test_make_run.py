@@ -75,6 +75,9 @@ def test_make_run_stack_serves_healthz_survives_a_killed_worker_and_stops_on_ctr
     try:
         status, report = wait_healthy(web_port)
         assert status == 200 and report == {"ok": True}  # no detail (worker host names) for anonymous callers
+        # The manual, built from docs/ by bootstrap, is served at the same address, to anyone.
+        manual = requests.get(f"{base}/help/location/", timeout=10)
+        assert manual.status_code == 200 and 'id="threat-model"' in manual.text
         var = tmp_path / "var"
         assert (var / "redis" / "redis.conf").exists() and (var / "db.sqlite3").exists()
         assert (var / "redis" / "appendonly.aof").exists()

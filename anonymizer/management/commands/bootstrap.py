@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from anonymizer.location.web.services import ensure_default_models
+from anonymizer.platform.help import build_help
 from anonymizer.preferences.web.services import ensure_default_preference_model
 
 
@@ -30,6 +31,9 @@ class Command(BaseCommand):
         ensure_default_models(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
         # The default location-privacy-preference model, from the aggregated check-ins in data/preferences/.
         ensure_default_preference_model(log=lambda line: self.stdout.write(f"bootstrap: {line}"))
+        # The manual served at /help/, from docs/: built again only when a page changed.
+        if build_help(settings.HELP_DIR):
+            self.stdout.write(f"bootstrap: help pages built into {settings.HELP_DIR}")
         restricted = restrict_permissions(settings.VAR_DIR)
         if restricted:
             self.stdout.write(f"bootstrap: {restricted} file(s) under {settings.VAR_DIR} made private to this user")

@@ -149,3 +149,14 @@ def test_every_environment_variable_the_app_reads_is_documented():
     assert len(read) > 60
     missing = sorted(name for name in read if f"`{name}`" not in documented)
     assert not missing, f"read by the code but not in docs/configuration.md: {missing}"
+
+
+def test_every_architecture_contract_and_bench_script_is_in_the_docs():
+    """docs/architecture.md explains every import-linter contract of pyproject.toml, and docs/figures.md names every
+    bench script, so neither page falls behind the code."""
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    contracts = re.findall(r'^id = "([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert contracts and [c for c in contracts if f"`{c}`" not in architecture] == []
+    figures = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
+    scripts = sorted(p.name for p in (ROOT / "bench").glob("bench_*.py"))
+    assert scripts and [s for s in scripts if s not in figures] == []

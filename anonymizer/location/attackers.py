@@ -111,7 +111,6 @@ class CharNgramAttacker(_LinearTextAttacker):
 _CJK_RUN = r"[\u3005\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+"
 _NB_TOKEN = re.compile(rf"(?P<cjk>{_CJK_RUN})|(?P<word>[#@]?[^\W_](?:[\w'’]*[^\W_])?)")
 _SHORT_LINK = re.compile(r"https?://t\.co/\S*", re.IGNORECASE)
-_HAS_CJK = re.compile(_CJK_RUN)
 
 
 def words_and_bigrams(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from anonymizer.location.model import remove_spans
+from anonymizer.location.release import remove_spans
 
 # The verdicts that put a post on the review page (any verdict with a non-empty review list does too).
 TO_REVIEW = ("review", "places", "fail")
@@ -109,6 +109,6 @@ def check_spans(text: str, spans: Sequence[Span]) -> list[Span]:
 
 def delete_spans(text: str, spans: Sequence[Span]) -> str:
     """The text without the spans, as the de-identifier deletes a unit: a space left doubled, or left at the
-    start of a line, is dropped, and so is white space at either end (model.build_release). ValueError for spans
+    start of a line, is dropped, and so is white space at either end (release.build_release). ValueError for spans
     that do not fit the text."""
     return remove_spans(text, check_spans(text, spans))

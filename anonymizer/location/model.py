@@ -6,11 +6,10 @@ On disk a model is a directory holding ``model.json`` (everything but the weight
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -19,18 +18,16 @@ import numpy as np
 
 from anonymizer.location.classifier import LocationClassifier
 from anonymizer.location.corpus import Post, corpus_fingerprint
-from anonymizer.location.deidentify import Deidentification, Deidentifier, LinearScorer
+from anonymizer.location.deidentify import Deidentification, LinearScorer
 from anonymizer.location.evaluate import evaluate_predictions, split_train_test
 from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.place_scorer import PlaceResolver, place_scorer, smoothed_prior
+from anonymizer.location.release import release_post
+from anonymizer.location.scoring import Scoring
 from anonymizer.location.tokenize import Token, TokenizerSettings, get_tokenizer
-from anonymizer.platform.deadline import Deadline, check
+from anonymizer.platform.deadline import Deadline
 from anonymizer.platform.grid import Grid
 
-MASK = {"en": "[place]", "ja": "［地名］"}
-# Re-checking the released text can find what the search over units could not see (a word the deletion joined,
-# a re-tokenized contraction); the search continues on the released text this many times at most.
-MAX_ROUNDS = 3
 # A place unit seen in this many training posts is resolved by where those posts were written.
 LEARNED_PLACE_MIN_POSTS = 3
 # The gazetteer scorer's threshold is never under this multiple of the prior's busiest cell: a post that names
@@ -103,49 +100,6 @@ class DeidentifiedPost:
         return [self.tokens[i] for i in self.decision.deleted]
 
 
-@dataclass(frozen=True)
-class Release:
-    """A released text and, per character, where it came from in the original (-1: written by us)."""
-
-    text: str
-    origin: list[int]
-
-
-def build_release(text: str, tokens: Sequence[Token], deleted: Sequence[int] | set[int],
-                  replacements: Mapping[int, str] | None = None) -> Release:
-    """The text without the deleted tokens, or with what replaces them; a space left doubled by a removed word,
-    or left at the start of a line by a removed first word, is dropped."""
-    replacements = replacements or {}
-    chars: list[str] = []
-    origin: list[int] = []
-    position = 0
-    for index in [*sorted(deleted, key=lambda i: tokens[i].start), None]:
-        start = len(text) if index is None else tokens[index].start
-        offset = position
-        piece = text[position:start]
-        at_start = not chars and position > 0
-        if (at_start or (chars and chars[-1] in " \n")) and piece.startswith(" "):
-            piece, offset = piece[1:], offset + 1
-        chars.extend(piece)
-        origin.extend(range(offset, offset + len(piece)))
-        if index is not None:
-            written = replacements.get(index, "")
-            chars.extend(written)
-            origin.extend([-1] * len(written))
-            position = tokens[index].end
-    begin, end = 0, len(chars)
-    while begin < end and chars[begin].isspace():
-        begin += 1
-    while end > begin and chars[end - 1].isspace():
-        end -= 1
-    return Release("".join(chars[begin:end]), origin[begin:end])
-
-
-def remove_spans(text: str, tokens: Sequence[Token]) -> str:
-    """The text without the tokens' characters (see build_release)."""
-    return build_release(text, list(tokens), range(len(tokens))).text
-
-
 class LocationModel:
     """Everything needed to infer a post's cell and to de-identify it."""
 
@@ -206,23 +160,11 @@ class LocationModel:
 
     def scores(self, text: str, extra_scorers: Sequence[LinearScorer] = ()) -> tuple[list[Token], dict[str, float]]:
         """A text's tokens and every scorer's score on it, as a reader of exactly this text would get them."""
-        tokens = self.tokenize(text)
-        return tokens, Deidentifier(self.scorers(extra_scorers)).scores([t.norm for t in tokens])
+        return self.scoring(extra_scorers).scores(text)
 
-    def generalization(self, token: Token) -> str | None:
-        """A coarser place for a place unit: its state or prefecture ("Des Moines" -> "Iowa", "品川区" -> "東京"),
-        or None when the unit is not a gazetteer place inside an area."""
-        if token.kind not in ("place", "hashtag"):
-            return None
-        for place in self.place_resolver.places_of(token.norm)[:1]:
-            area = place if place.is_area else self.place_resolver.gazetteer.area_of(place)
-            if area is None or area is place:
-                return None
-            if self.language == "ja":
-                name = next((n for n in (area.name[:-1],) if area.name[-1:] in "都府県" and len(n) >= 2), area.name)
-                return name
-            return area.name
-        return None
+    def scoring(self, extra_scorers: Sequence[LinearScorer] = ()) -> Scoring:
+        """This model's tokenizer and scorers (with any extra ones), as release building is handed them."""
+        return Scoring(self.tokenize, self.scorers(extra_scorers))
 
     def deidentify(self, text: str, *, m: int | None = None, keep_words: Sequence[str] = (),
                    keep_spans: Sequence[tuple[int, int]] = (), extra_scorers: Sequence[LinearScorer] = (),
@@ -241,109 +183,14 @@ class LocationModel:
             raise ValueError(f"replacement must be one of {REPLACEMENTS}, not {replacement!r}")
         if places not in PLACE_POLICIES:
             raise ValueError(f"places must be one of {PLACE_POLICIES}, not {places!r}")
-        tokens = self.tokenize(text)
-        norms = [t.norm for t in tokens]
-        matched = match_keep_words(text, tokens, keep_words)
-        keep = sorted({i for units in matched.values() for i in units}
-                      | {i for i, t in enumerate(tokens) if any(t.start < end and start < t.end
-                                                                for start, end in keep_spans)})
-        scorers = self.scorers(extra_scorers)
-        thresholds = {s.name: s.threshold for s in scorers}
-        deidentifier = Deidentifier(scorers)
-        allowed = {i for i, t in enumerate(tokens) if t.deletable and i not in set(keep)}
-        named = self._places_in_grid(tokens, allowed) if m is None and places == "all" else []
-        decision = _search_without(deidentifier, norms, [t.deletable for t in tokens], keep, named, m, deadline)
-        deleted = set(decision.deleted)
-
-        def masks() -> dict[int, str]:
-            if replacement != "mask":
-                return {}
-            return {i: MASK[self.language] for i in deleted if tokens[i].kind != "word"}
-
-        release = build_release(text, tokens, deleted, masks())
-        released_tokens, scores = self.scores(release.text, extra_scorers)
-        rounds = 1
-        while m is None and not _under(scores, thresholds) and rounds < MAX_ROUNDS:
-            protected = [k for k, t in enumerate(released_tokens)
-                         if not _from_allowed(release, t, tokens, allowed)]
-            more = deidentifier.deidentify([t.norm for t in released_tokens],
-                                           [t.deletable for t in released_tokens], keep=protected, deadline=deadline)
-            new = set()
-            for k in more.deleted:
-                new |= _original_tokens(release, released_tokens[k], tokens) & allowed
-            new -= deleted
-            if not new:
-                break
-            deleted |= new
-            rounds += 1
-            release = build_release(text, tokens, deleted, masks())
-            released_tokens, scores = self.scores(release.text, extra_scorers)
-        replacements = masks()
-        if replacement == "generalize" and _under(scores, thresholds):
-            # One trial per coarser place, not per deleted unit: the units it would replace go in together (a
-            # bag of words sees one "Iowa" however often it is written), so a post with hundreds of deleted
-            # places costs a few re-scorings, not hundreds (each re-tokenizes the whole post).
-            groups: dict[str, list[int]] = {}
-            for i in sorted(deleted):
-                coarser = self.generalization(tokens[i])
-                if coarser is not None:
-                    groups.setdefault(coarser, []).append(i)
-            for coarser, units in groups.items():
-                check(deadline)
-                trial = build_release(text, tokens, deleted, {**replacements, **dict.fromkeys(units, coarser)})
-                trial_tokens, trial_scores = self.scores(trial.text, extra_scorers)
-                if _under(trial_scores, thresholds):
-                    replacements.update(dict.fromkeys(units, coarser))
-                    release, released_tokens, scores = trial, trial_tokens, trial_scores
-        under = _under(scores, thresholds)
-        reason = "" if under else self._why_not_under(scores, thresholds, tokens, deleted, keep, m)
-        final = replace(decision, deleted=tuple(sorted(deleted)), scores_after=scores, under_threshold=under,
-                        optimal=decision.optimal and rounds == 1, minimal=decision.minimal and rounds == 1,
-                        reason=reason)
-        probabilities = self.cell_probabilities([norms, [t.norm for t in released_tokens]])
-        return DeidentifiedPost(text, tokens, final, release.text, probabilities[0], probabilities[1], keep,
-                                replacements, rounds, tuple(word for word, units in matched.items() if not units))
-
-    def _places_in_grid(self, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
-        """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
-        a reader needs a map, not our training posts, to read those), every place name the gazetteer does not
-        know, and every venue or landmark: a reader with a search engine finds those wherever no gazetteer
-        does."""
-        out = []
-        for i in sorted(allowed):
-            if tokens[i].kind == "word":  # place mentions, hashtags, @mentions and URLs are units of their own
-                continue
-            if tokens[i].kind == "venue":
-                out.append(i)
-                continue
-            # A place name the gazetteer cannot place at all (成城, 宮前区菅生: a neighbourhood, a ward of a
-            # designated city) is still read as a place; one it places elsewhere (京都) says nothing here.
-            if tokens[i].kind == "place" and not self.place_resolver.places_of(tokens[i].norm):
-                out.append(i)
-                continue
-            resolution = self.place_resolver.resolve(tokens[i].norm)
-            if resolution is not None and not resolution.learned:
-                out.append(i)
-        return out
-
-    def _why_not_under(self, scores: Mapping[str, float], thresholds: Mapping[str, float], tokens: Sequence[Token],
-                       deleted: set[int], keep: Sequence[int], m: int | None) -> str:
-        over = ", ".join(f"{name} {scores[name]:.3f} (threshold {thresholds[name]:.3f})" for name in scores
-                         if scores[name] >= thresholds[name])
-        left = [t for i, t in enumerate(tokens) if i not in deleted]
-        kept = [tokens[i].text for i in keep if i not in deleted]
-        fixed = [t.text for t in left if not t.deletable]
-        parts = [f"The released text is not under every threshold: {over}."]
-        if m is not None:
-            parts.append(f"Exactly {m} deletions were asked for; automatic mode deletes as many as it needs.")
-        if kept:
-            parts.append("Kept as you asked: " + ", ".join(f"“{w}”" for w in kept[:10]) + ".")
-        if fixed:
-            parts.append(f"{len(fixed)} punctuation or symbol token(s) cannot be deleted.")
-        if m is None and not kept:
-            parts.append("Every deletable unit that helps was deleted; the rest of the post and the model's prior "
-                         "keep it above the threshold.")
-        return " ".join(parts)
+        released = release_post(text, self.scoring(extra_scorers), self.place_resolver, self.language, m=m,
+                                keep_words=keep_words, keep_spans=keep_spans, replacement=replacement,
+                                places=places, deadline=deadline)
+        probabilities = self.cell_probabilities([[t.norm for t in released.tokens],
+                                                 [t.norm for t in released.released_tokens]])
+        return DeidentifiedPost(text, released.tokens, released.decision, released.text_after, probabilities[0],
+                                probabilities[1], released.kept, released.replacements, released.rounds,
+                                released.keep_missing)
 
     def with_threshold(self, threshold: Threshold) -> LocationModel:
         return LocationModel(name=self.name, grid=self.grid, tokenizer_settings=self.tokenizer_settings,
@@ -385,71 +232,6 @@ class LocationModel:
                    threshold=Threshold(**document["threshold"]), metadata=document["metadata"],
                    learned_places=json.loads(places.read_text()) if (places := directory / "places.json").exists()
                    else None)
-
-
-def _spaced(char: str) -> bool:
-    """A letter or digit of a script written with spaces between words (not CJK, kana or Hangul)."""
-    return char.isalnum() and ord(char) < 0x2E80
-
-
-def match_keep_words(text: str, tokens: Sequence[Token], keep_words: Sequence[str]) -> dict[str, list[int]]:
-    """Per keep entry (a word or a phrase: "Des Moines", "Iowa Cubs") the indices of the units it keeps: every
-    unit that overlaps an occurrence of it in the post (case-insensitive; in spaced scripts only at word
-    boundaries, so "Ames" is not found in "games"), so a phrase keeps every unit it spans and a word keeps the
-    unit it is part of ("Rock" keeps "Little Rock"); also a unit whose normal form is the entry (a hashtag
-    "#DesMoines" is kept by "des moines"). An entry found nowhere maps to an empty list."""
-    out: dict[str, list[int]] = {}
-    for raw in keep_words:
-        word = " ".join(raw.split())
-        if not word or word in out:
-            continue
-        # Any run of spaces in the entry matches any run of white space in the post.
-        pattern = r"\s+".join(re.escape(part) for part in word.split(" "))
-        if _spaced(word[0]):
-            pattern = r"(?<![^\W_])" + pattern
-        if _spaced(word[-1]):
-            pattern += r"(?![^\W_])"
-        spans = [match.span() for match in re.finditer(pattern, text, re.IGNORECASE)]
-        folded = word.casefold()
-        out[word] = [i for i, t in enumerate(tokens)
-                     if any(t.start < end and start < t.end for start, end in spans)
-                     or t.norm.casefold() == folded or t.text.casefold() == folded]
-    return out
-
-
-def _search_without(deidentifier: Deidentifier, norms: Sequence[str], deletable: Sequence[bool],
-                    keep: Sequence[int], gone: Sequence[int], m: int | None,
-                    deadline: Deadline | None = None) -> Deidentification:
-    """The search on the post with the units ``gone`` deleted first (every place name, say): the fewest further
-    deletions, as the search over the whole post with those fixed (gap bigrams form as they would). The
-    decision's indices and "before" scores are the whole post's."""
-    if not gone:
-        return deidentifier.deidentify(norms, deletable, m=m, keep=keep, deadline=deadline)
-    gone_set = set(gone)
-    rest = [i for i in range(len(norms)) if i not in gone_set]
-    position = {i: k for k, i in enumerate(rest)}
-    decision = deidentifier.deidentify([norms[i] for i in rest], [deletable[i] for i in rest], m=m,
-                                       keep=[position[i] for i in keep if i in position], deadline=deadline)
-    deleted = tuple(sorted(gone_set | {rest[k] for k in decision.deleted}))
-    return replace(decision, deleted=deleted, scores_before=deidentifier.scores(norms))
-
-
-def _under(scores: Mapping[str, float], thresholds: Mapping[str, float]) -> bool:
-    return all(scores[name] < thresholds[name] for name in thresholds)
-
-
-def _original_tokens(release: Release, token: Token, tokens: Sequence[Token]) -> set[int]:
-    """The original tokens a token of the released text was copied from."""
-    chars = {release.origin[c] for c in range(token.start, token.end) if release.origin[c] >= 0}
-    return {i for i, t in enumerate(tokens) if any(t.start <= c < t.end for c in chars)}
-
-
-def _from_allowed(release: Release, token: Token, tokens: Sequence[Token], allowed: set[int]) -> bool:
-    """Whether a released token may be deleted: it was copied only from units the search may delete."""
-    if any(release.origin[c] < 0 for c in range(token.start, token.end)):
-        return False
-    found = _original_tokens(release, token, tokens)
-    return bool(found) and found <= allowed
 
 
 def calibrated_threshold(model: LocationModel, hand_deidentified: Sequence[str]) -> Threshold:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,7 @@ from anonymizer.location.classifier import BIGRAM_SEPARATOR, JA_PART_SEPARATOR, 
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.hashtag_words import HashtagWords
 from anonymizer.location.tokenize import COORDINATES_PREFIX
+from anonymizer.location.tokens import Token
 from anonymizer.location.units import JA_PLACE_PREFIX, is_common_word
 from anonymizer.platform.grid import Grid, haversine_km
 from anonymizer.recognize.gazetteer import Gazetteer, Place, place_weights
@@ -429,3 +430,42 @@ def place_scorer(resolver: PlaceResolver, threshold: float) -> LinearScorer:
     """The gazetteer scorer for the search: softmax over the cells of log prior + the mentions' rows."""
     rows = _Rows(resolver.grid.n_cells)
     return LinearScorer(PLACE_SCORER, PlaceVocabulary(resolver, rows), rows, np.log(resolver.prior), threshold)
+
+
+def places_in_grid(resolver: PlaceResolver, tokens: Sequence[Token], allowed: set[int]) -> list[int]:
+    """The deletable units that name a place the gazetteer puts inside the grid (not what the corpus taught:
+    a reader needs a map, not our training posts, to read those), every place name the gazetteer does not
+    know, and every venue or landmark: a reader with a search engine finds those wherever no gazetteer
+    does."""
+    out = []
+    for i in sorted(allowed):
+        if tokens[i].kind == "word":  # place mentions, hashtags, @mentions and URLs are units of their own
+            continue
+        if tokens[i].kind == "venue":
+            out.append(i)
+            continue
+        # A place name the gazetteer cannot place at all (成城, 宮前区菅生: a neighbourhood, a ward of a
+        # designated city) is still read as a place; one it places elsewhere (京都) says nothing here.
+        if tokens[i].kind == "place" and not resolver.places_of(tokens[i].norm):
+            out.append(i)
+            continue
+        resolution = resolver.resolve(tokens[i].norm)
+        if resolution is not None and not resolution.learned:
+            out.append(i)
+    return out
+
+
+def coarser_place(resolver: PlaceResolver, token: Token, language: str) -> str | None:
+    """A coarser place for a place unit: its state or prefecture ("Des Moines" -> "Iowa", "品川区" -> "東京"),
+    or None when the unit is not a gazetteer place inside an area."""
+    if token.kind not in ("place", "hashtag"):
+        return None
+    for place in resolver.places_of(token.norm)[:1]:
+        area = place if place.is_area else resolver.gazetteer.area_of(place)
+        if area is None or area is place:
+            return None
+        if language == "ja":
+            name = next((n for n in (area.name[:-1],) if area.name[-1:] in "都府県" and len(n) >= 2), area.name)
+            return name
+        return area.name
+    return None

@@ -23,6 +23,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from anonymizer.location import units
+from anonymizer.location.tokens import Token, norm_of
+from anonymizer.location.units import JA_PLACE_PREFIX, EnglishPlaces, noise_token
+
 LANGUAGES = ("ja", "en")
 
 # Alternation order matters: a URL is matched first, so a "#fragment" or "@" inside it never counts as a
@@ -63,22 +67,6 @@ _ALNUM_RE = re.compile(r"[^\W_]")  # \w without "_" is exactly str.isalnum()
 _KANA_RE = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fd\u30fe\u31f0-\u31ff\uff66-\uff9d]")
 _CJK_RE = re.compile(r"[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _BATCH = 1000
-
-
-TOKEN_KINDS = ("word", "place", "venue", "hashtag", "mention", "url")
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One deletion unit (a morpheme, or a place mention / hashtag / mention / URL): text == original[start:end];
-    norm is the feature form."""
-
-    text: str
-    start: int
-    end: int
-    norm: str
-    deletable: bool
-    kind: str = "word"
 
 
 @dataclass(frozen=True)
@@ -141,17 +129,6 @@ def _masked(text: str, spans: list[tuple[int, int, str]]) -> str:
     return _SANITIZE_RE.sub(" ", text)
 
 
-def norm_of(text: str, lowercase: bool) -> str:
-    """The feature form of a piece of text: NFKC (non-ASCII), lower-cased when asked, without inner spaces."""
-    norm = text if text.isascii() else unicodedata.normalize("NFKC", text)
-    if lowercase:
-        norm = norm.lower()
-    # NFKC turns spacing accents into space + combining mark (U+00B4 -> " \u0301", U+309B too), common in kaomoji.
-    if not norm.isascii() and any(c.isspace() for c in norm):
-        norm = "".join(norm.split())
-    return norm or text
-
-
 def detect_language(text: str) -> str:
     """Return "ja" when kana/kanji make up a meaningful share of the post, else "en".
 
@@ -194,8 +171,6 @@ def _coordinates_token(m: re.Match) -> Token | None:
 
 
 def _road_token(m: re.Match) -> Token:
-    from anonymizer.location.units import JA_PLACE_PREFIX
-
     return Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + norm_of(m.group(), False), True, "place")
 
 
@@ -211,8 +186,6 @@ class Morpheme:
 
 
 def _cued_station_token(m: re.Match) -> Token:
-    from anonymizer.location.units import JA_PLACE_PREFIX
-
     return Token(m.group(), m.start(), m.end(), JA_PLACE_PREFIX + _JA_CUED_STATIONS[m.group()], True, "place")
 
 
@@ -237,8 +210,6 @@ class Tokenizer:
         self._lower = settings.lowercase and settings.language == "en"
         self._places = None
         if settings.units:
-            from anonymizer.location.units import EnglishPlaces
-
             # Latin place names appear in Japanese posts too ("(錦糸町駅 (Kinshicho Sta.))").
             self._places = EnglishPlaces()
 
@@ -256,8 +227,6 @@ class Tokenizer:
     def _unit_spans(self, text: str) -> tuple[str, list[Token]]:
         """The text to hand the morphological analyser (every hashtag, mention and URL blanked out) and those
         kept as units of their own."""
-        from anonymizer.location.units import noise_token
-
         spans = noise_spans(text, TokenizerSettings(self.settings.language, True, True, True))
         kept = [noise_token(text, start, end, kind) for start, end, kind in spans if not self.settings.removes(kind)]
         # Pieces the analyser must not cut, each one unit: an HTML entity ("&amp;" is one symbol: split,
@@ -273,8 +242,6 @@ class Tokenizer:
         return _masked(text, spans), kept
 
     def _units(self, text: str, doc) -> list[Token]:
-        from anonymizer.location import units
-
         masked, noise = self._unit_spans(text)
         if masked.isspace() or not masked:
             words = []

@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from anonymizer.location.classifier import JA_PART_SEPARATOR, JA_UNIT_PREFIX, UNIT_JOINER, unit_parts
-from anonymizer.location.tokenize import Token, norm_of
+from anonymizer.location.tokens import Token, norm_of
 
 # A unit's norm carries its parts (classifier.unit_parts reads them back): "地:品川|区", "Des_Moines".
 JA_PLACE_PREFIX = JA_UNIT_PREFIX

@@ -26,7 +26,8 @@ from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.serializers import CampaignSerializer
 from anonymizer.crowd.web.views import campaign_or_404, participant_of
-from anonymizer.location.model import LocationModel, remove_spans
+from anonymizer.location.model import LocationModel
+from anonymizer.location.release import remove_spans
 from anonymizer.models import Assignment, Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.api_input import loads_bounded, refuse_wrong_json_types

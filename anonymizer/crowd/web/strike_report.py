@@ -14,7 +14,8 @@ from django.templatetags.static import static
 from anonymizer.crowd.strikes import StrikeRecord, summarize_strikes
 from anonymizer.crowd.web.selectors import SNIPPET_CHARS
 from anonymizer.location.geography import map_description
-from anonymizer.location.model import LocationModel, remove_spans
+from anonymizer.location.model import LocationModel
+from anonymizer.location.release import remove_spans
 from anonymizer.location.tokenize import Token
 from anonymizer.models import Campaign, CampaignPost, Judgment
 from anonymizer.platform import artifacts

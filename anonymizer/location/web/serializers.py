@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
-from anonymizer.location.tokenize import TOKEN_KINDS
+from anonymizer.location.tokens import TOKEN_KINDS
 from anonymizer.location.verdict import STATUSES
 from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
 from anonymizer.temporal.removal import (

@@ -13,8 +13,8 @@ from anonymizer.location.model import (
     Threshold,
     calibrated_threshold,
     hand_calibration,
-    remove_spans,
 )
+from anonymizer.location.release import remove_spans
 from anonymizer.location.tokenize import Token
 
 

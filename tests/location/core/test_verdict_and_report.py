@@ -11,8 +11,9 @@ import pytest
 
 from anonymizer.location.geography import geography_layers
 from anonymizer.location.inspect import inspect_text, model_description
-from anonymizer.location.model import LocationModel, match_keep_words
+from anonymizer.location.model import LocationModel
 from anonymizer.location.options import InspectOptions
+from anonymizer.location.release import match_keep_words
 from anonymizer.location.report import BREAKS, COLORS, external_urls, report_html, report_svg, shape_digits
 from anonymizer.location.topojson import shapes_in_box
 from anonymizer.location.verdict import WEAK_LIFT, model_strength

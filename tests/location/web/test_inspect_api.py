@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from anonymizer.location.model import remove_spans
+from anonymizer.location.release import remove_spans
 from anonymizer.location.tokenize import Token
 
 pytestmark = pytest.mark.django_db

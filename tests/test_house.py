@@ -33,12 +33,8 @@ KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset()
 #: Functions over LONG_FUNCTION_LINES lines.
 KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
     {
-        "anonymizer/location/attackers.py _build",
         "anonymizer/location/calibration.py calibrate_against_attacker",
-        "anonymizer/location/deidentify.py __init__",
-        "anonymizer/location/inspect.py inspect_text",
         "anonymizer/location/protection.py evaluate_protection",
-        "anonymizer/location/report.py report_html",
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.

@@ -284,6 +284,12 @@ class GazetteerAttacker(_CellModel):
 
     # -- the index -------------------------------------------------------------------------------------------
     def _build(self) -> None:
+        self._build_cells()
+        self._index_names(*self._name_keys())
+        self._resolved: dict[str, tuple[float, np.ndarray, frozenset[str]] | None] = {}
+
+    def _build_cells(self) -> None:
+        """Each place's weight and the grid cells it covers (an area: its member places inside the grid)."""
         places = self.places
         self._weight_total = np.zeros(len(places))
         self._cells: list[np.ndarray] = []
@@ -313,7 +319,12 @@ class GazetteerAttacker(_CellModel):
             self._weight_total[i] = own
             self._cells.append(cells)
             self._cell_weights.append(weights)
-        # Name keys: "l:des moines" (Latin words), "s:desmoines" (Latin, no spaces) and "j:横浜" (Japanese).
+
+    def _name_keys(self) -> tuple[dict[tuple[str, ...], set[int]], dict[str, set[int]], dict[str, set[int]],
+                                  set[str]]:
+        """The places of each Latin name (as words), Japanese name and two-letter abbreviation, and the spaceless
+        main names."""
+        places = self.places
         latin: dict[tuple[str, ...], set[int]] = defaultdict(set)
         japanese: dict[str, set[int]] = defaultdict(set)
         abbreviations: dict[str, set[int]] = defaultdict(set)
@@ -344,6 +355,12 @@ class GazetteerAttacker(_CellModel):
                 for code in place.abbreviations:
                     if len(code) == 2 and code.isalpha():
                         abbreviations[code.upper()].add(i)
+        return latin, japanese, abbreviations, primary
+
+    def _index_names(self, latin: dict[tuple[str, ...], set[int]], japanese: dict[str, set[int]],
+                     abbreviations: dict[str, set[int]], primary: set[str]) -> None:
+        """Name keys: "l:des moines" (Latin words), "s:desmoines" (Latin, no spaces), "j:横浜" (Japanese) and
+        "a:IA" (abbreviations), each with its candidate places."""
         self._candidates: dict[str, tuple[int, ...]] = {}
         self._latin: dict[tuple[str, ...], str] = {}
         self._squashed: dict[str, str] = {}
@@ -371,7 +388,6 @@ class GazetteerAttacker(_CellModel):
         for code, found in abbreviations.items():
             self._candidates["a:" + code] = tuple(sorted(found))
             self._abbreviations[code] = "a:" + code
-        self._resolved: dict[str, tuple[float, np.ndarray, frozenset[str]] | None] = {}
 
     def _resolve(self, key: str, areas: frozenset[str] = frozenset()) -> tuple[float, np.ndarray] | None:
         """(in-grid share, distribution over the cells weighted by kind) of a name key, or None when the name

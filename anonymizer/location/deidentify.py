@@ -131,6 +131,33 @@ class Deidentification:
     searched: list[dict] = field(default_factory=list)  # per m: best ratio, exhaustive, candidates
 
 
+def _gap_pairs(n: int, allowed: np.ndarray, max_run: int) -> list[tuple[int, int]]:
+    """Gap bigrams (i, j): the tokens on either side once every token strictly between them is deleted; only
+    runs of allowed tokens, at most max_run long, can open a gap."""
+    run = [0] * (n + 1)  # run[i]: allowed positions in a row starting at i
+    allowed_set = set(allowed.tolist())
+    for i in range(n - 1, -1, -1):
+        run[i] = run[i + 1] + 1 if i in allowed_set else 0
+    return [(i, j) for i in range(n - 2) for j in range(i + 2, min(n - 1, i + 1 + min(run[i + 1], max_run)) + 1)]
+
+
+def _feature_table(features: Sequence[str], scorers: Sequence[LinearScorer], offsets: np.ndarray,
+                   width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One local id per distinct feature string (each occurrence's id), whether any model knows it, and the
+    rows of the models' weights side by side (distinct features x width)."""
+    local: dict[str, int] = {}
+    occurrence = np.array([local.setdefault(f, len(local)) for f in features], dtype=np.int64)
+    distinct = list(local)
+    known = np.zeros(len(distinct), dtype=bool)
+    table = np.zeros((len(distinct), width))
+    for k, scorer in enumerate(scorers):
+        index = np.array([scorer.vocabulary.get(f, -1) for f in distinct], dtype=np.int64)
+        hit = index >= 0
+        known |= hit
+        table[hit, offsets[k]: offsets[k + 1]] = scorer.weights[index[hit]]
+    return occurrence, known, table
+
+
 class _Post:
     """One post prepared for the search: its features' weight rows and the per-step update vectors.
 
@@ -148,31 +175,15 @@ class _Post:
         self.intercept = np.concatenate([np.asarray(s.intercept, dtype=np.float64) for s in scorers])
         n, norms = self.n, self.norms
 
-        # Gap bigrams (i, j): the tokens on either side once every token strictly between them is deleted;
-        # only runs of allowed tokens, at most max_run long, can open a gap.
-        run = [0] * (n + 1)  # run[i]: allowed positions in a row starting at i
-        allowed_set = set(self.allowed.tolist())
-        for i in range(n - 1, -1, -1):
-            run[i] = run[i + 1] + 1 if i in allowed_set else 0
-        gaps = [(i, j) for i in range(n - 2) for j in range(i + 2, min(n - 1, i + 1 + min(run[i + 1], max_run)) + 1)]
+        gaps = _gap_pairs(n, self.allowed, max_run)
         # A unit's parts (unit_parts) are features that go with it, like its unigram.
         parts = self._parts = [unit_parts(norm) for norm in norms]
         self._rows: list[dict[str, int]] = [{} for _ in scorers]
         owner = np.repeat(np.arange(n), [len(p) for p in parts]).astype(np.int64)
         features = [*norms, *(bigram(a, b) for a, b in pairwise(norms)), *(bigram(norms[i], norms[j]) for i, j in gaps),
                     *(part for unit in parts for part in unit)]
-        # One local id per distinct feature string; rows of the models' weights side by side.
-        local: dict[str, int] = {}
-        occurrence = np.array([local.setdefault(f, len(local)) for f in features], dtype=np.int64)
-        distinct = list(local)
-        known = np.zeros(len(distinct), dtype=bool)
-        table = np.zeros((len(distinct), width))
-        for k, scorer in enumerate(scorers):
-            index = np.array([scorer.vocabulary.get(f, -1) for f in distinct], dtype=np.int64)
-            hit = index >= 0
-            known |= hit
-            table[hit, self.offsets[k]: self.offsets[k + 1]] = scorer.weights[index[hit]]
-        none = len(distinct)  # an extra row of zeros stands for "no feature" and for unknown features
+        occurrence, known, table = _feature_table(features, scorers, self.offsets, width)
+        none = len(table)  # an extra row of zeros stands for "no feature" and for unknown features
         occurrence = np.where(known[occurrence], occurrence, none)
         n_gaps = len(gaps)
         unigram, adjacent = occurrence[:n], occurrence[n: 2 * n - 1]
@@ -224,11 +235,15 @@ class _Post:
         # scores every candidate the same: ranked once, not per candidate.
         self.varies = [bool(update[:, lo:hi].any() or self.shared_rows[:, lo:hi].any())
                        for lo, hi in pairwise(self.offsets.tolist())]
-        root_z = self.root[None, :width]
-        self.constant_ratio = max((float(link_scores(root_z[:, lo:hi].copy(), scorer.link)[0]) / scorer.threshold
-                                   for (lo, hi), scorer, varies in zip(pairwise(self.offsets.tolist()), scorers,
-                                                                       self.varies, strict=True) if not varies),
-                                  default=0.0)
+        self.constant_ratio = self._constant_ratio()
+
+    def _constant_ratio(self) -> float:
+        """The highest score-to-threshold ratio among the models that score every candidate the same."""
+        root_z = self.root[None, :self.width]
+        return max((float(link_scores(root_z[:, lo:hi].copy(), scorer.link)[0]) / scorer.threshold
+                    for (lo, hi), scorer, varies in zip(pairwise(self.offsets.tolist()), self.scorers,
+                                                        self.varies, strict=True) if not varies),
+                   default=0.0)
 
     def extension(self, starts: np.ndarray, js: np.ndarray, precise: bool = False) -> np.ndarray:
         """Correction to ``new_run[js]`` when j extends a run that starts at ``starts`` and ends at j - 1:

@@ -147,21 +147,8 @@ def inspect_text(model: LocationModel, text: str, options: InspectOptions = DEFA
         probabilities_before = model.cell_probabilities([norms])[0]
         scores_before = Deidentifier(model.scorers(extra_scorers)).scores(norms)
 
-    def where(start: int, end: int) -> tuple[int, int] | None:
-        return (start, end) if edit is None else edit.original_span(start, end)
-
     names = grid_places(model.grid).cell_texts()
-    deleted, kept = set(decision.deleted), set(result.kept)
-    tokens, deleted_spans = [], []
-    for i, token in enumerate(result.tokens):
-        span = where(token.start, token.end)
-        if span is None:
-            continue
-        tokens.append({"text": token.text, "start": span[0], "end": span[1], "deletable": token.deletable,
-                       "deleted": i in deleted, "kept": i in kept, "kind": token.kind,
-                       **({"replaced_by": result.replacements[i]} if i in result.replacements else {})})
-        if i in deleted:
-            deleted_spans.append({"start": span[0], "end": span[1], "text": text[span[0]:span[1]]})
+    tokens, deleted_spans = _token_views(text, result, edit)
     out = {
         "text": text,
         "tokens": tokens,
@@ -172,21 +159,7 @@ def inspect_text(model: LocationModel, text: str, options: InspectOptions = DEFA
         "after": {**distribution_summary(result.probabilities_after, model.grid, threshold, names),
                   # Under *every* threshold (classifier, places, human), as the released text re-scored.
                   "under_threshold": decision.under_threshold},
-        "decision": {
-            "mode": "auto" if options.m is None else "fixed",
-            "m": len(decision.deleted),
-            "under_threshold": decision.under_threshold,
-            "optimal": decision.optimal,
-            "minimal": decision.minimal,
-            "candidates": decision.candidates,
-            "reason": decision.reason,
-            "scores_before": scores_before,
-            "scores_after": decision.scores_after,
-            "thresholds": decision.thresholds,
-            "replacement": options.replacement,
-            "places": options.places,
-            "rounds": result.rounds,
-        },
+        "decision": _decision_view(result, options, scores_before),
     }
     # Each scorer before and after, and the one the maps show: the verdict names the scorer that decided.
     out["before"]["scorers"] = scorer_views(model, text, extra_scorers, names)
@@ -209,13 +182,55 @@ def inspect_text(model: LocationModel, text: str, options: InspectOptions = DEFA
                       "model_strength": strength}
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
-            human = {when: decision_scores[scorer.name] for when, decision_scores in
-                     (("before", scores_before), ("after", decision.scores_after))}
-            out["human"] = {"threshold": scorer.threshold,
-                            **{f"probability_{when}": p for when, p in human.items()}}
-            out["classes"] = {when: {"machine_inferable": not out[when]["under_threshold"],
-                                     "human_inferable": human[when] >= scorer.threshold} for when in human}
+            out.update(_human_view(out, scorer, scores_before, decision.scores_after))
     return out
+
+
+def _token_views(text: str, result, edit: TextEdit | None) -> tuple[list[dict], list[dict]]:
+    """The post's tokens as the page draws them, and the deleted spans, each at its place in the original post
+    (a token the edit inserted is left out)."""
+    deleted, kept = set(result.decision.deleted), set(result.kept)
+    tokens, deleted_spans = [], []
+    for i, token in enumerate(result.tokens):
+        span = (token.start, token.end) if edit is None else edit.original_span(token.start, token.end)
+        if span is None:
+            continue
+        tokens.append({"text": token.text, "start": span[0], "end": span[1], "deletable": token.deletable,
+                       "deleted": i in deleted, "kept": i in kept, "kind": token.kind,
+                       **({"replaced_by": result.replacements[i]} if i in result.replacements else {})})
+        if i in deleted:
+            deleted_spans.append({"start": span[0], "end": span[1], "text": text[span[0]:span[1]]})
+    return tokens, deleted_spans
+
+
+def _decision_view(result, options: InspectOptions, scores_before: dict[str, float]) -> dict:
+    """What the search decided and under which options."""
+    decision = result.decision
+    return {
+        "mode": "auto" if options.m is None else "fixed",
+        "m": len(decision.deleted),
+        "under_threshold": decision.under_threshold,
+        "optimal": decision.optimal,
+        "minimal": decision.minimal,
+        "candidates": decision.candidates,
+        "reason": decision.reason,
+        "scores_before": scores_before,
+        "scores_after": decision.scores_after,
+        "thresholds": decision.thresholds,
+        "replacement": options.replacement,
+        "places": options.places,
+        "rounds": result.rounds,
+    }
+
+
+def _human_view(out: dict, scorer: LinearScorer, scores_before: dict[str, float],
+                scores_after: dict[str, float]) -> dict:
+    """The crowd-trained model's probabilities before and after, and the paper's machine x human classes."""
+    human = {when: decision_scores[scorer.name] for when, decision_scores in
+             (("before", scores_before), ("after", scores_after))}
+    return {"human": {"threshold": scorer.threshold, **{f"probability_{when}": p for when, p in human.items()}},
+            "classes": {when: {"machine_inferable": not out[when]["under_threshold"],
+                               "human_inferable": human[when] >= scorer.threshold} for when in human}}
 
 
 def places_left(model: LocationModel, released: str, tokens: Sequence[Token] | None = None) -> list[str]:

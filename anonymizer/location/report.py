@@ -242,29 +242,8 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
                      f"{percent(lo)}–{percent(BREAKS[i + 1] if i + 1 < len(BREAKS) else 1.0)}</span>"
                      for i, (lo, c) in enumerate(zip(BREAKS, COLORS, strict=True)))
     share = 100 // len(panels) - 1  # % of the width per map: 99 or 49, the rest a margin
-    figure.header.add_child(Element(
-        "<style>" + _inlined_css(static_root) + "</style>"
-        # Folium sets html and body to width 100%: with a padding that scrolled sideways (24 px at 1280).
-        "<style>html,body{height:auto !important;}body{font-family:sans-serif;padding:12px !important;"
-        "box-sizing:border-box;}h1{font-size:18px;margin:0 0 6px;}h2{font-size:15px;margin:8px 0 4px;}"
-        f".kk-heads{{display:flex;gap:1%;}}.kk-heads h2{{flex:0 0 {share}%;}}"
-        ".folium-map{display:inline-block;vertical-align:top;margin-right:0.5%;}"
-        ".kk-note{color:#555;font-size:13px;}.kk-item{margin-right:10px;white-space:nowrap;}"
-        ".kk-swatch{display:inline-block;width:14px;height:10px;}"
-        f".kk-warning{{color:{WARNING_COLOR};font-weight:bold;border:2px solid {WARNING_COLOR};padding:6px;}}"
-        ".kk-label{font-size:11px;color:#222;text-shadow:0 0 3px #fff,0 0 3px #fff;white-space:nowrap;}"
-        ".kk-text{font-size:16px;background:#f4f4f4;padding:8px;border-radius:4px;overflow-wrap:anywhere;}"
-        "</style>"), name="kk_style")
-    figure.header.add_child(Element(_inline_script((static_root / LEAFLET_JS).read_text())), name="leaflet_inline")
-    if include_before:
-        figure.header.add_child(Element(_inline_script((static_root / SYNC_JS).read_text())), name="sync_inline")
-    # Leaflet's default marker images (a marker is created with them before its label icon is set) as data URIs,
-    # so that nothing is fetched, not even a file beside the report.
-    images = {key: _data_uri(static_root / LEAFLET_IMAGES / name) for key, name in
-              (("iconUrl", "marker-icon.png"), ("iconRetinaUrl", "marker-icon-2x.png"),
-               ("shadowUrl", "marker-shadow.png"))}
-    figure.header.add_child(Element(_inline_script(
-        f"L.Icon.Default.imagePath = ''; L.Icon.Default.mergeOptions({json.dumps(images)});")), name="icons_inline")
+    figure.header.add_child(Element(_report_style(static_root, share)), name="kk_style")
+    _add_inline_scripts(figure, static_root, include_before)
     warning = f"<p class='kk-warning' id='before-warning'>{esc(BEFORE_WARNING)}</p>" if include_before else ""
     figure.html.add_child(Element(
         f"{warning}<h1>{esc(title)}</h1><p class='kk-text' id='deidentified-text'>{esc(text)}</p>"
@@ -287,14 +266,7 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
         if land["features"]:
             folium.GeoJson(land, name="land", style_function=_land_style, interactive=False).add_to(fmap)
         # The cells as one GeoJSON layer (a Folium element per cell costs a template each: seconds per report).
-        cells = []
-        for cell, (south, west, north, east) in _cells(grid):
-            p = distribution["probabilities"][cell]
-            name = f"{grid.label(cell)} ≈ {places[cell]}" if places[cell] else grid.label(cell)
-            cells.append({"type": "Feature", "id": str(cell),
-                          "properties": {"kind": "cell", "fill": color_of(p), "tooltip": f"{name}: {percent(p)}"},
-                          "geometry": {"type": "Polygon", "coordinates": [[
-                              [west, south], [east, south], [east, north], [west, north], [west, south]]]}})
+        cells = _cell_features(grid, distribution["probabilities"], places)
         folium.GeoJson({"type": "FeatureCollection", "features": cells}, name="cells", style_function=_cell_style,
                        tooltip=folium.GeoJsonTooltip(fields=["tooltip"], labels=False, sticky=True)).add_to(fmap)
         for label in model.get("place_labels", []):
@@ -314,6 +286,53 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
         # The file's first line says what it reveals (a comment before the doctype leaves standards mode on).
         document = f"<!-- {esc(BEFORE_WARNING)} -->\n" + document
     return document
+
+
+def _report_style(static_root: Path, share: int) -> str:
+    """The report's stylesheets: the app's, inlined, and the report's own (``share``: % of the width per map)."""
+    return ("<style>" + _inlined_css(static_root) + "</style>"
+            # Folium sets html and body to width 100%: with a padding that scrolled sideways (24 px at 1280).
+            "<style>html,body{height:auto !important;}body{font-family:sans-serif;padding:12px !important;"
+            "box-sizing:border-box;}h1{font-size:18px;margin:0 0 6px;}h2{font-size:15px;margin:8px 0 4px;}"
+            f".kk-heads{{display:flex;gap:1%;}}.kk-heads h2{{flex:0 0 {share}%;}}"
+            ".folium-map{display:inline-block;vertical-align:top;margin-right:0.5%;}"
+            ".kk-note{color:#555;font-size:13px;}.kk-item{margin-right:10px;white-space:nowrap;}"
+            ".kk-swatch{display:inline-block;width:14px;height:10px;}"
+            f".kk-warning{{color:{WARNING_COLOR};font-weight:bold;border:2px solid {WARNING_COLOR};padding:6px;}}"
+            ".kk-label{font-size:11px;color:#222;text-shadow:0 0 3px #fff,0 0 3px #fff;white-space:nowrap;}"
+            ".kk-text{font-size:16px;background:#f4f4f4;padding:8px;border-radius:4px;overflow-wrap:anywhere;}"
+            "</style>")
+
+
+def _add_inline_scripts(figure, static_root: Path, include_before: bool) -> None:
+    """Leaflet (and with ``include_before`` the map sync) inlined in the figure's header, with Leaflet's marker
+    images as data URIs, so that nothing is fetched, not even a file beside the report."""
+    from branca.element import Element
+
+    figure.header.add_child(Element(_inline_script((static_root / LEAFLET_JS).read_text())), name="leaflet_inline")
+    if include_before:
+        figure.header.add_child(Element(_inline_script((static_root / SYNC_JS).read_text())), name="sync_inline")
+    # Leaflet's default marker images (a marker is created with them before its label icon is set) as data URIs,
+    # so that nothing is fetched, not even a file beside the report.
+    images = {key: _data_uri(static_root / LEAFLET_IMAGES / name) for key, name in
+              (("iconUrl", "marker-icon.png"), ("iconRetinaUrl", "marker-icon-2x.png"),
+               ("shadowUrl", "marker-shadow.png"))}
+    figure.header.add_child(Element(_inline_script(
+        f"L.Icon.Default.imagePath = ''; L.Icon.Default.mergeOptions({json.dumps(images)});")), name="icons_inline")
+
+
+def _cell_features(grid: Grid, probabilities, places) -> list[dict]:
+    """The grid's cells as GeoJSON features, coloured by probability, each with its tooltip (one layer: a Folium
+    element per cell costs a template each, seconds per report)."""
+    cells = []
+    for cell, (south, west, north, east) in _cells(grid):
+        p = probabilities[cell]
+        name = f"{grid.label(cell)} ≈ {places[cell]}" if places[cell] else grid.label(cell)
+        cells.append({"type": "Feature", "id": str(cell),
+                      "properties": {"kind": "cell", "fill": color_of(p), "tooltip": f"{name}: {percent(p)}"},
+                      "geometry": {"type": "Polygon", "coordinates": [[
+                          [west, south], [east, south], [east, north], [west, north], [west, south]]]}})
+    return cells
 
 
 def _data_uri(path: Path) -> str:

@@ -11,8 +11,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import ROOT
 
 PACKAGE = ROOT / "anonymizer"
@@ -281,7 +279,6 @@ def test_the_checks_see_what_they_check():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 47's goals, reached step by step: remove this mark when it passes")
 def test_the_goals_hold():
     assert not KNOWN_CYCLES and not KNOWN_PRIVATE_CROSSINGS and not KNOWN_LONG_MODULES
     assert len(KNOWN_LONG_FUNCTIONS) <= MAX_LONG_FUNCTIONS

@@ -26,6 +26,7 @@ from .prefill import config_from_profile
 from .rx_anon import parse_rx_anon, rx_field_translator
 from .schema import (
     ROLES,
+    RUN_DEFAULTS,
     SCHEMA_VERSION,
     STRATEGIES,
     TYPES,
@@ -33,6 +34,7 @@ from .schema import (
     ConfigError,
     HierarchyNode,
     KanonConfig,
+    RunParameters,
     parse_ours,
 )
 from .structure import OURS, RX_ANON, errors_after, structure_errors
@@ -45,6 +47,7 @@ __all__ = [
     "ONTONOTES_TYPES",
     "ROLES",
     "RULE_TYPES",
+    "RUN_DEFAULTS",
     "SCHEMA_VERSION",
     "STRATEGIES",
     "TYPES",
@@ -53,6 +56,7 @@ __all__ = [
     "CustomEntity",
     "HierarchyNode",
     "KanonConfig",
+    "RunParameters",
     "check_config_size",
     "config_from_profile",
     "load_config",

@@ -103,18 +103,14 @@ class AttributeConfig:
 
 
 @dataclass(frozen=True)
-class KanonConfig:
-    """A whole k-anonymization configuration. Build it with load_config, config_from_profile or from_dict, and
-    check an edited one with validate."""
+class RunParameters:
+    """The options of one run of a configuration, those its re-runs change (``KanonConfig.with_parameters``), with
+    their defaults stated here once: KanonConfig, our format's parser and the configure page take them from
+    ``RUN_DEFAULTS`` (rx-anon's files have rx-anon's own, ``rx_anon.RX_DEFAULT_*``)."""
 
-    attributes: tuple[AttributeConfig, ...]  # in CSV column order
     k: int = 2
     strategy: str = "mondrian"  # "mondrian" or "gdf"
     relational_weight: float = 0.5  # lambda in [0, 1]; 0 = split on text only, 1 = relational only
-    entity_types: tuple[str, ...] = BUILTIN_TYPES  # sensitive entity types in texts
-    custom_entities: tuple[CustomEntity, ...] = ()
-    l_diversity: tuple[str, int] | None = None  # (sensitive column, l)
-    nlp_model: str = DEFAULT_MODEL
     seed: int = 0
     generalize_terms: bool = True  # terms in texts climb their hierarchy to what the class shares (hierarchies)
     recode_everywhere: bool = True  # a recognized string is recoded in every text, not only its person's
@@ -122,6 +118,29 @@ class KanonConfig:
     # ORG_2: the same string, the same pseudonym in the whole released file) rather than its bare type, so that
     # Kurt, Lucas and Missy stay three people. On for our configurations; rx-anon's files get its plain type.
     numbered_pseudonyms: bool = True
+
+
+RUN_DEFAULTS = RunParameters()
+
+
+@dataclass(frozen=True)
+class KanonConfig:
+    """A whole k-anonymization configuration. Build it with load_config, config_from_profile or from_dict, and
+    check an edited one with validate."""
+
+    attributes: tuple[AttributeConfig, ...]  # in CSV column order
+    # The run parameters (RunParameters, where their defaults and meanings are written).
+    k: int = RUN_DEFAULTS.k
+    strategy: str = RUN_DEFAULTS.strategy
+    relational_weight: float = RUN_DEFAULTS.relational_weight
+    entity_types: tuple[str, ...] = BUILTIN_TYPES  # sensitive entity types in texts
+    custom_entities: tuple[CustomEntity, ...] = ()
+    l_diversity: tuple[str, int] | None = None  # (sensitive column, l)
+    nlp_model: str = DEFAULT_MODEL
+    seed: int = RUN_DEFAULTS.seed
+    generalize_terms: bool = RUN_DEFAULTS.generalize_terms
+    recode_everywhere: bool = RUN_DEFAULTS.recode_everywhere
+    numbered_pseudonyms: bool = RUN_DEFAULTS.numbered_pseudonyms
     warnings: tuple[str, ...] = ()  # e.g. the model substitution, ignored unknown keys
 
     def attribute(self, name: str) -> AttributeConfig:
@@ -161,6 +180,15 @@ class KanonConfig:
                    "generalize_terms": generalize_terms, "recode_everywhere": recode_everywhere,
                    "numbered_pseudonyms": numbered_pseudonyms}
         return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
+
+    @property
+    def run_parameters(self) -> RunParameters:
+        """This configuration's run parameters, typed."""
+        return RunParameters(**{field.name: getattr(self, field.name) for field in dataclasses.fields(RunParameters)})
+
+    def with_run(self, parameters: RunParameters) -> KanonConfig:
+        """A copy that runs with ``parameters`` (every run parameter replaced)."""
+        return dataclasses.replace(self, **dataclasses.asdict(parameters))
 
     def recognition_fingerprint(self) -> str:
         """sha256 over what changes the recognised entities (model, entity types, custom entities), independent
@@ -300,18 +328,18 @@ def parse_ours(data: Any, errors: list[ConfigError], warnings: list[str]) -> Kan
                                    as_sequence(item.get("terms"), field + ".terms", errors)))
     return KanonConfig(
         attributes=tuple(attributes),
-        k=data.get("k", 2),
-        strategy=data.get("strategy", "mondrian"),
-        relational_weight=as_number(data.get("relational_weight", 0.5)),
+        k=data.get("k", RUN_DEFAULTS.k),
+        strategy=data.get("strategy", RUN_DEFAULTS.strategy),
+        relational_weight=as_number(data.get("relational_weight", RUN_DEFAULTS.relational_weight)),
         entity_types=as_strings(data.get("entity_types"), "entity_types", errors, what="an entity type",
                               default=BUILTIN_TYPES),
         custom_entities=tuple(custom),
         l_diversity=_parse_l_diversity(data.get("l_diversity"), errors),
         nlp_model=model_name(data.get("nlp_model"), "nlp_model", warnings, errors),
-        seed=data.get("seed", 0),
-        generalize_terms=data.get("generalize_terms", True),
-        recode_everywhere=data.get("recode_everywhere", True),
-        numbered_pseudonyms=data.get("numbered_pseudonyms", True),
+        seed=data.get("seed", RUN_DEFAULTS.seed),
+        generalize_terms=data.get("generalize_terms", RUN_DEFAULTS.generalize_terms),
+        recode_everywhere=data.get("recode_everywhere", RUN_DEFAULTS.recode_everywhere),
+        numbered_pseudonyms=data.get("numbered_pseudonyms", RUN_DEFAULTS.numbered_pseudonyms),
         warnings=as_strings(data.get("warnings"), "warnings", errors, what="a message") + tuple(warnings),
     )
 

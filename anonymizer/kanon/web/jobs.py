@@ -18,7 +18,6 @@ from anonymizer.kanon.config import (
     ConfigError,
     KanonConfig,
     check_config_size,
-    config_from_profile,
     load_config,
     validate,
 )
@@ -27,6 +26,8 @@ from anonymizer.kanon.partition import TooFewPersons
 from anonymizer.kanon.pipeline import anonymize_csv, merge_parts, spread_labels, spread_part, texts_in_span
 from anonymizer.kanon.table import MISSING
 from anonymizer.kanon.terms import RowTerms
+from anonymizer.kanon.web import selectors
+from anonymizer.kanon.web.selectors import KIND
 from anonymizer.kanon.web.term_cache import DatabaseTermCache
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
@@ -35,11 +36,9 @@ from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError
-from anonymizer.tabular.profile import PROFILE_JOB
 from anonymizer.tabular.reader import CsvSource
 from anonymizer.tabular.spans import record_spans
 
-KIND = "kanon"
 MAX_RUNS = 30  # runs one configure form may start (k values x lambda values)
 
 
@@ -92,18 +91,6 @@ def prepare(params: dict, inputs: list) -> dict:
     return {"config": config.to_dict()}
 
 
-def _newest_profile(upload: Upload) -> dict | None:
-    """The result of the upload's newest successful profile job, if any."""
-    job = upload.jobs.filter(kind=PROFILE_JOB, status=Job.Status.SUCCEEDED).order_by("-finished_at").first()
-    return job.result if job is not None and isinstance(job.result, dict) else None
-
-
-def default_config(upload: Upload) -> KanonConfig | None:
-    """Prefilled from the newest successful profile of the upload, when there is one."""
-    profile = _newest_profile(upload)
-    return config_from_profile(profile) if profile is not None else None
-
-
 def too_few_persons(upload: Upload, config: KanonConfig) -> str | None:
     """Why ``config.k`` cannot be reached in the upload, which has fewer persons (distinct values of the direct
     identifier) than k; None when it has enough or when that cannot be told before the run.
@@ -126,7 +113,7 @@ def too_few_persons(upload: Upload, config: KanonConfig) -> str | None:
 def _profiled_persons(upload: Upload, column: str, k: int) -> int | None:
     """The distinct values of ``column`` by the upload's profile when they decide whether there are k persons:
     the exact count, or a capped one of at least k; None when the profile does not tell."""
-    profile = _newest_profile(upload)
+    profile = selectors.newest_profile(upload)
     header = upload.metadata.get("header", [])
     if profile is None or column not in header:
         return None
@@ -214,8 +201,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         if len(spans) > 1:
             run.fan_out(spans, progress=lambda done, total, message: progress(
                 done, total, f"recognizing sensitive terms: {message}"), step=RECOGNIZE)
-            parts.update(parts=len(spans), workers=job.chunks.filter(step=RECOGNIZE).values("worker").distinct()
-                         .count())
+            parts.update(parts=len(spans), workers=selectors.part_workers(job, RECOGNIZE))
 
     def spread_in_parts(spreader: OccurrenceSpreader, progress) -> str | None:
         """String-level recoding's adding pass in parts, with the strings learned from all texts."""
@@ -227,7 +213,7 @@ def run_kanon(job: Job, run: JobRun) -> dict:
             done, total, f"recoding every occurrence of the recognized strings: {message}"), step=SPREAD,
                               shared=learned)
         changes = merge_parts(outputs)
-        parts.update(spread_workers=job.chunks.filter(step=SPREAD).values("worker").distinct().count())
+        parts.update(spread_workers=selectors.part_workers(job, SPREAD))
         return changes
 
     try:

@@ -6,26 +6,36 @@ reported with the name the page gives it (λ, not relational_weight; "date forma
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers
 
-from anonymizer.kanon.config import BUILTIN_TYPES, ROLES, TYPES, ConfigError, KanonConfig, load_config
+from anonymizer.kanon.config import (
+    BUILTIN_TYPES,
+    ROLES,
+    RUN_DEFAULTS,
+    TYPES,
+    ConfigError,
+    KanonConfig,
+    RunParameters,
+    load_config,
+)
 from anonymizer.kanon.tradeoff import GDF_SERIES, RunLoss, inversion_note, tradeoff_points
-from anonymizer.kanon.web.jobs import KIND, MAX_RUNS, default_config, refuse_large_config
+from anonymizer.kanon.web import selectors, services
+from anonymizer.kanon.web.jobs import MAX_RUNS, refuse_large_config
 from anonymizer.models import Job
-from anonymizer.platform import selectors
+from anonymizer.platform import selectors as platform_selectors
 from anonymizer.platform.charts import scatter_chart
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.forms import upload_refusals
-from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.describe import parameter_summary
 from anonymizer.recognize.entities import ALWAYS_TYPES
 
@@ -91,7 +101,7 @@ def _config_from_form(post, columns: list[str]) -> dict:
         if post.get(f"entities-{i}", "").strip():
             entry["entities"] = [v.strip().upper() for v in post[f"entities-{i}"].split(",") if v.strip()]
         attributes.append(entry)
-    config = {"attributes": attributes, "strategy": post.get("strategy", "mondrian"),
+    config = {"attributes": attributes, "strategy": post.get("strategy", RUN_DEFAULTS.strategy),
               "entity_types": post.getlist("entity_types"),
               # Unticked boxes are not sent at all: absent means off.
               "generalize_terms": post.get("generalize_terms") == "on",
@@ -132,18 +142,21 @@ def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonCo
     ks = _numbers(form["k"], int, "k") if form["k"].strip() else [config.k]
     lambdas = (_numbers(form["lambdas"], float, "relational_weight") if form["lambdas"].strip()
                else [config.relational_weight])
-    runs = [(k, None) for k in ks] if config.strategy == "gdf" else [(k, lam) for k in ks for lam in lambdas]
+    base = config.run_parameters
+    runs: list[RunParameters] = ([dataclasses.replace(base, k=k) for k in ks] if config.strategy == "gdf"
+                                 else [dataclasses.replace(base, k=k, relational_weight=lam)
+                                       for k in ks for lam in lambdas])
     if len(runs) > MAX_RUNS:
         raise serializers.ValidationError({"k": [f"{len(runs)} runs requested; at most {MAX_RUNS} at once."]})
-    return config, [{"config": config.with_parameters(k=k, relational_weight=lam).to_dict()} for k, lam in runs]
+    return config, [{"config": config.with_run(run).to_dict()} for run in runs]
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def configure(request: HttpRequest, upload_id) -> HttpResponse:
-    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
+    upload = selectors.upload_of(request.user, upload_id)
     columns = upload.metadata.get("header", [])
-    config = default_config(upload)
+    config = selectors.default_config(upload)
     errors: list[str] = []
     form = {"k": "2, 5, 10", "lambdas": "0, 0.5, 1", "yaml": ""}
     if request.method == "POST":
@@ -151,7 +164,7 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
                 "yaml": request.POST.get("yaml", "").strip()}
         try:
             config, runs = _runs(request, form, columns)
-            job_services.start_jobs(owner=request.user, kind=KIND, runs=runs, inputs=[upload])
+            services.start_runs(owner=request.user, upload=upload, runs=runs)
         except serializers.ValidationError as exc:
             errors = _error_lines(exc)
         else:
@@ -184,8 +197,8 @@ def run_loss(job: Job) -> RunLoss:
 def compare(request: HttpRequest, upload_id) -> HttpResponse:
     """Every anonymization run of one dataset: what each lost of the columns (NCP_A) against what it lost of the
     texts (NCP_X), a point per run labelled by k and λ, with a note when λ did not trade as expected here."""
-    upload = get_object_or_404(selectors.uploads_of(request.user), id=upload_id)
-    runs = list(selectors.jobs_of(request.user).filter(kind=KIND, inputs=upload).order_by("created_at"))
+    upload = selectors.upload_of(request.user, upload_id)
+    runs = selectors.runs_of(request.user, upload)
     losses = [run_loss(job) for job in runs if job.status == Job.Status.SUCCEEDED and job.result]
     points = tradeoff_points(losses)
     # The SVG is built here with every text escaped, so it is safe to embed.
@@ -194,6 +207,7 @@ def compare(request: HttpRequest, upload_id) -> HttpResponse:
         y_label="NCP_X (texts)", corner_note="lower left loses less", shapes={GDF_SERIES: "square"},
         joined={series for _, series, _, _ in points if series != GDF_SERIES})) if points else ""
     # The rows with where each queued or running run stands; the page polls them (static/js/job-list.js).
-    rows = [(job, standing, parameter_summary(job.kind, job.params)) for job, standing in selectors.standings_of(runs)]
+    rows = [(job, standing, parameter_summary(job.kind, job.params))
+            for job, standing in platform_selectors.standings_of(runs)]
     return render(request, "kanon/compare.html", {"upload": upload, "runs": runs, "rows": rows, "chart": chart,
                                                   "lambda_note": inversion_note(losses)})

@@ -31,7 +31,6 @@ KNOWN_PRIVATE_CROSSINGS: frozenset[str] = frozenset()
 #: Functions over LONG_FUNCTION_LINES lines.
 KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
     {
-        "anonymizer/location/calibration.py calibrate_against_attacker",
         "anonymizer/location/protection.py evaluate_protection",
     }
 )

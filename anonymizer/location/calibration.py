@@ -90,11 +90,7 @@ def calibrate_against_attacker(model: LocationModel, validation_posts: Sequence[
     if not validation_posts:
         raise ValueError("calibration needs validation posts")
     report = progress or (lambda done, total, message: None)
-    grid = model.grid
-    cells = np.array([grid.cell_of(p.lat, p.lon) if p.cell is None else p.cell for p in validation_posts])
-    if any(cell is None for cell in cells):
-        raise ValueError("every validation post must lie inside the model's grid")
-    cells = cells.astype(np.int64)
+    cells = _validation_cells(model, validation_posts)
     n = len(validation_posts)
     majority_cell = int(model.metadata["majority_cell"])
     measured_baseline = float(np.mean(cells == majority_cell))
@@ -102,11 +98,7 @@ def calibrate_against_attacker(model: LocationModel, validation_posts: Sequence[
     baseline = max(measured_baseline, 1.0 / n)
     parts = validation_folds(validation_posts, folds)
     part_baselines = [max(float(np.mean(cells[part] == majority_cell)), 1.0 / len(part)) for part in parts]
-    values = sorted({float(v) for v in (candidates if candidates is not None
-                                        else default_candidates(float(model.metadata["majority_share"]),
-                                                                highest=highest))})
-    if not values or not all(0 < v <= 1 for v in values):
-        raise ValueError("candidate thresholds must be in (0, 1]")
+    values = _candidate_values(model, candidates, highest)
     texts = [p.text for p in validation_posts]
     tried: dict[float, dict] = {}
     name = _attacker_name(attacker)
@@ -117,13 +109,7 @@ def calibrate_against_attacker(model: LocationModel, validation_posts: Sequence[
         report(len(tried), len(values), f"threshold {value:.4f}: de-identifying {n} validation posts")
         begin = time.perf_counter()
         trial = model.with_threshold(Threshold(value, "attacker", f"trial threshold {value:.4f}"))
-        released, changed, deleted, total = [], 0, 0, 0
-        for text in texts:
-            result = trial.deidentify(text)
-            released.append(result.text_after)
-            changed += bool(result.decision.deleted)
-            deleted += len(result.decision.deleted)
-            total += len(result.tokens)
+        released, changed, deleted, total = _release_all(trial, texts)
         right = _right(attacker, released, cells)
         accuracy = max(float(np.mean(r)) for r in right)
         fold_ratios = [max(float(np.mean(r[part])) for r in right) / part_base
@@ -139,15 +125,7 @@ def calibrate_against_attacker(model: LocationModel, validation_posts: Sequence[
     # Bisection for the largest passing candidate, assuming a lower threshold never helps the attacker. The
     # highest (cheapest: it deletes least) is tried first; the lowest (dearest) only when nothing above passes.
     on_folds = f", pooled and on each of {len(parts)} user-disjoint folds" if len(parts) > 1 else ""
-    lo, hi = -1, len(values) - 1
-    if measure(values[hi])["passes"]:
-        lo = hi
-    while hi - lo > 1:
-        middle = (lo + hi) // 2
-        if measure(values[middle])["passes"]:
-            lo = middle
-        else:
-            hi = middle
+    lo = _largest_passing(values, measure)
     if lo < 0:  # even the lowest candidate (values[0], measured last) misses the target
         lowest = tried[values[0]]
         report(len(values), len(values), "calibrated")
@@ -170,6 +148,53 @@ def calibrate_against_attacker(model: LocationModel, validation_posts: Sequence[
         + (f", {best['worst_ratio']:.2f}x on the worst fold" if len(parts) > 1 else "") + ".")
     return Threshold(chosen, "attacker", explanation), _measurements(
         tried, baseline, measured_baseline, target_ratio, n, reached=True, folds=len(parts))
+
+
+def _validation_cells(model: LocationModel, validation_posts: Sequence[Post]) -> np.ndarray:
+    """The grid cell of each validation post (ValueError when one lies outside the grid)."""
+    grid = model.grid
+    cells = np.array([grid.cell_of(p.lat, p.lon) if p.cell is None else p.cell for p in validation_posts])
+    if any(cell is None for cell in cells):
+        raise ValueError("every validation post must lie inside the model's grid")
+    return cells.astype(np.int64)
+
+
+def _candidate_values(model: LocationModel, candidates: Sequence[float] | None, highest: float) -> list[float]:
+    """The candidate thresholds to try, sorted (by default the model's, up to ``highest``)."""
+    values = sorted({float(v) for v in (candidates if candidates is not None
+                                        else default_candidates(float(model.metadata["majority_share"]),
+                                                                highest=highest))})
+    if not values or not all(0 < v <= 1 for v in values):
+        raise ValueError("candidate thresholds must be in (0, 1]")
+    return values
+
+
+def _release_all(trial: LocationModel, texts: Sequence[str]) -> tuple[list[str], int, int, int]:
+    """Each text de-identified by ``trial``: the released texts, the posts changed, the units deleted and the
+    tokens in all."""
+    released, changed, deleted, total = [], 0, 0, 0
+    for text in texts:
+        result = trial.deidentify(text)
+        released.append(result.text_after)
+        changed += bool(result.decision.deleted)
+        deleted += len(result.decision.deleted)
+        total += len(result.tokens)
+    return released, changed, deleted, total
+
+
+def _largest_passing(values: Sequence[float], measure: Callable[[float], dict]) -> int:
+    """The index of the largest passing value by bisection (-1: none passes); the highest is tried first, the
+    lowest only when nothing above passes."""
+    lo, hi = -1, len(values) - 1
+    if measure(values[hi])["passes"]:
+        lo = hi
+    while hi - lo > 1:
+        middle = (lo + hi) // 2
+        if measure(values[middle])["passes"]:
+            lo = middle
+        else:
+            hi = middle
+    return lo
 
 
 def _measurements(tried: dict[float, dict], baseline: float, measured_baseline: float, target_ratio: float,

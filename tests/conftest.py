@@ -97,19 +97,26 @@ def isolated_runtime(redis_url, tmp_path_factory):
 
 def pure_core(node: pytest.Item) -> bool:
     """A test of a capability's pure core (in a `core/` folder) or of the source tree: no Django request, no
-    cache, no broker, so its session need not start Redis (107 kanon config tests paid ~6 s of start-up)."""
+    cache, no broker."""
     parts = Path(str(node.path)).relative_to(ROOT).parts
     return "core" in parts[:-1] or parts == ("tests", "test_house.py")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_runtime(request):
+    """The broker, cache and queue of the session, set up first as before, unless every test collected is a
+    pure-core one: `pytest tests/kanon/core` then starts no Redis (107 config tests paid its start-up)."""
+    if not all(pure_core(item) for item in request.session.items):
+        request.getfixturevalue("isolated_runtime")
+
+
 @pytest.fixture(autouse=True)
-def _runtime(request):
-    """The broker, cache and queue of the session for every test but the pure-core ones; each such test starts
-    with nothing counted against the rate limits: one process runs hundreds of tests, and the anonymous inspects
-    of a few of them in one minute (60 allowed) otherwise throttle whichever test comes next."""
+def _fresh_rate_limits(request):
+    """Each test but the pure-core ones starts with nothing counted against the rate limits: one process runs
+    hundreds of tests, and the anonymous inspects of a few of them in one minute (60 allowed) otherwise throttle
+    whichever test comes next."""
     if pure_core(request.node):
         return
-    request.getfixturevalue("isolated_runtime")
     client = cache._cache.get_client(write=True)
     for key in client.scan_iter(match=cache.make_key("throttle_*"), count=1000):
         client.delete(key)

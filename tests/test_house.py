@@ -22,8 +22,9 @@ LONG_MODULE_LINES = 800
 #: Modules that are data tables (word lists, gazetteer rows), where length is content, not logic.
 DATA_TABLES: frozenset[str] = frozenset()
 
-# Ratchets (issue 47): what the house had when these checks were written. Each fix removes its line; the goal
-# is all four empty but for at most MAX_LONG_FUNCTIONS long functions (test_the_goals_hold).
+# Ratchets (issue 47): what the house still has. A new entry fails its test, and so does one that was fixed but
+# is still listed; test_the_goals_hold keeps the goals (no cycle, no private crossing, no long module, at most
+# MAX_LONG_FUNCTIONS long functions) reached.
 #: Import cycles, each as its modules (under anonymizer.).
 KNOWN_CYCLES: frozenset[str] = frozenset()
 #: A module using another module's private name.
@@ -35,10 +36,7 @@ KNOWN_LONG_FUNCTIONS: frozenset[str] = frozenset(
     }
 )
 #: Modules over LONG_MODULE_LINES lines that are not data tables.
-KNOWN_LONG_MODULES: frozenset[str] = frozenset(
-    {
-    }
-)
+KNOWN_LONG_MODULES: frozenset[str] = frozenset()
 
 
 def _module_name(path: Path) -> str:

@@ -1,0 +1,62 @@
+"""What every command shares: how an error is reported and which exit code it gives, the progress bar, and the
+options that send a file command to a server.
+
+Exit codes: 0 done; 1 the work failed (a job that failed on the server, a file that could not be written);
+2 bad input (an option, a file, a row or a column: the message names which and what was expected, as the web
+pages' errors do); 3 the server could not be reached or refused the token."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, NoReturn
+
+import typer
+
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_SERVER = 3
+
+ServerOption = Annotated[str | None, typer.Option(
+    "--server", envvar="KAKUREGA_SERVER", metavar="URL",
+    help="Run as a job on this Kakurega server (upload, progress, download) instead of here.")]
+TokenOption = Annotated[str | None, typer.Option(
+    "--token", envvar="KAKUREGA_TOKEN", metavar="T",
+    help="The API token for --server (the account page, or POST /api/v1/auth/token/).")]
+ProcessesOption = Annotated[int, typer.Option(
+    "--processes", "-p", min=1, help="Processes to share the file's parts among (here, not with --server).")]
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print ``kakurega: error: <message>`` on stderr and exit with ``code``."""
+    typer.echo(f"kakurega: error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+ProgressCallback = Callable[[int, int, str], None]
+
+
+@contextmanager
+def progress_bar(what: str, *, quiet: bool = False) -> Iterator[ProgressCallback]:
+    """A progress bar on stderr (rich) for work that may take over a second; yields ``progress(done, total,
+    message)``. Quiet, or with stderr not a terminal, it draws nothing."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done, total, message: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task(what, total=None)
+
+        def progress(done: int, total: int, message: str) -> None:
+            bar.update(task, completed=done, total=total or None, description=message or what)
+
+        yield progress
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)

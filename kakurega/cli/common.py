@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -60,3 +61,32 @@ def _stderr_console():
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def run_on_server(server: str, token: str | None, *, kind: str, file: Path, params: dict,
+                  outputs: dict[str, Path], quiet: bool = False) -> dict:
+    """Run a file command as a job of ``kind`` on a Kakurega server (``--server URL --token T``): upload
+    ``file``, start the job with ``params``, show its progress, download the result files whose names end as
+    ``outputs``' keys to its paths (all or none), and return the job's summary. The server's refusals exit as
+    the command's own would: 2 for a field at fault (the web's message, naming the field, row and column), 3
+    when the server cannot be reached or refuses the token, 1 when the job failed or was cancelled."""
+    from kakurega import remote
+
+    if not token:
+        fail("--server needs an API token: give --token T or set KAKUREGA_TOKEN (the account page shows yours)",
+             EXIT_BAD_INPUT)
+    try:
+        with remote.Server(server, token) as client, progress_bar(f"{kind} on {client.url}", quiet=quiet) as bar:
+            try:
+                return client.run(kind, file, params, outputs, progress=bar).summary
+            except KeyboardInterrupt:
+                fail("interrupted: the job was cancelled on the server", EXIT_FAILED)
+    except remote.BadRequest as exc:
+        fail(f"the server refused the input: {exc}", EXIT_BAD_INPUT)
+    except (remote.JobFailed, remote.WaitTimedOut) as exc:
+        fail(str(exc), EXIT_FAILED)
+    except remote.ServerError as exc:  # Refused, Unreachable, an answer no Kakurega server gives
+        fail(str(exc), EXIT_SERVER)
+    except OSError as exc:  # the file to upload, or a folder to write to
+        fail(f"{exc.filename or file}: {exc.strerror or exc}", EXIT_FAILED if exc.filename != str(file) else
+             EXIT_BAD_INPUT)

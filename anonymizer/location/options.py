@@ -16,6 +16,23 @@ REPLACEMENTS = ("delete", "mask", "generalize")
 # where the scorers say it narrows nothing down), or only those the thresholds "need" (the paper's rule).
 PLACE_POLICIES = ("all", "needed")
 
+# What each option means, said once for the page, the API and the ``kakurega`` command.
+OPTION_HELP = {
+    "remove_time": "Remove time expressions too (English posts), before the location: the time_* options say how. "
+                   "The response's time field lists what went.",
+    "model": "Model id or name; empty: the default model for the text's language.",
+    "mode": "auto: delete the fewest units (a word, or a whole place name) that get under every threshold; fixed: "
+            "delete exactly m.",
+    "m": "Units to delete in fixed mode (a word, or a whole place name; at most INSPECT_MAX_M).",
+    "keep": "Words or phrases that must not be deleted (\"Des Moines\", \"Iowa Cubs\"): found in the post "
+            "case-insensitively, each keeps every unit it spans. An entry not in the post, or a list that leaves the "
+            "post over a threshold, gets a warning.",
+    "replacement": "What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
+                   "prefecture, where that keeps every scorer under its threshold; else it is deleted).",
+    "places": "Automatic mode: all (every place name the gazetteer puts inside the grid goes, then the fewest other "
+              "units) or needed (only what the thresholds need: the paper's rule).",
+}
+
 #: Field metadata of an option that is not a keyword of LocationModel.deidentify (it chooses the model, or
 #: edits the post before).
 NOT_RELEASE = {"release": False}

@@ -13,6 +13,8 @@ app = typer.Typer(
          "runs here (no server), or as a job on a Kakurega server with --server URL --token T.",
     no_args_is_help=True,
     add_completion=False,
+    # Help texts are the web API's, plain text: "[place]" is an example, not rich markup.
+    rich_markup_mode=None,
     # A traceback with locals would print the posts being processed: errors are reported by common.fail.
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},

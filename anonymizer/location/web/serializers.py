@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
+from anonymizer.location.options import OPTION_HELP as LOCATION_HELP
 from anonymizer.location.tokens import TOKEN_KINDS
 from anonymizer.location.verdict import STATUSES
 from anonymizer.platform.api_input import AtMost, CharactersAtMost, ItemsAtMost, StrictUUIDField
@@ -39,31 +40,23 @@ class InspectOptionsSerializer(serializers.Serializer):
                                                  help_text=OPTION_HELP["time_patterns_top"])
     remove_time = serializers.BooleanField(
         default=DEFAULT_OPTIONS.remove_time,
-        help_text="Remove time expressions too (English posts), before the location: the time_* options say how. "
-                  "The response's time field lists what went.")
+        help_text=LOCATION_HELP["remove_time"])
     model = serializers.CharField(required=False, allow_blank=True, default=DEFAULT_OPTIONS.model, max_length=200,
-                                  help_text="Model id or name; empty: the default model for the text's language.")
+                                  help_text=LOCATION_HELP["model"])
     mode = serializers.ChoiceField(choices=["auto", "fixed"], default="auto",
-                                   help_text="auto: delete the fewest units (a word, or a whole place name) that "
-                                             "get under every threshold; fixed: delete exactly m.")
+                                   help_text=LOCATION_HELP["mode"])
     m = serializers.IntegerField(required=False, min_value=1,
                                  validators=[AtMost(lambda: settings.INSPECT_MAX_M, "m")],
-                                 help_text="Units to delete in fixed mode (a word, or a whole place name; at most "
-                                           "INSPECT_MAX_M).")
+                                 help_text=LOCATION_HELP["m"])
     keep = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list,
                                  max_length=50,
-                                 help_text="Words or phrases that must not be deleted (\"Des Moines\", \"Iowa Cubs\"): "
-                                           "found in the post case-insensitively, each keeps every unit it spans. "
-                                           "An entry not in the post, or a list that leaves the post over a "
-                                           "threshold, gets a warning.")
+                                 help_text=LOCATION_HELP["keep"])
     replacement = serializers.ChoiceField(
         choices=list(REPLACEMENTS), default=DEFAULT_OPTIONS.replacement,
-        help_text="What a deleted place becomes: delete (the paper), mask ([place]) or generalize (its state or "
-                  "prefecture, where that keeps every scorer under its threshold; else it is deleted).")
+        help_text=LOCATION_HELP["replacement"])
     places = serializers.ChoiceField(
         choices=list(PLACE_POLICIES), default=DEFAULT_OPTIONS.places,
-        help_text="Automatic mode: all (every place name the gazetteer puts inside the grid goes, then the fewest "
-                  "other units) or needed (only what the thresholds need: the paper's rule).")
+        help_text=LOCATION_HELP["places"])
 
     def validate(self, data: dict) -> dict:
         if data["mode"] == "fixed":

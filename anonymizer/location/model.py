@@ -326,7 +326,9 @@ def learned_places(units: Sequence[set[str]], cells: np.ndarray) -> dict[str, di
     that used each one seen in at least LEARNED_PLACE_MIN_POSTS posts."""
     by_unit: dict[str, Counter] = {}
     for post_units, cell in zip(units, cells, strict=True):
-        for unit in post_units:
+        # Sorted: a set's order changes with each process's string hashing, and places.json keeps this order
+        # (the same corpus must give the same file, whichever process trained it).
+        for unit in sorted(post_units):
             by_unit.setdefault(unit, Counter())[int(cell)] += 1
     return {unit: dict(counter) for unit, counter in by_unit.items()
             if sum(counter.values()) >= LEARNED_PLACE_MIN_POSTS}

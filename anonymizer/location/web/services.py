@@ -20,20 +20,23 @@ from django.templatetags.static import static
 from rest_framework import serializers
 
 from anonymizer.location import report
-from anonymizer.location.calibration import train_calibrated_model
-from anonymizer.location.corpus import ColumnMap, CorpusReport, Post, open_corpus, read_corpus
+from anonymizer.location.corpus import CorpusReport, Post
 from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
 from anonymizer.location.deidentify import TooFewDeletable
 from anonymizer.location.inspect import inspect_text, model_description
-from anonymizer.location.model import LocationModel, train_location_model
+from anonymizer.location.model import LocationModel
 from anonymizer.location.options import InspectOptions
-from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.location.topojson import cached_shapes
+from anonymizer.location.training import (
+    TrainingRequest,
+    build_default_model,
+    train_default_model,
+    train_from_corpus,
+)
 from anonymizer.location.web import selectors
 from anonymizer.models import HumanInferabilityModel, Job, TrainedLocationModel
 from anonymizer.platform import artifacts, compute
 from anonymizer.platform.deadline import Deadline, DeadlineExceeded
-from anonymizer.platform.grid import Grid
 from anonymizer.platform.selectors import succeeded_job
 from anonymizer.temporal import removal as time_removal
 
@@ -48,56 +51,12 @@ def register_location_model(model: LocationModel, *, title: str, owner: Abstract
                                   activate=activate, **model.record_fields())
 
 
-@dataclass(frozen=True)
-class TrainingRequest:
-    """Everything needed to train a model from a corpus file."""
-
-    name: str
-    title: str
-    language: str  # "ja", "en" or "auto"
-    grid: Grid
-    columns: ColumnMap
-    where: Mapping[str, Sequence[str]]
-    C: float = 1.0
-    min_df: int = 2
-
-
-def read_posts(fileobj: BinaryIO, request: TrainingRequest, *, name: str = "",
-               progress: Progress | None = None) -> tuple[list[Post], CorpusReport]:
-    report = CorpusReport()
-    posts: list[Post] = []
-    for post in read_corpus(fileobj, columns=request.columns, grid=request.grid, report=report, name=name,
-                            where={k: set(v) for k, v in request.where.items()} or None):
-        posts.append(post)
-        if progress is not None and len(posts) % 20_000 == 0:
-            progress(0, 100, f"reading the corpus: {len(posts):,} posts")
-    return posts, report
-
-
-def choose_language(request: TrainingRequest, posts: Sequence[Post]) -> str:
-    if request.language != "auto":
-        return request.language
-    sample = [detect_language(post.text) for post in posts[:500]]
-    return max(set(sample), key=sample.count)
-
-
 def train_from_file(fileobj: BinaryIO, request: TrainingRequest, *, owner: AbstractBaseUser | None = None,
                     job: Job | None = None, name: str = "", activate: bool = True,
                     progress: Progress | None = None) -> tuple[TrainedLocationModel, CorpusReport]:
     """Read the corpus, train, evaluate and register. Bad corpora raise CsvFormatError (row numbers)."""
-    posts, report = read_posts(fileobj, request, name=name, progress=progress)
-    language = choose_language(request, posts)
-    model = train_location_model(posts, name=request.name, grid=request.grid,
-                                 tokenizer_settings=TokenizerSettings.current(language), C=request.C,
-                                 min_df=request.min_df, progress=progress)
-    model.metadata["corpus_report"] = report.as_dict()
+    model, report = train_from_corpus(fileobj, request, name=name, progress=progress)
     return register_location_model(model, title=request.title, owner=owner, job=job, activate=activate), report
-
-
-def train_default_model(spec: ModelSpec, posts: Sequence[Post]) -> LocationModel:
-    """A default model trained from its corpus's posts, as the spec says, its threshold calibrated against an
-    independent attacker on the held-out posts."""
-    return train_calibrated_model(posts, name=spec.name, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings)
 
 
 def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpec] = DEFAULT_MODELS,
@@ -116,12 +75,7 @@ def ensure_default_models(data_dir: Path | None = None, specs: Sequence[ModelSpe
             records.append(current)
             continue
         started = time.perf_counter()
-        request = TrainingRequest(name=spec.name, title=spec.title, language=spec.language, grid=spec.grid,
-                                  columns=spec.columns, where=spec.where)
-        with open_corpus(data_dir / spec.corpus) as fileobj:
-            posts, report = read_posts(fileobj, request, name=spec.corpus)
-        model = train(spec, posts)
-        model.metadata.update(spec_fingerprint=fingerprint, corpus_report=report.as_dict(), corpus=spec.corpus)
+        model = build_default_model(spec, data_dir, fingerprint=fingerprint, train=train)
         record = register_location_model(model, title=spec.title)
         scores = model.metadata["scores"]
         log(f"{spec.name}: trained on {model.metadata['train_posts']:,} posts in {time.perf_counter() - started:.1f} s;"

@@ -6,7 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import ColumnMap, open_corpus
-from anonymizer.location.web.services import TrainingRequest, train_from_file
+from anonymizer.location.training import TrainingRequest
+from anonymizer.location.web.services import train_from_file
 from anonymizer.platform.grid import Grid
 from anonymizer.tabular import CsvFormatError
 

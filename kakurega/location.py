@@ -6,20 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from anonymizer.location.defaults import DEFAULT_MODELS
 from anonymizer.location.inspect import inspect_text
 from anonymizer.location.model import LocationModel
 from anonymizer.location.options import InspectOptions
-from anonymizer.location.tokenize import detect_language
 from anonymizer.temporal import removal as time_removal
 from kakurega.config import ReleaseSettings
-from kakurega.location_models import load_location_model
-
-
-def default_model_name(text: str) -> str:
-    """The default model for a post's language (what the inspect page picks when no model is named)."""
-    language = detect_language(text)
-    return next((spec.name for spec in DEFAULT_MODELS if spec.language == language), DEFAULT_MODELS[0].name)
+from kakurega.location_models import default_model_for, load_location_model
 
 
 def inspect(text: str, *, model: str | LocationModel | None = None, m: int | None = None,
@@ -35,7 +27,7 @@ def inspect(text: str, *, model: str | LocationModel | None = None, m: int | Non
     options make impossible (time removal of a post that is not English, an unknown option value)."""
     if not text.strip():
         raise ValueError("text: the post is empty")
-    loaded = model if isinstance(model, LocationModel) else load_location_model(model or default_model_name(text))
+    loaded = model if isinstance(model, LocationModel) else load_location_model(model or default_model_for(text))
     options = InspectOptions(m=m, keep_words=tuple(keep_words), replacement=replacement, places=places,
                              model=loaded.name, remove_time=remove_time)
     edit = None

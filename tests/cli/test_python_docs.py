@@ -1,6 +1,6 @@
 """docs/python.md's examples run as written: each ``python`` block of a section, in order, in one namespace per
-section (a block may use what an earlier block of its section defined). A block whose example needs data that a
-user's machine does not have (``../shared/data``) is skipped, saying so."""
+section (a block may use what an earlier block of its section defined), with the default models in the cache
+(the web tests' own, kakurega_cache) so that no example trains one."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def test_the_page_has_examples() -> None:
 
 
 @pytest.mark.parametrize("title", [title for title, blocks in sections().items() if blocks])
-def test_a_sections_examples_run(title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sections_examples_run(title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 kakurega_cache: Path) -> None:
     monkeypatch.chdir(tmp_path)  # an example writes its files where a notebook would: the working directory
     namespace: dict = {"__name__": "__docs__"}
     for number, block in enumerate(sections()[title], 1):

@@ -13,28 +13,47 @@ from rest_framework import serializers
 
 from anonymizer.location.corpus import ColumnMap, load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
-from anonymizer.location.file_review import reviewed_column
 from anonymizer.location.options import DEFAULT_OPTIONS
+from anonymizer.location.posts_file import (
+    REVIEW_SEPARATOR,
+    SAMPLE_SIZE,
+    VERDICTS,
+    PostsRelease,
+    PostTooSlow,
+    TimeStep,
+    VerdictMismatch,
+    added_columns,
+    check_verdicts,
+    release_report,
+    review_cell,
+    review_column,
+    taken_columns,
+    taken_message,
+    verdict_column,
+    verdicts_in,
+)
 from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
 from anonymizer.location.verdict import model_strength
-from anonymizer.location.web import selectors, services
+from anonymizer.location.web import selectors
 from anonymizer.location.web.serializers import InspectOptionsSerializer, inspect_options
 from anonymizer.location.web.services import TrainingRequest, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
-from anonymizer.platform import artifacts
-from anonymizer.platform.compute import ComputeLimit
+from anonymizer.platform import artifacts, compute
+from anonymizer.platform.deadline import DeadlineExceeded
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.grid import Grid
-from anonymizer.platform.jobs.csv_parts import batches, column_indices, gather, rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import Rewrite, gather, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.platform.selectors import succeeded_job
 from anonymizer.tabular import CsvFormatError, chosen_columns
-from anonymizer.tabular.reader import CsvSource
 from anonymizer.temporal import removal as time_removal
 
 KIND = "train_location_model"
+# The de-identify-posts job's columns and verdicts are named here too, for the review pages that import them.
+__all__ = ["DEIDENTIFY_KIND", "KIND", "PROTECTION_KIND", "REVIEW_SEPARATOR", "VERDICTS", "deidentify_rewrite",
+           "prepare_deidentify", "review_cell", "review_column", "run_deidentify_posts", "verdict_column"]
 
 
 class TrainLocationModelParams(serializers.Serializer):
@@ -149,37 +168,9 @@ register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection again
 
 
 # -- de-identify every post of an uploaded CSV (the inspect page, for a whole file) -------------------------------
+# The rewrite, its columns and its checks are pure (anonymizer.location.posts_file, which `kakurega deidentify`
+# shares); this shell resolves the owner's model and patterns job, and keeps the web's deadline per post.
 DEIDENTIFY_KIND = "deidentify_posts"
-# The verdict column's values (verdict.STATUSES, best first): every check passed; under every threshold but names
-# no list holds are left for the reader to check (the review column lists them); a gazetteer place inside the map
-# is left; a threshold is not met.
-VERDICTS = ("pass", "review", "places", "fail")
-# The review column's cell: the names of the row's released text that no scorer could resolve (review.py), each
-# once, in text order, joined by this; empty when there is none.
-REVIEW_SEPARATOR = "; "
-BATCH_ROWS = 256  # rows de-identified (and, with remove_time, parsed in one nlp.pipe call) at a time
-SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
-
-
-def verdict_column(name: str) -> str:
-    """The column added after the upload's own for the verdict of each post of text column ``name``."""
-    return f"{name}_location_verdict"
-
-
-def review_column(name: str) -> str:
-    """The column added after the verdict column of text column ``name``: the names its released post still holds
-    that no scorer could resolve, "; "-joined (REVIEW_SEPARATOR), for the reader to check."""
-    return f"{name}_location_review"
-
-
-def added_columns(names: list[str]) -> list[str]:
-    """The columns the job adds after the upload's own: per text column, its verdict and its review column."""
-    return [column for name in names for column in (verdict_column(name), review_column(name))]
-
-
-def review_cell(items: list[dict]) -> str:
-    """A review column's cell: each name once, in text order, "; "-joined."""
-    return REVIEW_SEPARATOR.join(dict.fromkeys(item["text"] for item in items))
 
 
 class DeidentifyPostsParams(InspectOptionsSerializer):
@@ -209,11 +200,10 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
     if missing:
         errors["text_columns"] = missing
     # The reviewed download (file_review) adds <column>_reviewed later: refused now, not a duplicate name then.
-    taken = [column for column in [*added_columns(columns), *map(reviewed_column, columns)] if column in header]
+    taken = taken_columns(header, columns)
     if taken:
-        errors["text_columns"] = errors.get("text_columns", []) + [
-            f"{upload.original_name} already has a column {name!r}, the name of a column this job adds (a verdict, "
-            "a review or, in the reviewed file, a reviewed column)" for name in taken]
+        errors["text_columns"] = errors.get("text_columns", []) + [taken_message(upload.original_name, name)
+                                                                   for name in taken]
     record = None
     try:
         record = artifacts.resolve(TrainedLocationModel, upload.owner, params["model"], what="model")
@@ -235,71 +225,49 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
             "time_patterns": str(params["time_patterns"]) if params.get("time_patterns") else None}
 
 
-def deidentify_rewrite(job: Job):
-    """The rewrite of a de-identify-posts job's rows (``csv_parts``): every non-empty post through what the
-    inspect page does (time first when asked, then the location; the verdict on the released text, re-tokenized
-    and re-scored), the released text written in its cell, the verdict and the names to review in the added
-    columns. State: counts per column, a sample of changed posts, and the rows that are not English when time goes
-    too."""
+def deidentify_rewrite(job: Job) -> Rewrite:
+    """The rewrite of a de-identify-posts job's rows (``csv_parts``): the owner's model (and the human scorer
+    beside it) and the time step its options ask for, given to the pure release (``posts_file``); each post gets
+    the deadline of an inspection (INSPECT_DEADLINE_SECONDS), the worker's concurrency standing for the web's
+    compute slots. A post past it fails the job naming its row (within the part) and column."""
     params = dict(job.params)
     options = inspect_options(params)
-    names = list(params["text_columns"])
-    upload_name = job.inputs.get().original_name
+    try:
+        record = selectors.resolve_location_model(job.owner, options.model)
+    except LookupError as exc:  # the model went away since queueing
+        detail = serializers.ValidationError({"model": [str(exc)]}).detail
+        raise UserFacingError(f"The job's options no longer hold: {detail}") from exc
+    release = PostsRelease(model=selectors.load_location_model(record), columns=tuple(params["text_columns"]),
+                           file_name=job.inputs.get().original_name, options=options,
+                           human_scorers=tuple(selectors.human_scorers(record)),
+                           time=_time_step(job, options) if options.remove_time else None,
+                           deadline=compute.request_deadline)
 
     def rewrite(header, records, writer, progress) -> dict:
-        indices = column_indices(header, names, upload_name)
-        counts = [{"name": name, "posts": 0, "empty": 0, "changed": 0, "units_deleted": 0, "inferable_before": 0,
-                   "with_review": 0, **dict.fromkeys(VERDICTS, 0)} for name in names]
-        sample: list[dict] = []
-        refused: list[tuple[int, str, str]] = []
-        done = 0
-        for batch in batches(records, BATCH_ROWS):
-            first, done = done, done + len(batch)
-            if options.remove_time:
-                refused.extend(time_removal.not_english_rows(batch, indices, names, first))
-            if refused:
-                continue  # the job will fail: only look for the other rows to name
-            verdicts = [[""] * len(names) for _ in batch]
-            reviews = [[""] * len(names) for _ in batch]
-            released: list[list[str | None]] = [[None] * len(names) for _ in batch]
-            for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
-                positions = [i for i, row in enumerate(batch) if row[column].strip()]
-                counted["empty"] += len(batch) - len(positions)
-                if not positions:
-                    continue
-                try:
-                    inspection = services.inspect_posts(job.owner, [batch[i][column] for i in positions], options,
-                                                        in_job=True)
-                except serializers.ValidationError as exc:  # the model or patterns job went away since queueing
-                    raise UserFacingError(f"The job's options no longer hold: {exc.detail}") from exc
-                except ComputeLimit as exc:  # one post past the deadline every inspection has: name its row
-                    row = first + positions[exc.post] if exc.post is not None else "?"
-                    raise UserFacingError(f"Row {row}, column {names[n]!r}: {exc.detail}") from exc
-                for i, result in zip(positions, inspection.results, strict=True):
-                    status = result["verdict"]["status"]
-                    counted["posts"] += 1
-                    counted[status] += 1
-                    counted["units_deleted"] += len(result["deleted"])
-                    counted["inferable_before"] += not result["before"]["under_threshold"]
-                    verdicts[i][n] = status
-                    reviews[i][n] = review_cell(result["verdict"]["review"])
-                    counted["with_review"] += bool(reviews[i][n])
-                    released[i][n] = result["text_after"]
-            for i, row in enumerate(batch):  # row by row, so the sample is the same whatever the parts
-                for n, (column, counted) in enumerate(zip(indices, counts, strict=True)):
-                    if released[i][n] is not None and released[i][n] != row[column]:
-                        counted["changed"] += 1
-                        if len(sample) < SAMPLE_SIZE:
-                            sample.append({"row": first + i, "column": counted["name"], "before": row[column],
-                                           "after": released[i][n], "verdict": verdicts[i][n],
-                                           "review": reviews[i][n]})
-                        row[column] = released[i][n]
-            writer.writerows(row + [cell for pair in zip(verdict, review, strict=True) for cell in pair]
-                             for row, verdict, review in zip(batch, verdicts, reviews, strict=True))
-            progress(done)
-        return {"counts": counts, "sample": sample, "refused": refused}
+        try:
+            return release.rewrite(header, records, writer, progress)
+        except PostTooSlow as exc:
+            what = "De-identifying this post" if exc.posts == 1 else f"De-identifying these {exc.posts} posts"
+            limit = compute.too_slow(DeadlineExceeded(exc.seconds), what, post=exc.index)
+            raise UserFacingError(f"Row {exc.row}, column {exc.column!r}: {limit.detail}") from exc
 
     return rewrite
+
+
+def _time_step(job: Job, options) -> TimeStep:
+    """The time anonymizer the job's options ask for (prepare_deidentify checked the model's language)."""
+    time_options = time_removal.TimeRemovalOptions.from_params(options.time)
+    known = None
+    if time_options.time_patterns:
+        try:
+            patterns = succeeded_job(job.owner, time_options.time_patterns, time_removal.PATTERNS_JOB,
+                                     what=time_removal.PATTERNS_JOB_NAME)
+        except LookupError as exc:  # the patterns job went away since queueing
+            detail = serializers.ValidationError({"time_patterns": [str(exc)]}).detail
+            raise UserFacingError(f"The job's options no longer hold: {detail}") from exc
+        known = time_removal.top_patterns(patterns.result, time_options.time_patterns_top)
+    anonymizer = time_removal.time_anonymizer(time_options, use_ner=settings.TEMPORAL_USE_NER, known_patterns=known)
+    return TimeStep(anonymizer, time_removal.not_english_rows)
 
 
 def run_deidentify_posts(job: Job, run: JobRun) -> dict:
@@ -319,49 +287,26 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
         raise UserFacingError(time_removal.not_english_message(
             upload.original_name, refused, "remove or translate those rows, or start the job again without removing "
                                            "time."))
-    released = _verdicts_in(output, names)
+    released = verdicts_in(output, names)
     model = selectors.load_location_model(record)
-    strength = model_strength(model.metadata)
-    report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
-              "verdict_columns": [verdict_column(name) for name in names],
-              "review_columns": [review_column(name) for name in names], "columns": counts,
-              # Re-read from the written file: the verdicts it carries, and its rows with names to review (under
-              # "with_review"), per text column.
-              "released_verdicts": released,
-              "model": {"id": str(record.id), "name": record.name, "version": record.version,
-                        "threshold": model.threshold.value, "strength": strength,
-                        "human_model": bool(selectors.human_scorers(record))},
-              "options": {key: job.params.get(key) for key in ("remove_time", "time_mode", "keep_time",
-                                                                "remove_how_long", "time_patterns", "replacement",
-                                                                "places", "keep")},
-              "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
-    mismatch = [c["name"] for c in counts if {v: c[v] for v in (*VERDICTS, "with_review")} != released[c["name"]]]
-    if mismatch:  # what was counted is not what was written: nothing is released on a report that is not true
-        raise UserFacingError(f"The written file's verdicts differ from those counted for {', '.join(mismatch)}; "
-                              "nothing was stored. Please report it.")
+    report = release_report(
+        input_name=upload.original_name, rows=sum(part.rows for part in parts), names=names, counts=counts,
+        released=released, model={"id": str(record.id), "name": record.name, "version": record.version,
+                                  "threshold": model.threshold.value, "strength": model_strength(model.metadata),
+                                  "human_model": bool(selectors.human_scorers(record))},
+        options={key: job.params.get(key) for key in ("remove_time", "time_mode", "keep_time", "remove_how_long",
+                                                      "time_patterns", "replacement", "places", "keep")},
+        seconds=time.perf_counter() - started, parts=len(parts))
+    try:
+        check_verdicts(counts, released)
+    except VerdictMismatch as exc:  # what was counted is not what was written: nothing is released
+        raise UserFacingError(str(exc)) from exc
     stem = upload.stem("posts")
     named = {"model": record.name, "remove_time": bool(job.params.get("remove_time"))}
     run.add_result_file(result_file_name(DEIDENTIFY_KIND, stem, named, "deidentified.csv"), output, "text/csv")
     run.add_result(result_file_name(DEIDENTIFY_KIND, stem, named, "deidentified.report.json"),
                    json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
     return {**report, "sample": sample[:SAMPLE_SIZE]}
-
-
-def _verdicts_in(path, names: list[str]) -> dict[str, dict[str, int]]:
-    """How many rows of the written file carry each verdict, and how many a non-empty review cell
-    ("with_review"), per text column (the file read back)."""
-    out = {name: dict.fromkeys((*VERDICTS, "with_review"), 0) for name in names}
-    with path.open("rb") as handle:
-        source = CsvSource(handle)
-        positions = {name: (source.header.index(verdict_column(name)), source.header.index(review_column(name)))
-                     for name in names}
-        for batch in source.batches():
-            for row in batch:
-                for name, (verdict, review) in positions.items():
-                    if row[verdict] in VERDICTS:
-                        out[name][row[verdict]] += 1
-                    out[name]["with_review"] += bool(row[review])
-    return out
 
 
 register(JobKind(name=DEIDENTIFY_KIND, label="De-identify the location of every post of a file",

@@ -10,17 +10,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+from anonymizer.share import shipped_data_dir
 
 
 def data_dir() -> Path:
     """The folder of Kakurega's shipped data (``data/`` of a checkout)."""
     if configured := os.environ.get("KAKUREGA_DATA_DIR"):
         return Path(configured).expanduser().resolve()
-    checkout = _PACKAGE.parent / "data"
-    if (checkout / "README.md").exists():
-        return checkout
-    return _PACKAGE / "share" / "data"
+    return shipped_data_dir()
 
 
 def cache_dir() -> Path:

@@ -14,18 +14,23 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from anonymizer.share import default_var_dir, share_dir
 from webapp.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# What the app only reads (templates/, static/, data/, the manual's sources): the checkout's own folders, or the
+# installed package's copy of them (anonymizer/share.py).
+SHARE_DIR = share_dir()
 
 DEBUG = env_bool("DEBUG", False)
 # Every file a Kakurega process creates (database, uploads, results, models, the embedded Redis's append-only
 # file, which it inherits) is readable by its own user only: they hold API tokens, sessions and users' data.
 os.umask(0o077)
-# Runtime state (database, uploads, models, embedded Redis) lives here, never in the source tree.
-VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
+# Runtime state (database, uploads, models, embedded Redis) lives here, never in the source tree (nor in
+# site-packages: an installed copy keeps it in ~/.local/share/kakurega).
+VAR_DIR = Path(env_str("VAR_DIR", str(default_var_dir()))).resolve()
 # Data shipped with the product (demo corpora with their provenance).
-DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data"))).resolve()
+DATA_DIR = Path(env_str("DATA_DIR", str(SHARE_DIR / "data"))).resolve()
 MODEL_DIR = Path(env_str("MODEL_DIR", str(VAR_DIR / "models"))).resolve()
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media"))).resolve()
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static"))).resolve()
@@ -33,7 +38,7 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static"))).resolve()
 HELP_DIR = VAR_DIR / "help"
 MEDIA_URL = "/media/"  # never served directly: downloads go through views that check the owner
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SHARE_DIR / "static"]
 
 HTTPS_ONLY = env_bool("HTTPS_ONLY", False)
 
@@ -117,7 +122,7 @@ ASGI_APPLICATION = "webapp.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SHARE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -32,8 +32,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import ComplementNB
 
 from anonymizer.platform.grid import Grid
+from anonymizer.share import shipped_data_dir
 
-GAZETTEER_FILE = Path(__file__).resolve().parents[2] / "data" / "geo" / "gazetteer" / "places.json.gz"
+GAZETTEER_FILE = shipped_data_dir() / "geo" / "gazetteer" / "places.json.gz"
 GAZETTEER_VERSION = 1
 
 

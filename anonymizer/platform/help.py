@@ -52,7 +52,7 @@ def build_help(site_dir: Path, *, project_dir: Path | None = None, strict: bool 
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    project_dir = Path(project_dir or settings.BASE_DIR)
+    project_dir = Path(project_dir or settings.SHARE_DIR)
     site_dir = Path(site_dir)
     fingerprint = source_fingerprint(project_dir)
     stamp = site_dir / FINGERPRINT_FILE

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data/geo/gazetteer/places.json.gz"
+from anonymizer.share import shipped_data_dir
+
+DEFAULT_PATH = shipped_data_dir() / "geo/gazetteer/places.json.gz"
 # A line (山手線, "西武線" for all of an operator's lines) is an area too: it covers its stations' cells.
 AREA_KINDS = frozenset({"state", "prefecture", "country", "line"})
 

@@ -8,6 +8,7 @@ pages' errors do); 3 the server could not be reached or refused the token."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,12 +39,20 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 ProgressCallback = Callable[[int, int, str], None]
 
 
+#: Without a terminal (a pipeline, a log file), a progress line at most this often, in seconds.
+PLAIN_EVERY = 5.0
+
+
 @contextmanager
 def progress_bar(what: str, *, quiet: bool = False) -> Iterator[ProgressCallback]:
     """A progress bar on stderr (rich) for work that may take over a second; yields ``progress(done, total,
-    message)``. Quiet, or with stderr not a terminal, it draws nothing."""
-    if quiet or not sys.stderr.isatty():
+    message)``. With stderr not a terminal (a log, a pipeline), plain lines instead: a new stage at once, the
+    same stage's numbers at most every PLAIN_EVERY seconds. Quiet: nothing."""
+    if quiet:
         yield lambda done, total, message: None
+        return
+    if not sys.stderr.isatty():
+        yield _plain_progress(what)
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -55,6 +64,20 @@ def progress_bar(what: str, *, quiet: bool = False) -> Iterator[ProgressCallback
             bar.update(task, completed=done, total=total or None, description=message or what)
 
         yield progress
+
+
+def _plain_progress(what: str) -> ProgressCallback:
+    last = {"stage": None, "at": 0.0}
+
+    def progress(done: int, total: int, message: str) -> None:
+        text = message or what
+        stage = text.split(":")[0]  # "de-identifying posts: 512 of 10,000 rows" -> its stage
+        now = time.monotonic()
+        if stage != last["stage"] or now - last["at"] >= PLAIN_EVERY:
+            last.update(stage=stage, at=now)
+            typer.echo(f"kakurega: {text}", err=True)
+
+    return progress
 
 
 def _stderr_console():

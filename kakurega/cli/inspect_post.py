@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from kakurega.cli.common import fail
+from kakurega.cli.common import fail, progress_bar
 from kakurega.cli.options import (
     DEFAULT_PLACES,
     DEFAULT_REPLACEMENT,
@@ -48,10 +48,14 @@ def inspect_command(
 ) -> None:
     """Where a post points before and after its location is de-identified, and the released text."""
     post = sys.stdin.read() if text == "-" else text
-    from kakurega.location import inspect  # the language models load here, not for --help
+    # The language models load here, not for --help.
+    from kakurega.location import inspect
+    from kakurega.location_models import default_model_for, load_location_model
 
     try:
-        result = inspect(post, model=model, m=deletions, keep_words=keep or (), replacement=replacement,
+        with progress_bar("loading the model") as progress:  # a default model's first use trains it
+            loaded = load_location_model(model or default_model_for(post), progress=progress)
+        result = inspect(post, model=loaded, m=deletions, keep_words=keep or (), replacement=replacement,
                          places=places, remove_time=remove_time,
                          time=time_options(time_mode, keep_time, remove_how_long))
     except (ValueError, LookupError) as exc:

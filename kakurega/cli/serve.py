@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from anonymizer.share import share_dir
 from kakurega.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, fail
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
@@ -38,15 +39,19 @@ def app_root() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve().parent
 
 
-def stack_commands(host: str, port: int, *, embedded_redis: bool, python: str = sys.executable) -> dict[str, list[str]]:
-    """The processes of Procfile.local (name -> command) with this interpreter, bound to ``host:port``."""
+def stack_commands(host: str, port: int, *, embedded_redis: bool, python: str = sys.executable,
+                   gunicorn_config: Path | None = None) -> dict[str, list[str]]:
+    """The processes of Procfile.local (name -> command) with this interpreter, bound to ``host:port``;
+    ``gunicorn_config``: a gunicorn.conf.py to name (gunicorn reads one from its working directory by itself)."""
     def keepalive(name: str, *command: str) -> list[str]:
         return [python, "-m", "webapp.keepalive", name, "--", *command]
 
+    config = ["--config", str(gunicorn_config)] if gunicorn_config else []
     concurrency = os.environ.get("WORKER_CONCURRENCY", DEFAULT_WORKER_CONCURRENCY)
     commands = {
-        "web": keepalive("web", python, "-m", "gunicorn", "webapp.wsgi", "--bind", f"{host}:{port}", "--workers",
-                         "2", "--access-logfile", "-", "--logger-class", "webapp.access_log.PrivateAccessLogger"),
+        "web": keepalive("web", python, "-m", "gunicorn", *config, "webapp.wsgi", "--bind", f"{host}:{port}",
+                         "--workers", "2", "--access-logfile", "-", "--logger-class",
+                         "webapp.access_log.PrivateAccessLogger"),
         "worker": keepalive("worker", python, "-m", "celery", "-A", "webapp", "worker", "--loglevel", "INFO",
                             "--concurrency", concurrency, "--without-mingle", "--without-gossip"),
     }
@@ -102,7 +107,11 @@ def serve_command(
     typer.echo(f"Kakurega: http://{shown}:{port}/  (Ctrl-C stops {stopped})")
     sys.stdout.flush()
     manager = Manager(Printer(sys.stdout, colour=sys.stdout.isatty()))
-    for name, command in stack_commands(host, port, embedded_redis=embedded).items():
+    # A checkout's gunicorn.conf.py is read from the working directory, as under make run; an installed copy's
+    # from the shipped files, when the build ships it (else gunicorn's defaults: one request per process).
+    shipped = share_dir() / "gunicorn.conf.py"
+    config = shipped if shipped.exists() and not (root / "gunicorn.conf.py").exists() else None
+    for name, command in stack_commands(host, port, embedded_redis=embedded, gunicorn_config=config).items():
         manager.add_process(f"{name}.1", shlex.join(command), env=env, cwd=str(root))
     manager.loop()
     raise typer.Exit(manager.returncode or 0)

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import psutil
 import pytest
@@ -122,3 +123,6 @@ def test_the_stack_is_procfile_locals_with_this_interpreter():
               for name, command in stack_commands("127.0.0.1", 8000, embedded_redis=True).items()}
     assert served == procfile
     assert set(stack_commands("127.0.0.1", 8000, embedded_redis=False)) == {"web", "worker"}
+    # An installed copy names the shipped gunicorn.conf.py (a checkout's is read from the working directory).
+    web = stack_commands("127.0.0.1", 8000, embedded_redis=False, gunicorn_config=Path("/share/gunicorn.conf.py"))
+    assert web["web"][web["web"].index("gunicorn") + 1:][:3] == ["--config", "/share/gunicorn.conf.py", "webapp.wsgi"]

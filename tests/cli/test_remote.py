@@ -177,3 +177,14 @@ def test_error_bodies_flatten_to_the_fields_and_rows_the_web_names():
     assert remote.field_messages({"file": [row]}) == {"file": ['Row 17, column 3 ("age"): not a number']}
     assert str(remote.BadRequest(remote.field_messages({"file": [row]}))) == (
         'file: Row 17, column 3 ("age"): not a number')
+
+
+def test_ctrl_c_while_waiting_cancels_the_job_on_the_server(live_server, token, posts, tmp_path):
+    def interrupted(done: int, total: int, message: str) -> None:  # Ctrl-C at the first poll
+        raise KeyboardInterrupt
+
+    with remote.Server(live_server.url, token) as server, pytest.raises(KeyboardInterrupt):
+        server.run("remove_time", posts, {"text_columns": ["text"]}, outputs_in(tmp_path / "out"),
+                   progress=interrupted)
+    assert Job.objects.get().status == Job.Status.CANCELLED
+    assert not (tmp_path / "out").exists()

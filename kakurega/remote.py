@@ -208,7 +208,9 @@ class Server:
                 names = ", ".join(result["name"] for result in job.get("results", [])) or "none"
                 found = "no result file" if not matches else f"{len(matches)} result files"
                 raise JobFailed(f"the job gave {found} ending in {ending!r} (its files: {names}; {page})", job)
-            chosen[Path(destination)] = matches[0]["download_url"]
+            # The path under this server's address, not the absolute download_url: behind a proxy that one may
+            # name the address the app sees rather than the one this machine reaches.
+            chosen[Path(destination)] = f"jobs/{job['id']}/results/{matches[0]['id']}/download/"
         with _temporaries(list(chosen)) as temporaries:
             for url, temporary in zip(chosen.values(), temporaries, strict=True):
                 self._stream_to(url, temporary)

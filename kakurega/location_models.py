@@ -15,13 +15,17 @@ import logging
 import shutil
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from anonymizer.location import protection
+from anonymizer.location.corpus import ColumnMap, open_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS, ModelSpec
 from anonymizer.location.model import LocationModel
+from anonymizer.location.options import DEFAULT_OPTIONS
 from anonymizer.location.tokenize import detect_language
-from anonymizer.location.training import build_default_model
+from anonymizer.location.training import TrainingRequest, build_default_model, train_from_corpus
+from anonymizer.platform.grid import Grid
 from kakurega.paths import cache_dir, data_dir
 
 logger = logging.getLogger(__name__)
@@ -68,6 +72,76 @@ def load_location_model(ref: str = DEFAULT_MODEL, *, progress: Progress | None =
         if directory not in _loaded:
             _loaded[directory] = LocationModel.load(directory)
         return _loaded[directory]
+
+
+def train_location_model(corpus: str | Path, *, name: str, bbox: tuple[float, float, float, float],
+                         rows: int = 20, cols: int = 10, language: str = "auto",
+                         columns: ColumnMap | Mapping[str, str | None] | None = None,
+                         where: Mapping[str, Sequence[str]] | None = None,
+                         C: float = 1.0, min_df: int = 2, output: str | Path | None = None,
+                         progress: Progress | None = None) -> LocationModel:
+    """A location model trained on ``corpus`` (CSV or JSON Lines, gzip accepted) as ``manage.py
+    train_location_model`` and the web's training job train one: the posts inside ``bbox`` (south, west, north,
+    east) on a ``rows`` x ``cols`` grid, 60% to train, 40% held out to evaluate, the paper's threshold.
+    ``columns`` names the text, latitude and longitude columns (and id, user, time), a ColumnMap or a dict like
+    ``{"text": "body"}`` (the others keep their names: text, lat, lon); ``where`` keeps only rows
+    whose column holds one of the values. With ``output``, the model is saved there (a new folder), for
+    ``load_location_model(output)`` and ``--model DIR``.
+
+    Raises CsvFormatError (a ValueError) naming the row and column of a malformed file, ValueError for a bad grid
+    or posts that cannot train a model, FileExistsError when ``output`` exists and is not an empty folder."""
+    grid = Grid(*bbox, rows=rows, cols=cols)
+    if language not in ("auto", "ja", "en"):
+        raise ValueError(f"language must be auto, ja or en, not {language!r}")
+    if not isinstance(columns, ColumnMap):
+        columns = ColumnMap(**(columns or {}))
+    request = TrainingRequest(name=name, title=name, language=language, grid=grid, columns=columns,
+                              where={k: tuple(v) for k, v in (where or {}).items()}, C=C, min_df=min_df)
+    target = None if output is None else _free_folder(Path(output))
+    with open_corpus(corpus) as fileobj:
+        model, _ = train_from_corpus(fileobj, request, name=str(corpus), progress=progress)
+    if target is not None:
+        _save(model, target)
+    return model
+
+
+def evaluate_protection(model: str = DEFAULT_MODEL, *, max_posts: int = 1000, seed: int = 0, examples: int = 20,
+                        replacement: str = DEFAULT_OPTIONS.replacement, places: str = DEFAULT_OPTIONS.places,
+                        progress: Progress | None = None) -> dict:
+    """Does de-identification protect? On the corpus of the default model ``model``: a defender and independent
+    attackers trained on disjoint posts, ``max_posts`` test posts de-identified (``replacement``, ``places``) and
+    every attacker scored on them before and after (``manage.py evaluate_location_protection``; the web's
+    evaluation job). Returns the JSON-able result; ``protection_table(result)`` prints it as the command does."""
+    if max_posts < 1 or examples < 0:
+        raise ValueError("max_posts must be at least 1 and examples at least 0")
+    return protection.evaluate_default_protection(_spec(model), data_dir(), replacement=replacement, places=places,
+                                                  seed=seed, max_test_posts=max_posts, examples=examples,
+                                                  progress=progress)
+
+
+protection_table = protection.protection_table
+
+
+def _free_folder(path: Path) -> Path:
+    """``path`` when a model can be saved there (it does not exist, or is an empty folder), checked before a
+    long training."""
+    if path.exists() and not (path.is_dir() and not any(path.iterdir())):
+        raise FileExistsError(f"{path}: already exists; the model is saved into a new (or empty) folder")
+    return path
+
+
+def _save(model: LocationModel, target: Path) -> None:
+    """Save beside ``target`` and rename: no half-written model folder is ever left there."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}.partial")
+    try:
+        model.save(partial)
+        if target.is_dir():
+            target.rmdir()  # empty (checked); a rename onto a folder needs it gone
+        partial.rename(target)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
 
 
 def _spec(name: str) -> ModelSpec:

@@ -32,10 +32,11 @@ from anonymizer.location.attackers import (
     GazetteerAttacker,
 )
 from anonymizer.location.calibration import train_calibrated_model
-from anonymizer.location.corpus import Post
+from anonymizer.location.corpus import Post, load_corpus
+from anonymizer.location.defaults import GAZETTEER, ModelSpec
 from anonymizer.location.evaluate import evaluate_predictions
 from anonymizer.location.model import LocationModel, train_location_model
-from anonymizer.location.options import DEFAULT_OPTIONS, REPLACEMENTS
+from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS
 from anonymizer.location.tokenize import TokenizerSettings
 from anonymizer.platform.grid import Grid, haversine_km
 
@@ -300,6 +301,22 @@ def _times(value: float | None, digits: int = 2) -> str:
 
 def _share(value: float | None) -> str:
     return "–" if value is None else f"{value:.1%}"
+
+
+def evaluate_default_protection(spec: ModelSpec, data_dir: Path, *, replacement: str = DEFAULT_OPTIONS.replacement,
+                                places: str = DEFAULT_OPTIONS.places, seed: int = 0, max_test_posts: int = 1000,
+                                examples: int = 20, progress: Progress | None = None) -> dict:
+    """``evaluate_protection`` on the corpus of a default model's spec in ``data_dir`` (its gazetteer too), the
+    defender de-identifying with ``replacement`` and ``places``. Raises FileNotFoundError when the corpus is
+    missing, ValueError for a replacement or place policy the de-identifier does not have."""
+    defender_options = {**replacement_options(replacement), "places": places}
+    if places not in PLACE_POLICIES:
+        raise ValueError(f"places must be one of {', '.join(PLACE_POLICIES)}, not {places!r}")
+    posts, _ = load_corpus(data_dir / spec.corpus, columns=spec.columns, grid=spec.grid,
+                           where={k: set(v) for k, v in spec.where.items()} or None)
+    return evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings, seed=seed,
+                               max_test_posts=max_test_posts, gazetteer_path=data_dir / GAZETTEER,
+                               examples=examples, progress=progress, **defender_options)
 
 
 def protection_table(result: dict) -> str:

@@ -35,6 +35,18 @@ class TrainingRequest:
     min_df: int = 2
 
 
+def parse_where(clauses: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """``COLUMN=VALUE1,VALUE2`` clauses (keep only rows whose column holds one of the values) as a request's
+    ``where``. Raises ValueError naming the clause and what was expected."""
+    where: dict[str, tuple[str, ...]] = {}
+    for clause in clauses:
+        column, sep, values = clause.partition("=")
+        if not sep or not column or not values:
+            raise ValueError(f"--where {clause!r}: expected COLUMN=VALUE1,VALUE2")
+        where[column] = tuple(v for v in values.split(",") if v)
+    return where
+
+
 def read_posts(fileobj: BinaryIO, request: TrainingRequest, *, name: str = "",
                progress: Progress | None = None) -> tuple[list[Post], CorpusReport]:
     """The corpus's accepted posts and the report of what was rejected. A malformed file raises CsvFormatError

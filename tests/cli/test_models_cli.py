@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from anonymizer.location.defaults import TOKYO
 from anonymizer.location.web.services import ensure_default_models
+from tests.cli.conftest import run_kakurega
 from tests.helpers import ROOT
 from tests.model_cache import cached_training
 
@@ -90,3 +92,72 @@ def test_a_model_directory_loads_and_a_bad_reference_names_the_choices(tmp_path)
 
     with pytest.raises(ValueError, match=r"expected one of tokyo-ja, us-midwest-en or a model directory"):
         load_location_model(str(tmp_path / "nothing-here"))
+
+
+# -- kakurega train-location and evaluate-protection -------------------------------------------------------------
+TOKYO_BOX = ("--south", "35.5", "--west", "139.45", "--north", "35.85", "--east", "139.95")
+
+
+def tokyo_sample(path: Path, rows: int = 800) -> Path:
+    """The first ``rows`` posts of the Tokyo corpus in data/ (about half of them inside the Tokyo box)."""
+    lines = (ROOT / "data" / TOKYO.corpus).read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[: rows + 1]), encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_train_location_saves_the_model_the_management_command_trains(settings, tmp_path):
+    from django.core.management import call_command
+
+    from anonymizer.models import TrainedLocationModel
+
+    corpus, output = tokyo_sample(tmp_path / "tokyo.csv"), tmp_path / "out" / "small-ja"
+    done = run_kakurega("train-location", str(corpus), "--name", "small-ja", *TOKYO_BOX, "--rows", "5", "--cols",
+                        "5", "--id-column", "id", "-o", str(output), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Read 800 rows" in done.stdout and f"saved in {output}" in done.stdout and "Held-out" in done.stdout
+    assert "kakurega: tokenizing" in done.stderr  # progress, in plain lines without a terminal
+
+    settings.MODEL_DIR = tmp_path / "var-models"
+    call_command("train_location_model", str(corpus), "--name", "small-ja", "--bbox", "35.5", "139.45", "35.85",
+                 "139.95", "--rows", "5", "--cols", "5", "--id-column", "id")
+    web = Path(settings.MODEL_DIR) / TrainedLocationModel.objects.get(name="small-ja").path
+    for name in ("classifier.npz", "places.json"):
+        assert (output / name).read_bytes() == (web / name).read_bytes(), name
+
+    from kakurega import load_location_model
+
+    model = load_location_model(str(output))
+    assert model.name == "small-ja" and model.grid.rows == 5 and model.metadata["corpus_report"]["accepted"] > 300
+    again = run_kakurega("train-location", str(corpus), "--name", "small-ja", *TOKYO_BOX, "-o", str(output),
+                         cwd=tmp_path)
+    assert again.returncode == 2 and f"{output}: already exists" in again.stderr
+
+
+@pytest.mark.parametrize(("content", "options", "expected"), [
+    ('id,text,lat,lon\n1,"地震です,35.6,139.7\n', (), r"[Rr]ow 2"),
+    ("id,body,lat,lon\n1,地震です,35.6,139.7\n", (), r'"text"'),
+    ("id,text,lat,lon\n1,地震です,35.6,139.7\n", ("--rows", "0"), r"--south/--west/--north/--east/--rows/--cols: "
+                                                                 r"The grid's rows is 0"),
+    ("id,text,lat,lon\n1,地震です,35.6,139.7\n", ("--where", "lang"), r"--where 'lang': expected COLUMN=VALUE1"),
+])
+def test_train_location_refuses_bad_input_naming_what_was_expected(tmp_path, content, options, expected):
+    corpus, output = tmp_path / "bad.csv", tmp_path / "model"
+    corpus.write_text(content, encoding="utf-8")
+    done = run_kakurega("train-location", str(corpus), "--name", "bad", *TOKYO_BOX, *options, "-o", str(output),
+                        "-q", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert re.search(expected, done.stderr), done.stderr
+    assert done.stderr.startswith("kakurega: error: ") and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]  # no model folder, not even a partial one
+
+
+def test_evaluate_protection_reports_the_attackers_before_and_after(tmp_path):
+    done = run_kakurega("evaluate-protection", "--model", "tokyo-ja", "--max-posts", "10", "--examples", "1",
+                        "--replacement", "mask", "--json", "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["posts"]["test"] == 10 and result["options"] == {"replacement": "mask", "places": "all"}
+    assert result["baseline"]["majority_label"]
+    refused = run_kakurega("evaluate-protection", "--model", "kyoto-ja", cwd=tmp_path)
+    assert refused.returncode == 2 and "kyoto-ja" in refused.stderr

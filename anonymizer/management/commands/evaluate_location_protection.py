@@ -8,12 +8,9 @@ import json
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from anonymizer.location.corpus import load_corpus
 from anonymizer.location.defaults import DEFAULT_MODELS
 from anonymizer.location.options import PLACE_POLICIES
-from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, protection_table, replacement_options
-
-GAZETTEER = "geo/gazetteer/places.json.gz"
+from anonymizer.location.protection import REPLACEMENTS, evaluate_default_protection, protection_table
 
 
 class Command(BaseCommand):
@@ -37,21 +34,18 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: the corpus of {spec.name} is missing")
         if options["max_posts"] < 1 or options["examples"] < 0:
             raise CommandError("--max-posts must be at least 1 and --examples at least 0")
-        try:
-            defender_options = {**replacement_options(options["replacement"]), "places": options["places"]}
-        except ValueError as exc:
-            raise CommandError(str(exc)) from exc
-        posts, _ = load_corpus(path, columns=spec.columns, grid=spec.grid,
-                               where={k: set(v) for k, v in spec.where.items()} or None)
         verbosity = options["verbosity"]
 
         def progress(done: int, total: int, message: str) -> None:
             if verbosity > 1:
                 self.stderr.write(f"[{done}/{total}] {message}")
 
-        result = evaluate_protection(posts, grid=spec.grid, tokenizer_settings=spec.tokenizer_settings,
-                                     seed=options["seed"], max_test_posts=options["max_posts"],
-                                     gazetteer_path=settings.DATA_DIR / GAZETTEER, examples=options["examples"],
-                                     progress=progress, **defender_options)
+        try:
+            result = evaluate_default_protection(
+                spec, settings.DATA_DIR, replacement=options["replacement"], places=options["places"],
+                seed=options["seed"], max_test_posts=options["max_posts"], examples=options["examples"],
+                progress=progress)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         self.stdout.write(json.dumps(result, indent=1, ensure_ascii=False) if options["json"]
                           else protection_table(result))

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from anonymizer.location.corpus import ColumnMap, open_corpus
-from anonymizer.location.training import TrainingRequest
+from anonymizer.location.training import TrainingRequest, parse_where
 from anonymizer.location.web.services import train_from_file
 from anonymizer.platform.grid import Grid
 from anonymizer.tabular import CsvFormatError
@@ -38,12 +38,10 @@ class Command(BaseCommand):
             grid = Grid(*options["bbox"], rows=options["rows"], cols=options["cols"])
         except ValueError as exc:
             raise CommandError(f"--bbox/--rows/--cols: {exc}") from exc
-        where = {}
-        for clause in options["where"]:
-            column, sep, values = clause.partition("=")
-            if not sep or not column or not values:
-                raise CommandError(f"--where {clause!r}: expected COLUMN=VALUE1,VALUE2")
-            where[column] = tuple(v for v in values.split(",") if v)
+        try:
+            where = parse_where(options["where"])
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         owner = None
         if options["owner"]:
             owner = get_user_model().objects.filter(username=options["owner"]).first()

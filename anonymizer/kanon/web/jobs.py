@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import json
 import shutil
-from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from rest_framework import serializers
 
-from anonymizer.kanon.config import (
-    ConfigError,
-    KanonConfig,
-    check_config_size,
-    load_config,
-    validate,
-)
+from anonymizer.kanon.config import ConfigError, KanonConfig, check_config_size
 from anonymizer.kanon.occurrences import OccurrenceSpreader
 from anonymizer.kanon.partition import TooFewPersons
-from anonymizer.kanon.pipeline import anonymize_csv, merge_parts, spread_labels, spread_part, texts_in_span
-from anonymizer.kanon.table import MISSING
+from anonymizer.kanon.pipeline import merge_parts, spread_labels, spread_part, texts_in_span
+from anonymizer.kanon.run import (
+    anonymize_file,
+    config_of_params,
+    count_persons,
+    recognizer_for,
+    report_bytes,
+    too_few_persons_message,
+)
 from anonymizer.kanon.terms import RowTerms
 from anonymizer.kanon.web import selectors
 from anonymizer.kanon.web.selectors import KIND
@@ -71,12 +71,7 @@ def refuse_large_config(size: int, field: str | None = None) -> None:
 
 def config_for(upload: Upload, params: dict) -> KanonConfig:
     """The validated configuration of a job's parameters against the upload's columns."""
-    columns = upload.metadata.get("header", [])
-    if "config_yaml" in params:
-        return load_config(params["config_yaml"], columns=columns, max_bytes=settings.KANON_CONFIG_MAX_BYTES)
-    config = KanonConfig.from_dict(params["config"])
-    validate(config, columns)
-    return config
+    return config_of_params(params, upload.metadata.get("header", []), settings.KANON_CONFIG_MAX_BYTES)
 
 
 def prepare(params: dict, inputs: list) -> dict:
@@ -102,12 +97,7 @@ def too_few_persons(upload: Upload, config: KanonConfig) -> str | None:
     persons = _profiled_persons(upload, column, config.k)
     if persons is None:
         persons = _count_persons(upload, column, config.k)
-    if persons is None or persons >= config.k:
-        return None
-    noun = "person" if persons == 1 else "persons"
-    hint = f"choose k from 2 to {persons}" if persons >= 2 else "k-anonymity needs at least 2 persons"
-    return (f"k = {config.k} is more than the {persons:,} {noun} in this file (distinct values of {column!r}); "
-            f"{hint}")
+    return too_few_persons_message(persons, config.k, column)
 
 
 def _profiled_persons(upload: Upload, column: str, k: int) -> int | None:
@@ -131,36 +121,12 @@ def _profiled_persons(upload: Upload, column: str, k: int) -> int | None:
 
 
 def _count_persons(upload: Upload, column: str, k: int) -> int | None:
-    """The distinct present values of ``column`` (as the run groups rows: stripped, missing ones left out),
-    counted by streaming the file and stopping at k; None if the file cannot be read (the run reports why)."""
+    """The persons of the upload, counted up to k (``run.count_persons``)."""
     try:
         with upload.file.open("rb") as fileobj:
-            source = CsvSource(fileobj)
-            if column not in source.header:
-                return None
-            index = source.header.index(column)
-            persons: set[str] = set()
-            for batch in source.batches():
-                persons.update(value for value in (record[index].strip() for record in batch)
-                               if value.casefold() not in MISSING)
-                if len(persons) >= k:
-                    return len(persons)
-            return len(persons)
-    except (CsvFormatError, OSError):
+            return count_persons(fileobj, column, k)
+    except OSError:
         return None
-
-
-def recognizer_for(config: KanonConfig):
-    """The TermRecognizer of a configuration, kept in each worker process (loading spaCy takes seconds)."""
-    return _recognizer(config.nlp_model, tuple(config.entity_types), config.custom_entities)
-
-
-@lru_cache(maxsize=1)  # one model in memory per worker process
-def _recognizer(model: str, entity_types: tuple[str, ...], custom_entities: tuple):
-    from anonymizer.recognize import TermRecognizer
-
-    return TermRecognizer(model=model, entity_types=entity_types, custom_entities=custom_entities,
-                          n_process=settings.KANON_NER_PROCESSES)
 
 
 def _source_path(upload: Upload, run: JobRun) -> Path:
@@ -174,8 +140,6 @@ def _source_path(upload: Upload, run: JobRun) -> Path:
 
 
 def run_kanon(job: Job, run: JobRun) -> dict:
-    from anonymizer.recognize import recognize_with_cache
-
     upload = job.inputs.get()
     try:
         config = config_for(upload, job.params)
@@ -183,16 +147,9 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         raise UserFacingError(f"The configuration is invalid: {exc}") from exc
     output = run.scratch_path("anonymized.csv")
     review = run.scratch_path("left_for_review.csv")
-    cache = DatabaseTermCache()
     source = _source_path(upload, run)
-    recognizer = recognizer_for(config) if config.text_columns else None
-
-    counts: dict[str, int] = {}
     parts: dict[str, int] = {"parts": 0}
     spans: list[tuple[int, int]] = []
-
-    def recognize(texts, on_characters=None):
-        return recognize_with_cache(texts, recognizer, cache, on_characters=on_characters, counts=counts)
 
     def fan_out(progress) -> None:
         """The texts recognized in parts by every free worker, into the shared cache."""
@@ -217,23 +174,20 @@ def run_kanon(job: Job, run: JobRun) -> dict:
         return changes
 
     try:
-        report = anonymize_csv(source, config, output, recognize=recognize, progress=run.progress,
-                               neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, cache=cache, fan_out=fan_out,
-                               spread_in_parts=spread_in_parts, review_output=review if config.text_columns else None)
+        # The run every door shares (``kanon.run``): the job adds its term cache in the database, its parts on
+        # every free worker and the site's settings.
+        report = anonymize_file(source, config, output, input_name=upload.original_name, cache=DatabaseTermCache(),
+                                processes=settings.KANON_NER_PROCESSES, progress=run.progress,
+                                neutralize_formulas=settings.CSV_NEUTRALIZE_FORMULAS, review_output=review,
+                                fan_out=fan_out, spread_in_parts=spread_in_parts, parts=parts)
     except CsvFormatError as exc:
         raise UserFacingError(f"{upload.original_name}: {exc}") from exc
     except TooFewPersons as exc:
         raise UserFacingError(str(exc)) from exc
-    # How recognition went: texts read from the shared cache, texts recognized by this run's own process after
-    # the parts (none when the parts covered the file), and the parts and the worker processes that ran them
-    # (those of string-level recoding's parts as ``spread_workers``, when it was not read from the cache).
-    report = {"input": upload.original_name, **report, "recognition": {**parts, **counts},
-              "config": config.to_dict()}
     run.add_result_file(result_name(upload, config, "anonymized.csv"), output, "text/csv")
     if config.text_columns:  # the words of the released texts a reviewer reads first (``kanon.review``)
         run.add_result_file(result_name(upload, config, "left_for_review.csv"), review, "text/csv")
-    run.add_result(result_name(upload, config, "report.json"),
-                   json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
+    run.add_result(result_name(upload, config, "report.json"), report_bytes(report), "application/json")
     return report
 
 
@@ -276,7 +230,8 @@ def recognize_part(job: Job, work: ChunkWork) -> None:
 def _recognized(config: KanonConfig, texts: list[str], work: ChunkWork):
     from anonymizer.recognize import recognize_with_cache
 
-    return recognize_with_cache(texts, recognizer_for(config), DatabaseTermCache(), chunk=50,
+    return recognize_with_cache(texts, recognizer_for(config, settings.KANON_NER_PROCESSES), DatabaseTermCache(),
+                                chunk=50,
                                 progress=lambda done, message: work.check(),
                                 on_characters=lambda characters: work.check())
 

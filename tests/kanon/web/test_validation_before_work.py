@@ -18,6 +18,7 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from anonymizer.kanon import run as kanon_run
 from anonymizer.kanon.config import KanonConfig
 from anonymizer.kanon.web import jobs as kanon_jobs
 from anonymizer.models import Job, Upload
@@ -209,7 +210,7 @@ def test_a_file_with_enough_persons_is_read_only_until_k_of_them(api, user, tmp_
                 read.append(len(batch))
                 yield batch
 
-    monkeypatch.setattr(kanon_jobs, "CsvSource", CountingSource)
+    monkeypatch.setattr(kanon_run, "CsvSource", CountingSource)  # the persons are counted by the shared run
     config = {"parameters": {"k": 50}, "attributes": {"id": {"anonymization_type": "direct_identifier"},
                                                       "gender": {"anonymization_type": "quasi_identifier"},
                                                       "text": {"type": "text"}}}

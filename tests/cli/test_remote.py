@@ -18,7 +18,8 @@ from anonymizer.models import Job
 from anonymizer.platform.uploads import create_csv_upload
 from kakurega import remote
 from kakurega.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SERVER, run_on_server
-from tests.helpers import csv_bytes, run_in_process
+from tests.cli.conftest import run_kakurega
+from tests.helpers import ROOT, csv_bytes, run_in_process
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -188,3 +189,28 @@ def test_ctrl_c_while_waiting_cancels_the_job_on_the_server(live_server, token, 
                    progress=interrupted)
     assert Job.objects.get().status == Job.Status.CANCELLED
     assert not (tmp_path / "out").exists()
+
+
+# -- each file command with --server gives the file it gives here (a subprocess, as a user runs it) -------------
+@pytest.mark.worker
+def test_kanon_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, tmp_path, monkeypatch):
+    monkeypatch.setenv("KAKUREGA_CACHE_DIR", str(tmp_path / "cache"))  # the term cache of this run only
+    start_worker()
+    paper, config = (ROOT / "data" / "kanon" / name for name in ("paper_example.csv", "blog_authorship_corpus.yaml"))
+    common = ["kanon", str(paper), "--config", str(config), "-k", "2", "--lambda", "0.5", "--strategy", "mondrian",
+              "--quiet"]
+    here = run_kakurega(*common, "-o", str(tmp_path / "here.csv"), "--review", str(tmp_path / "here-review.csv"))
+    assert here.returncode == 0, here.stderr
+    there = run_kakurega(*common, "-o", str(tmp_path / "there.csv"), "--review", str(tmp_path / "there-review.csv"),
+                         "--report", str(tmp_path / "there.json"), "--server", live_server.url, "--token", token)
+    assert there.returncode == 0, there.stderr
+    assert (tmp_path / "there.csv").read_bytes() == (tmp_path / "here.csv").read_bytes()
+    assert (tmp_path / "there-review.csv").read_bytes() == (tmp_path / "here-review.csv").read_bytes()
+    assert json.loads((tmp_path / "there.json").read_bytes())["k_reached"]
+    assert b"Pedro" not in (tmp_path / "there.csv").read_bytes()
+    assert token not in there.stdout + there.stderr
+
+    monkeypatch.setenv("KAKUREGA_TOKEN", token[::-1])
+    refused = run_kakurega(*common, "-o", str(tmp_path / "refused.csv"), "--server", live_server.url)
+    assert refused.returncode == EXIT_SERVER and "the server refused the token" in refused.stderr, refused.stderr
+    assert not (tmp_path / "refused.csv").exists()

@@ -106,3 +106,20 @@ def test_a_default_model_trains_once_from_the_installed_data(installed):
     assert again.returncode == 0, again.stderr
     assert "progress" not in again.stderr and again.stdout == first.stdout
     assert (directory / "model.json").stat().st_mtime_ns == stamp
+
+
+def test_in_a_checkout_everything_is_read_where_it_always_was(settings):
+    from anonymizer.share import default_var_dir, in_checkout, share_dir
+    from kakurega.paths import data_dir
+
+    assert in_checkout() and share_dir() == ROOT and default_var_dir() == ROOT / "var"
+    assert settings.SHARE_DIR == ROOT and settings.STATICFILES_DIRS == [ROOT / "static"]
+    assert settings.TEMPLATES[0]["DIRS"] == [ROOT / "templates"]
+    if "KAKUREGA_DATA_DIR" not in os.environ:
+        assert data_dir() == ROOT / "data"
+
+
+def test_the_build_ships_what_share_dir_promises():
+    from anonymizer.share import SHIPPED
+
+    assert SHIPPED == SHARED  # setup.py reads anonymizer/share.py's list; this test's own copy must follow it

@@ -161,3 +161,10 @@ def test_evaluate_protection_reports_the_attackers_before_and_after(tmp_path):
     assert result["baseline"]["majority_label"]
     refused = run_kakurega("evaluate-protection", "--model", "kyoto-ja", cwd=tmp_path)
     assert refused.returncode == 2 and "kyoto-ja" in refused.stderr
+
+
+def test_the_commands_offer_every_default_model():
+    from kakurega.cli.models import DEFAULT_NAMES
+    from kakurega.location_models import DEFAULT_SPECS
+
+    assert DEFAULT_NAMES == tuple(DEFAULT_SPECS)  # the command's list is written out so that --help stays quick

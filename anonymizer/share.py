@@ -1,7 +1,7 @@
 """Where Kakurega finds the files it ships and only reads (the corpora and gazetteer of data/, the web app's
-templates/ and static/, the manual's docs/, docs_theme/ and mkdocs.yml), and where the web app keeps its state by
-default. Pure, importing nothing of Kakurega: the cores, the ``kakurega`` package and the web app's settings all
-ask here.
+templates/ and static/, the manual's docs/, docs_theme/ and mkdocs.yml, gunicorn.conf.py for ``kakurega serve``),
+and where the web app keeps its state by default. Pure, importing nothing of Kakurega: the cores, the
+``kakurega`` package and the web app's settings all ask here.
 
 Run from a checkout, they are the checkout's own folders. Installed (``pip install .``), the build copies them into
 the package as ``kakurega/share/`` (setup.py), since site-packages has no data/ beside the packages."""
@@ -14,7 +14,7 @@ from pathlib import Path
 #: The folder holding the ``anonymizer`` package: a checkout's root, or site-packages when installed.
 PACKAGES_ROOT = Path(__file__).resolve().parent.parent
 #: What the build copies into kakurega/share/ (setup.py reads this list too).
-SHIPPED = ("data", "templates", "static", "docs", "docs_theme", "mkdocs.yml")
+SHIPPED = ("data", "templates", "static", "docs", "docs_theme", "mkdocs.yml", "gunicorn.conf.py")
 
 
 def in_checkout() -> bool:

@@ -1,7 +1,8 @@
 """A CSV file rewritten row by row, by parts of the file (no Django here): the pieces a web job fanned out over the
 workers uses (``anonymizer.platform.jobs.csv_parts``) and a local runner, ``rewrite_file``, that shares the parts
-among processes of this machine (the ``kakurega`` command). Both write the header and then the parts' rows in file
-order, so the file is the one a single process writes, whatever the parts and the processes.
+among processes of this machine (the ``kakurega`` command; ``start_method`` says how they start). Both write the
+header and then the parts' rows in file order, so the file is the one a single process writes, whatever the parts
+and the processes.
 
 A kind of rewrite gives one function, ``rewrite(header, records, writer, progress) -> state``: it reads the records
 (lists of strings), writes what it releases through ``writer`` and returns what it counted as JSON (its rows
@@ -16,6 +17,7 @@ import io
 import multiprocessing
 import os
 import pickle
+import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -40,7 +42,7 @@ Progress = Callable[[int, int, str], None]
 
 #: Bytes of the file per part when the caller does not say: small enough that the processes share the file evenly
 #: (a process idles at most while the last part is rewritten), large enough that handing parts out costs nothing.
-PART_BYTES_MIN, PART_BYTES_MAX = 32 * 1024, 1024 * 1024
+PART_BYTES_MIN, PART_BYTES_MAX = 4 * 1024, 1024 * 1024
 PARTS_PER_PROCESS = 12
 # Environment that keeps each worker process's numerical libraries to one thread: with a thread per core in each
 # process, N processes on N cores fight for them (the rewrite of a post is small matrix products).
@@ -147,8 +149,9 @@ def rewrite_file(source: Path, output: Path, make_rewrite: MakeRewrite, *,
                  chunk_bytes: int | None = None, neutralize: bool = True, progress: Progress | None = None,
                  check: Callable[[Sequence[Part], Path], None] | None = None) -> list[Part]:
     """Rewrite the CSV file ``source`` into ``output`` by parts of about ``chunk_bytes`` (default: a dozen per
-    process), on ``processes`` processes of this machine (1: this one), each building its rewrite once with
-    ``make_rewrite()``; returns the parts in file order. The file is the same whatever ``processes`` and
+    process), on ``processes`` processes of this machine (1: this one); the rewrite is built once with
+    ``make_rewrite()`` (here before the processes are forked, or once in each spawned process); returns the parts in
+    file order. The file is the same whatever ``processes`` and
     ``chunk_bytes``, and the one a web job writes. ``header(the file's header)`` is the output's, when the rewrite
     adds columns; ``check(parts, written file)``, when given, may refuse the result before it takes ``output``'s
     name. The output is written beside it under a temporary name: nothing is left there if anything fails.
@@ -200,9 +203,8 @@ def _write_parts(out, read: _Source, spans: list[tuple[int, int]], make_rewrite:
 
 def _rewritten(read: _Source, spans: list[tuple[int, int]], make_rewrite: MakeRewrite,
                processes: int) -> Iterator[RewrittenPart | CsvFormatError]:
-    """The parts rewritten, in file order: here, or by a pool of fresh processes (``spawn``: a child forked from
-    a process that holds a tokenizer's or a parser's threads and locks, or a progress bar's thread, can hang), each
-    with a few parts queued so that none waits for the parent."""
+    """The parts rewritten, in file order: here, or by a pool of processes, each with a few parts queued so that
+    none waits for the parent."""
     if processes == 1 or len(spans) <= 1:
         _WORKER.update(make=make_rewrite, rewrite=None, read=read)
         try:
@@ -210,9 +212,12 @@ def _rewritten(read: _Source, spans: list[tuple[int, int]], make_rewrite: MakeRe
         finally:
             _WORKER.clear()
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(processes, len(spans)), mp_context=context, initializer=_start_worker,
-                             initargs=(pickle.dumps(make_rewrite), read)) as pool:
+    method = start_method()
+    if method == "fork":  # built once here, before the fork: every process starts with it (and its models)
+        _WORKER.update(make=None, rewrite=make_rewrite(), read=read)
+    with ProcessPoolExecutor(max_workers=min(processes, len(spans)), mp_context=multiprocessing.get_context(method),
+                             initializer=_start_worker,
+                             initargs=(None if method == "fork" else pickle.dumps(make_rewrite), read)) as pool:
         pending: deque[Future] = deque()
         queued = iter(spans)
         try:
@@ -226,19 +231,43 @@ def _rewritten(read: _Source, spans: list[tuple[int, int]], make_rewrite: MakeRe
         finally:
             for future in pending:
                 future.cancel()
+            _WORKER.clear()
 
 
-# The process's rewrite, built on its first part (so that an error building it reaches the parent as any other):
-# "make" (a MakeRewrite, or its pickle in a pool process), "rewrite", "read" (a _Source).
+def start_method() -> str:
+    """How the pool's processes start. Linux: ``fork``, from this process once the rewrite is built, so they
+    skip the imports, the model and its first-post set-up (measured at 13-16 s a process on this 2-core machine,
+    against about 10 ms a post). The tokenizers (fugashi, spaCy) hold no threads of their own, and a forked
+    process gets fresh standard streams and one BLAS thread (``_start_worker``), so a progress bar's thread
+    writing at the moment of the fork cannot hold a lock the process needs. Elsewhere (macOS, Windows: forking
+    is unsafe or absent): ``spawn``, each process building its rewrite from a pickle."""
+    return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
+# The process's rewrite: "make" (a MakeRewrite; in a spawned process its pickle, built on the first part so that
+# an error building it reaches the parent as any other), "rewrite" (built), "read" (a _Source).
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(make_rewrite: bytes, read: _Source) -> None:
-    """A pool process: one thread per numerical library, set before the rewrite's modules are imported (they
-    are when its builder is unpickled, on the first part)."""
+def _start_worker(make_rewrite: bytes | None, read: _Source) -> None:
+    """A pool process: one thread per numerical library (set before the rewrite's modules are imported in a
+    spawned process, limited at run time in a forked one) and, forked, standard streams of its own."""
     for name, value in ONE_THREAD.items():
         os.environ.setdefault(name, value)
+    if make_rewrite is None:  # forked: _WORKER holds the built rewrite
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+        _one_blas_thread()
+        return
     _WORKER.update(make=make_rewrite, rewrite=None, read=read)
+
+
+def _one_blas_thread() -> None:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # scikit-learn's dependency: present wherever the models run
+        return
+    threadpool_limits(1)
 
 
 def _rewrite_one(span: tuple[int, int]) -> RewrittenPart | CsvFormatError:

@@ -1,9 +1,140 @@
-"""The ``kakurega`` command(s) of this module (to be written)."""
+"""``kakurega deidentify``: every post of a CSV file de-identified, the web's de-identify-posts job's file (and
+its report) written here, the file's parts shared among processes; or, with ``--server``, run as that job on a
+Kakurega server."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from kakurega.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    fail,
+    progress_bar,
+    run_on_server,
+)
+from kakurega.cli.options import (
+    DEFAULT_PLACES,
+    DEFAULT_REPLACEMENT,
+    DEFAULT_TIME_MODE,
+    KeepTimeOption,
+    KeepWordsOption,
+    ModelOption,
+    PlacesOption,
+    RemoveHowLongOption,
+    RemoveTimeOption,
+    ReplacementOption,
+    TimeModeOption,
+    time_options,
+)
+
+JOB_KIND = "deidentify_posts"
+# common's --processes, --server and --token, reworded so that tests/cli/test_help_texts.py finds each default:
+# Typer writes "[env var: ...; default: ...]" for an option with envvar= (the variables are read in the command),
+# and a help text naming --server reads as that option's start.
+ServerOption = Annotated[str | None, typer.Option(
+    "--server", metavar="URL", show_default="KAKUREGA_SERVER, else none: run here",
+    help="Run as a job on this Kakurega server (upload, progress, download) instead of here.")]
+TokenOption = Annotated[str | None, typer.Option(
+    "--token", metavar="T", show_default="KAKUREGA_TOKEN",
+    help="The API token for the server (the account page, or POST /api/v1/auth/token/).")]
+ProcessesOption = Annotated[int, typer.Option(
+    "--processes", "-p", min=1, help="Processes of this machine to share the file's parts among (each loads the "
+                                     "model once; the file is the same whatever the number). A server ignores it.")]
+
+
+def deidentify_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE.csv", help="The CSV file of posts (UTF-8, with a header).",
+                                         show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT.csv", show_default=False,
+                                         help="Where to write the released file: the file's columns, each post "
+                                              "released in its cell, and per text column a verdict and a review "
+                                              "column.")],
+    column: Annotated[list[str] | None, typer.Option(
+        "--column", "-c", metavar="NAME", show_default="text",
+        help="A column that holds posts; repeat for several. Every other column is copied as it is.")] = None,
+    model: ModelOption = None,
+    report: Annotated[Path | None, typer.Option(
+        "--report", metavar="REPORT.json", show_default="none",
+        help="Also write the report (counts per column and verdict, the model, the options; no post text).")] = None,
+    processes: ProcessesOption = 1,
+    keep: KeepWordsOption = None,
+    replacement: ReplacementOption = DEFAULT_REPLACEMENT,
+    places: PlacesOption = DEFAULT_PLACES,
+    remove_time: RemoveTimeOption = False,
+    time_mode: TimeModeOption = DEFAULT_TIME_MODE,
+    keep_time: KeepTimeOption = None,
+    remove_how_long: RemoveHowLongOption = False,
+    server: ServerOption = None,
+    token: TokenOption = None,
+) -> None:
+    """De-identify the location of every post of a CSV file (the web's de-identify-posts job, here)."""
+    columns = list(dict.fromkeys(column or ["text"]))
+    times = time_options(time_mode, keep_time, remove_how_long)
+    server = server or os.environ.get("KAKUREGA_SERVER") or None
+    if server:
+        token = token or os.environ.get("KAKUREGA_TOKEN")
+        _on_server(server, token, file, output, report, columns, model, keep, replacement, places, remove_time,
+                   times)
+        return
+    from kakurega.deidentify import DeidentifyError, deidentify_csv  # the language models load here, not for --help
+
+    try:
+        with progress_bar("de-identifying posts") as progress:
+            result = deidentify_csv(file, output, column=columns, model=model, processes=processes,
+                                    keep_words=keep or (), replacement=replacement, places=places,
+                                    remove_time=remove_time, time=times, progress=progress)
+    except DeidentifyError as exc:
+        fail(str(exc), EXIT_BAD_INPUT)
+    except OSError as exc:  # the output's folder
+        fail(f"{exc.filename or output}: {exc.strerror or exc}", EXIT_FAILED)
+    if report is not None:
+        _write_report(report, result)
+    counted = ", ".join(f"{c['name']}: {c['posts']:,} posts ({c['pass']:,} pass, {c['review']:,} review, "
+                        f"{c['places']:,} places, {c['fail']:,} fail)" for c in result["columns"])
+    typer.echo(f"{output}: {result['rows']:,} rows; {counted}", err=True)
+
+
+def _on_server(server: str, token: str | None, file: Path, output: Path, report: Path | None, columns: list[str],
+               model: str | None, keep: list[str] | None, replacement: str, places: str, remove_time: bool,
+               times) -> None:
+    """The same request as the web's de-identify-posts job: the model by name (a folder stays on this machine)."""
+    if model is not None and Path(model).expanduser().exists():
+        fail(f"--model {model}: with --server, name a model the server has (tokyo-ja, us-midwest-en, or one of "
+             "yours); a model folder stays on this machine", EXIT_BAD_INPUT)
+    if model is None:
+        from kakurega.deidentify import DeidentifyError, first_posts_model
+
+        try:
+            model = first_posts_model(file, columns)
+        except DeidentifyError as exc:
+            fail(str(exc), EXIT_BAD_INPUT)
+    params = {"text_columns": columns, "model": model, "replacement": replacement, "places": places,
+              "keep": list(keep or ()), "remove_time": remove_time}
+    if remove_time:
+        params.update(time_mode=times.time_mode, keep_time=list(times.keep_time),
+                      remove_how_long=times.remove_how_long)
+    outputs = {".deidentified.csv": output}
+    if report is not None:
+        outputs[".deidentified.report.json"] = report
+    run_on_server(server, token, kind=JOB_KIND, file=file, params=params, outputs=outputs)
+
+
+def _write_report(path: Path, report: dict) -> None:
+    partial = path.with_name(f".{path.name}.part")
+    try:
+        partial.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+        partial.replace(path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        fail(f"{path}: {exc.strerror or exc}", EXIT_FAILED)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's command(s) to ``app``."""
+    """Add ``kakurega deidentify``."""
+    app.command("deidentify")(deidentify_command)

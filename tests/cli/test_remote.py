@@ -214,3 +214,24 @@ def test_kanon_with_server_gives_the_file_it_gives_here(live_server, start_worke
     refused = run_kakurega(*common, "-o", str(tmp_path / "refused.csv"), "--server", live_server.url)
     assert refused.returncode == EXIT_SERVER and "the server refused the token" in refused.stderr, refused.stderr
     assert not (tmp_path / "refused.csv").exists()
+
+
+@pytest.mark.worker
+def test_deidentify_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, posts,
+                                                             kakurega_cache, location_models, settings):
+    start_worker(MODEL_DIR=str(settings.MODEL_DIR))  # where location_models registered the server's models
+    folder = posts.parent
+    common = ["deidentify", str(posts), "--column", "text", "--model", "us-midwest-en"]
+    here = run_kakurega(*common, "-o", str(folder / "here.csv"))
+    assert here.returncode == 0, here.stderr
+    there = run_kakurega(*common, "-o", str(folder / "there.csv"), "--report", str(folder / "there.json"),
+                         "--server", live_server.url, "--token", token)
+    assert there.returncode == 0, there.stderr
+    assert (folder / "there.csv").read_bytes() == (folder / "here.csv").read_bytes()
+    assert json.loads((folder / "there.json").read_bytes())["rows"] == 4
+    assert token not in there.stdout + there.stderr
+
+    unknown = run_kakurega("deidentify", str(posts), "--model", "no-such-model", "-o", str(folder / "unknown.csv"),
+                           "--server", live_server.url, "--token", token)
+    assert unknown.returncode == EXIT_BAD_INPUT and "params.model: " in unknown.stderr, unknown.stderr
+    assert not (folder / "unknown.csv").exists()

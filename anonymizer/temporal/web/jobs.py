@@ -13,21 +13,22 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from django.conf import settings
 from rest_framework import serializers
 
-from anonymizer.models import Job, TrainedLocationModel, Upload
+from anonymizer.models import Job, Upload
 from anonymizer.platform.api_input import StrictUUIDField
 from anonymizer.platform.errors import UserFacingError
-from anonymizer.platform.jobs.csv_parts import Rewrite, batches, column_indices, gather, rewrite_csv, rewrite_part
+from anonymizer.platform.jobs.csv_parts import Rewrite, rewrite_csv, rewrite_part
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError, chosen_columns
 from anonymizer.tabular.reader import CsvSource
+from anonymizer.temporal.anonymize import TemporalAnonymizer
+from anonymizer.temporal.dataset import LocationStep, TimeRemoval, outcome
 from anonymizer.temporal.removal import (
     DEFAULT_KEEP_TIME,
     DEFAULT_TOP,
@@ -38,22 +39,13 @@ from anonymizer.temporal.removal import (
     PATTERNS_JOB,
     TIME_MODES,
     TimeRemovalOptions,
-    describe_time_removal,
     not_english_message,
-    not_english_rows,
     shared_anonymizer,
 )
 from anonymizer.temporal.web.services import english_location_model, known_patterns, time_anonymizer_for
 
-if TYPE_CHECKING:
-    from anonymizer.location.deidentify import LinearScorer
-    from anonymizer.location.model import LocationModel
-    from anonymizer.temporal.anonymize import TemporalAnonymizer
-
 KIND = "remove_time"
 PROGRESS_EVERY = 200  # posts parsed between progress reports of the patterns job
-BATCH_ROWS = 256  # rows read, anonymized (one nlp.pipe call per text column) and written at a time
-SAMPLE_SIZE = 10  # changed posts shown on the job page for the owner's review
 
 
 class RemoveTimeParams(serializers.Serializer):
@@ -103,103 +95,24 @@ def prepare(params: dict, inputs: list[Upload]) -> dict:
             "location_model": params.get("location_model") or None}
 
 
-@dataclass
-class ColumnCounts:
-    """What happened in one text column."""
-
-    name: str
-    posts: int = 0  # non-empty cells
-    empty: int = 0
-    changed: int = 0  # cells written differently
-    time_removed: int = 0  # phrases cut ("at 9AM" is one)
-    time_generalized: int = 0  # expressions replaced by a neutral phrase
-    posts_time_changed: int = 0
-    # With a location model:
-    location_inferable_before: int = 0  # the post as written: top-cell probability >= the model's threshold
-    location_inferable_after: int = 0  # the post written out
-    morphemes_deleted: int = 0
-    posts_location_changed: int = 0
-
-
-@dataclass
-class _Location:
-    record: TrainedLocationModel
-    model: LocationModel
-    extra: list[LinearScorer]  # the human-inferability scorer trained beside the model, if any (as on inspect)
-
-    @property
-    def threshold(self) -> float:
-        return self.model.threshold.value
-
-
-def _location_for(owner, ref: str | None) -> _Location | None:
+def _location_for(owner, ref: str | None) -> LocationStep | None:
     if not ref:
         return None
     try:
-        return _Location(*english_location_model(owner, ref))
+        record, model, extra = english_location_model(owner, ref)
     except LookupError as exc:
         raise UserFacingError(f"location_model: {exc}") from exc
-
-
-def _anonymize_cells(cells: list[str], anonymizer: TemporalAnonymizer, location: _Location | None,
-                     counts: ColumnCounts) -> list[str]:
-    """The cells of one column of a batch, anonymized; an empty (or blank) cell and an unchanged post stay as
-    they were, byte for byte."""
-    out = list(cells)
-    positions = [i for i, cell in enumerate(cells) if cell.strip()]
-    counts.empty += len(cells) - len(positions)
-    counts.posts += len(positions)
-    results = anonymizer.transform([cells[i] for i in positions])
-    for i, result in zip(positions, results, strict=True):
-        after = result.text if result.changed else cells[i]
-        if result.changed:
-            described = describe_time_removal(result)
-            counts.time_removed += len(described["removed"])
-            counts.time_generalized += len(described["generalized"])
-            counts.posts_time_changed += 1
-        if location is not None:
-            post = location.model.deidentify(result.text, keep_spans=result.inserted_spans,
-                                              extra_scorers=location.extra)
-            before = post.probabilities_before
-            if result.changed:  # "before" is the post as written, not the one without its time expressions
-                before = location.model.cell_probabilities([[t.norm for t in location.model.tokenize(cells[i])]])[0]
-            counts.location_inferable_before += bool(before.max() >= location.threshold)
-            counts.location_inferable_after += bool(post.probabilities_after.max() >= location.threshold)
-            if post.decision.deleted:
-                counts.morphemes_deleted += len(post.decision.deleted)
-                counts.posts_location_changed += 1
-                after = post.text_after
-        if after != cells[i]:
-            out[i] = after
-            counts.changed += 1
-    return out
-
-
-def _options(options: TimeRemovalOptions, location: _Location | None) -> dict:
-    """The options of the job's report."""
-    report = {"time_mode": options.time_mode, "keep_time": list(options.keep_time),
-              # Stored as what was kept: a result from before the option (none of it) then reads right.
-              "keep_how_long": not options.remove_how_long,
-              "time_patterns": options.time_patterns, "location_model": None}
-    if options.time_patterns:
-        report["time_patterns_top"] = options.time_patterns_top
-    if location is not None:
-        report["location_model"] = {"id": str(location.record.id), "name": location.record.name,
-                                    "version": location.record.version, "threshold": location.threshold,
-                                    "human_model": bool(location.extra)}
-    return report
+    return LocationStep(model, tuple(extra), {"id": str(record.id), "name": record.name, "version": record.version})
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """A job's validated parameters and time options (built once, here), its time anonymizer and location model
-    (both kept per process), its text columns."""
+    """A job's validated parameters, its time removal (options built once, here; the location model kept per
+    process) and the time anonymizer of its options (around the process's one parser)."""
 
     params: dict
-    options: TimeRemovalOptions
+    removal: TimeRemoval
     anonymizer: TemporalAnonymizer
-    location: _Location | None
-    names: list[str]
 
 
 def _setup(job: Job) -> _Setup:
@@ -212,43 +125,15 @@ def _setup(job: Job) -> _Setup:
         anonymizer = time_anonymizer_for(job.owner, options)
     except LookupError as exc:
         raise UserFacingError(f"time_patterns: {exc}") from exc
-    return _Setup(params, options, anonymizer, _location_for(job.owner, params.get("location_model")),
-                  list(dict.fromkeys(params["text_columns"])))
+    location = _location_for(job.owner, params.get("location_model"))
+    return _Setup(params, TimeRemoval(options, tuple(dict.fromkeys(params["text_columns"])), location), anonymizer)
 
 
 def time_rewrite(job: Job, setup: _Setup | None = None) -> Rewrite:
-    """The rewrite of a remove-time job's rows (``csv_parts``): every text cell anonymized, one ``nlp.pipe``
-    call per column of a batch; counts, a sample of changed posts and the rows that are not English as its
-    state (rows from 0 within the records it is given). ``setup``: the job's ``_setup``, when already made."""
+    """The rewrite of a remove-time job's rows (``csv_parts``; the work is ``TimeRemoval.rewrite``'s, the same a
+    terminal's ``kakurega remove-time`` runs). ``setup``: the job's ``_setup``, when already made."""
     setup = setup or _setup(job)
-    anonymizer, location, names = setup.anonymizer, setup.location, setup.names
-    upload_name = job.inputs.get().original_name
-
-    def rewrite(header, records, writer, progress) -> dict:
-        indices = column_indices(header, names, upload_name)
-        counts = [ColumnCounts(name) for name in names]
-        sample: list[dict] = []
-        refused: list[tuple[int, str, str]] = []  # (row, column, why) of the posts that are not English
-        done = 0
-        for batch in batches(records, BATCH_ROWS):
-            first, done = done, done + len(batch)
-            refused.extend(not_english_rows(batch, indices, names, first))
-            if refused:
-                continue  # the job will fail: only look for the other rows to name
-            anonymized = [_anonymize_cells([row[column] for row in batch], anonymizer, location, column_counts)
-                          for column, column_counts in zip(indices, counts, strict=True)]
-            for offset, row in enumerate(batch):  # row by row, so the sample is the same whatever the parts
-                for column, name, cells in zip(indices, names, anonymized, strict=True):
-                    if cells[offset] != row[column]:
-                        if len(sample) < SAMPLE_SIZE:
-                            sample.append({"row": first + offset, "column": name, "before": row[column],
-                                           "after": cells[offset]})
-                        row[column] = cells[offset]
-            writer.writerows(batch)
-            progress(done)
-        return {"counts": [asdict(c) for c in counts], "sample": sample, "refused": refused}
-
-    return rewrite
+    return setup.removal.rewrite(setup.anonymizer, job.inputs.get().original_name)
 
 
 def run_remove_time(job: Job, run: JobRun) -> dict:
@@ -256,26 +141,21 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     upload = job.inputs.get()
     run.progress(0, 1, "loading the parser")
     setup = _setup(job)
-    params, location, names = setup.params, setup.location, setup.names
-    rewrite = time_rewrite(job, setup)
+    params, removal = setup.params, setup.removal
     output = run.scratch_path("time-removed.csv")
-    parts = rewrite_csv(run, upload, output, rewrite, what="removing time expressions")
-    counts, sample, refused = gather(parts)
-    if refused:
-        raise UserFacingError(not_english_message(upload.original_name, refused,
+    parts = rewrite_csv(run, upload, output, time_rewrite(job, setup), what="removing time expressions")
+    done = outcome(removal, upload.original_name, parts, time.perf_counter() - started)
+    if done.refused:
+        raise UserFacingError(not_english_message(upload.original_name, done.refused,
                                                   "remove or translate those rows and start the job again."))
-    report = {"input": upload.original_name, "rows": sum(part.rows for part in parts), "text_columns": names,
-              "columns": counts or [asdict(ColumnCounts(name)) for name in names],
-              "options": _options(setup.options, location),
-              "seconds": round(time.perf_counter() - started, 3), "parts": len(parts) if len(parts) > 1 else 0}
     stem = upload.stem("dataset")
     # Named after the run: posts.mode-prune.model-us-midwest-en.time-removed.csv (the model's name, not its id).
-    named = {**params, "location_model": location.record.name if location is not None else None}
+    named = {**params, "location_model": removal.location.identity["name"] if removal.location is not None else None}
     run.add_result_file(result_file_name(KIND, stem, named, "time-removed.csv"), output, "text/csv")
     # The report holds counts only, no post text, so it can be shared; the sample is for the job page.
     run.add_result(result_file_name(KIND, stem, named, "time-removed.report.json"),
-                   json.dumps(report, indent=1, ensure_ascii=False).encode(), "application/json")
-    return {**report, "sample": sample[:SAMPLE_SIZE]}
+                   json.dumps(done.report, indent=1, ensure_ascii=False).encode(), "application/json")
+    return {**done.report, "sample": done.sample}
 
 
 register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,

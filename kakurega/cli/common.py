@@ -22,12 +22,14 @@ EXIT_SERVER = 3
 
 ServerOption = Annotated[str | None, typer.Option(
     "--server", envvar="KAKUREGA_SERVER", metavar="URL",
-    help="Run as a job on this Kakurega server (upload, progress, download) instead of here.")]
+    help="Run as a job on this Kakurega server (upload, progress, download) instead of here (or set "
+         "KAKUREGA_SERVER).", show_envvar=False, show_default="none: run here")]
 TokenOption = Annotated[str | None, typer.Option(
     "--token", envvar="KAKUREGA_TOKEN", metavar="T",
-    help="The API token for --server (the account page, or POST /api/v1/auth/token/).")]
+    help="The API token for the server (the account page, or POST /api/v1/auth/token/; or set KAKUREGA_TOKEN).",
+    show_envvar=False, show_default="none")]
 ProcessesOption = Annotated[int, typer.Option(
-    "--processes", "-p", min=1, help="Processes to share the file's parts among (here, not with --server).")]
+    "--processes", "-p", min=1, help="Processes to share the file's parts among, here (a server uses its workers).")]
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -143,6 +143,18 @@ def test_a_bad_option_exits_2_saying_what_was_expected(posts: Path, args: list[s
     _no_output(posts.parent, "posts.csv")
 
 
+def test_a_location_model_for_another_language_exits_2_as_the_job_refuses_it(posts: Path, tokyo) -> None:
+    from tests.model_cache import cache_dir
+
+    model = cache_dir(tokyo.spec)  # the Japanese default model, trained (or read) by the fixture
+    assert (model / "model.json").exists()
+    done = kakurega("remove-time", posts.name, "-o", "out.csv", "--location-model", model, cwd=posts.parent)
+    assert done.returncode == 2
+    assert error_of(done) == (f"kakurega: error: location_model: Time expressions are found in English posts only; "
+                              f"the model '{model}' is for 'ja' posts. Choose an English model (language 'en').")
+    _no_output(posts.parent, "posts.csv")
+
+
 def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     done = kakurega("remove-time", "nowhere.csv", "-o", "out.csv", cwd=tmp_path)
     assert done.returncode == 2

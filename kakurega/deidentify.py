@@ -33,6 +33,7 @@ from anonymizer.location.posts_file import (
     verdict_column,
     verdicts_in,
 )
+from anonymizer.location.review import warm_up
 from anonymizer.location.verdict import model_strength
 from anonymizer.tabular import chosen_columns
 from anonymizer.tabular.reader import CsvFormatError, CsvSource
@@ -48,6 +49,7 @@ Progress = Callable[[int, int, str], None]
 #: Posts read from the text columns to choose the default model when none is named (the language most of them
 #: are in).
 LANGUAGE_SAMPLE = 200
+WARM_UP_POST = "Chicago tomorrow at 5pm"
 _NOT_ENGLISH_ADVICE = "remove or translate those rows, or run again without removing time."
 
 
@@ -120,8 +122,14 @@ class ReleaseBuilder:
         if self.time is not None:
             step = TimeStep(time_removal.time_anonymizer(self.time, use_ner=self.use_ner),
                             time_removal.not_english_rows)
-        return PostsRelease(model=model, columns=self.columns, file_name=self.file_name, options=self.options,
-                            time=step)
+        release = PostsRelease(model=model, columns=self.columns, file_name=self.file_name, options=self.options,
+                               time=step)
+        # What a first post builds lazily (the tokenizer, the gazetteer index, the review's word lists, the time
+        # parser: seconds), built now, as the web's workers do on loading a model: processes forked from this one
+        # start with it.
+        release.inspect(WARM_UP_POST)
+        warm_up(model.language)
+        return release
 
     def __getstate__(self) -> dict:
         if self.loaded is not None:

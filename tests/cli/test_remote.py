@@ -235,3 +235,25 @@ def test_deidentify_with_server_gives_the_file_it_gives_here(live_server, start_
                            "--server", live_server.url, "--token", token)
     assert unknown.returncode == EXIT_BAD_INPUT and "params.model: " in unknown.stderr, unknown.stderr
     assert not (folder / "unknown.csv").exists()
+
+
+@pytest.mark.worker
+def test_remove_time_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, posts):
+    start_worker()
+    folder, common = posts.parent, ["remove-time", str(posts), "--column", "text", "--quiet"]
+    here = run_kakurega(*common, "-o", str(folder / "here.csv"), "--report", str(folder / "here.json"))
+    assert here.returncode == 0, here.stderr
+    there = run_kakurega(*common, "-o", str(folder / "there.csv"), "--report", str(folder / "there.json"),
+                         "--server", live_server.url, "--token", token)
+    assert there.returncode == 0, there.stderr
+    assert (folder / "there.csv").read_bytes() == (folder / "here.csv").read_bytes()
+    assert b"9AM" not in (folder / "there.csv").read_bytes()
+    assert json.loads((folder / "there.json").read_bytes())["rows"] == 4
+    assert token not in there.stdout + there.stderr
+
+    missing = run_kakurega("remove-time", str(posts), "--column", "body", "-o", str(folder / "missing.csv"),
+                           "--server", live_server.url, "--token", token)
+    assert missing.returncode == EXIT_BAD_INPUT
+    assert "params.text_columns: posts.csv has no column 'body'; its columns are: id, created_at, text" in \
+        missing.stderr, missing.stderr
+    assert not (folder / "missing.csv").exists()

@@ -30,6 +30,7 @@ TokenOption = Annotated[str | None, typer.Option(
     show_envvar=False, show_default="none")]
 ProcessesOption = Annotated[int, typer.Option(
     "--processes", "-p", min=1, help="Processes to share the file's parts among, here (a server uses its workers).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.", show_default="off")]
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -3,14 +3,13 @@ with ``--server`` as a job on a Kakurega server (``kakurega.kanon``)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from kakurega.cli import common
-from kakurega.cli.common import fail, progress_bar
+from kakurega.cli.common import QuietOption, ServerOption, TokenOption, fail, progress_bar
 
 _CONFIGS = "the configuration's"
 FileArgument = Annotated[Path, typer.Argument(metavar="FILE.csv", help="The dataset: a CSV file with a header row.",
@@ -59,15 +58,6 @@ CacheOption = Annotated[bool, typer.Option(
     "--term-cache/--no-term-cache",
     help="Keep recognized terms in the cache folder (KAKUREGA_CACHE_DIR, else XDG's) and reuse them: a second "
          "run of the same texts, with another k or λ, skips the NER.")]
-# common's --server and --token with their defaults shown as tests/cli/test_help_texts.py reads them ("[default: "
-# first: Typer writes "[env var: ...; default: ...]" for an option with envvar=), the variables read in ``kanon``.
-ServerOption = Annotated[str | None, typer.Option(
-    "--server", metavar="URL", show_default="KAKUREGA_SERVER, else none: run here",
-    help="Run as a job on this Kakurega server (upload, progress, download) instead of here.")]
-TokenOption = Annotated[str | None, typer.Option(
-    "--token", metavar="T", show_default="KAKUREGA_TOKEN",
-    help="The API token for the server (the account page, or POST /api/v1/auth/token/).")]
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", show_default="off", help="No progress bar.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -92,10 +82,8 @@ def kanon(file: FileArgument, config: ConfigOption, output: OutputOption, report
                            generalize_terms=generalize_terms, recode_everywhere=recode_everywhere,
                            numbered_pseudonyms=numbered_pseudonyms, processes=processes, term_cache=term_cache,
                            neutralize_formulas=neutralize_formulas)
-    server = server or os.environ.get("KAKUREGA_SERVER") or None
     try:
-        if server is not None:
-            token = token or os.environ.get("KAKUREGA_TOKEN")
+        if server:
             _on_server(server, token, file, config, output, report, review, options, quiet)
             return
         with progress_bar(f"k-anonymizing {file.name}", quiet=quiet) as progress:

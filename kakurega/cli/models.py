@@ -10,11 +10,10 @@ from typing import Annotated, Literal
 
 import typer
 
-from kakurega.cli.common import EXIT_FAILED, fail, progress_bar
+from kakurega.cli.common import EXIT_FAILED, QuietOption, fail, progress_bar
 from kakurega.cli.options import DEFAULT_PLACES, DEFAULT_REPLACEMENT, PlacesOption, ReplacementOption
 
 DEFAULT_NAMES = ("tokyo-ja", "us-midwest-en")  # kakurega.location_models.DEFAULT_SPECS, without importing it here
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.", show_default="off")]
 
 
 def _column(role: str, default: str | None, what: str) -> typer.models.OptionInfo:

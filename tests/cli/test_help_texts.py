@@ -47,5 +47,6 @@ def test_every_option_has_help_and_a_default(name: str) -> None:
             following = [opt for other in COMMANDS[name].params if other is not param for opt in other.opts
                          if opt.startswith("--") and opt in after]
             end = min((after.index(opt) for opt in following if after.index(opt) > 0), default=len(after))
-            assert "[default: " in after[:end] or "[required]" in after[:end], (
+            # "[default: x]", or "[env var: NAME; default: x]" for an option read from the environment too.
+            assert re.search(r"\[(env var: [^;\]]+; )?(default: |required\])", after[:end]), (
                 f"kakurega {name} --help does not give {flag}'s default")

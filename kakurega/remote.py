@@ -184,38 +184,40 @@ class Server:
         """Upload ``file``, run a job of ``kind`` with ``params`` on it, wait for it (Ctrl-C cancels it on the
         server) and download its results: ``outputs`` maps the end of a result file's name (``report.json``,
         ``.time-removed.csv``) to the local path to write it to. Every file is downloaded before any is put in
-        place, so a failure leaves none of them. The job's summary is in the returned ``JobRun``."""
-        upload = self.upload(file)
-        job = self.start_job(kind, params, [upload["id"]])
-        try:
-            ended = self.wait(job["id"], progress=progress, timeout=timeout)
-        except KeyboardInterrupt:
-            self.cancel(job["id"])
-            raise
-        page = f"{self.url}/jobs/{ended['id']}/"
-        if ended["status"] == "failed":
-            raise JobFailed(f"the job failed: {ended.get('error') or 'no reason given'} ({page})", ended)
-        if ended["status"] == "cancelled":
-            raise JobFailed(f"the job was cancelled on the server ({page})", ended)
-        self._download_outputs(ended, outputs, page)
+        place, so a failure leaves none of them; each one's folder must exist. The job's summary is in the returned
+        ``JobRun``."""
+        endings = list(outputs)
+        # The temporary files first: an output that cannot be written is found before the job runs, not after.
+        with _temporaries([Path(outputs[ending]) for ending in endings]) as temporaries:
+            upload = self.upload(file)
+            job = self.start_job(kind, params, [upload["id"]])
+            try:
+                ended = self.wait(job["id"], progress=progress, timeout=timeout)
+            except KeyboardInterrupt:
+                self.cancel(job["id"])
+                raise
+            page = f"{self.url}/jobs/{ended['id']}/"
+            if ended["status"] == "failed":
+                raise JobFailed(f"the job failed: {ended.get('error') or 'no reason given'} ({page})", ended)
+            if ended["status"] == "cancelled":
+                raise JobFailed(f"the job was cancelled on the server ({page})", ended)
+            for ending, temporary in zip(endings, temporaries, strict=True):
+                self._stream_to(self._result_path(ended, ending, page), temporary)
+            for ending, temporary in zip(endings, temporaries, strict=True):
+                os.replace(temporary, outputs[ending])
         return JobRun(id=ended["id"], url=page, summary=ended.get("result") or {})
 
-    def _download_outputs(self, job: dict, outputs: Mapping[str, Path | str], page: str) -> None:
-        chosen = {}
-        for ending, destination in outputs.items():
-            matches = [result for result in job.get("results", []) if result["name"].endswith(ending)]
-            if len(matches) != 1:
-                names = ", ".join(result["name"] for result in job.get("results", [])) or "none"
-                found = "no result file" if not matches else f"{len(matches)} result files"
-                raise JobFailed(f"the job gave {found} ending in {ending!r} (its files: {names}; {page})", job)
-            # The path under this server's address, not the absolute download_url: behind a proxy that one may
-            # name the address the app sees rather than the one this machine reaches.
-            chosen[Path(destination)] = f"jobs/{job['id']}/results/{matches[0]['id']}/download/"
-        with _temporaries(list(chosen)) as temporaries:
-            for url, temporary in zip(chosen.values(), temporaries, strict=True):
-                self._stream_to(url, temporary)
-            for destination, temporary in zip(chosen, temporaries, strict=True):
-                os.replace(temporary, destination)
+    @staticmethod
+    def _result_path(job: dict, ending: str, page: str) -> str:
+        """The download path of the job's one result whose name ends with ``ending``."""
+        matches = [result for result in job.get("results", []) if result["name"].endswith(ending)]
+        if len(matches) != 1:
+            names = ", ".join(result["name"] for result in job.get("results", [])) or "none"
+            found = "no result file" if not matches else f"{len(matches)} result files"
+            raise JobFailed(f"the job gave {found} ending in {ending!r} (its files: {names}; {page})", job)
+        # The path under this server's address, not the absolute download_url: behind a proxy that one may
+        # name the address the app sees rather than the one this machine reaches.
+        return f"jobs/{job['id']}/results/{matches[0]['id']}/download/"
 
     # -- HTTP ------------------------------------------------------------------------------------------------------
     def _json(self, method: str, path: str, **kwargs: Any) -> dict:
@@ -254,8 +256,11 @@ def _temporaries(destinations: list[Path]) -> Iterator[list[Path]]:
     made: list[Path] = []
     try:
         for destination in destinations:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent)
+            try:
+                handle, name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part",
+                                                dir=destination.parent)
+            except OSError as exc:  # said of the file asked for, not of the temporary name
+                raise OSError(exc.errno, exc.strerror, str(destination)) from None
             os.close(handle)
             made.append(Path(name))
         yield made

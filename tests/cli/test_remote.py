@@ -14,7 +14,7 @@ import typer
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 
-from anonymizer.models import Job
+from anonymizer.models import Job, Upload
 from anonymizer.platform.uploads import create_csv_upload
 from kakurega import remote
 from kakurega.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SERVER, run_on_server
@@ -46,6 +46,7 @@ def posts(tmp_path) -> Path:
 
 
 def outputs_in(folder: Path) -> dict[str, Path]:
+    folder.mkdir(exist_ok=True)
     return {ending: folder / name for ending, name in OUTPUTS.items()}
 
 
@@ -130,6 +131,19 @@ def test_a_wrong_token_exits_3_and_is_never_printed(live_server, token, posts, c
     assert_nothing_written(posts)
 
 
+def test_an_output_that_cannot_be_written_exits_1_before_anything_is_sent(live_server, token, posts, capsys):
+    code = None
+    try:
+        run_on_server(live_server.url, token, kind="remove_time", file=posts, params={"text_columns": ["text"]},
+                      outputs={".time-removed.csv": posts.parent / "no-such-folder" / "out.csv"}, quiet=True)
+    except typer.Exit as exc:
+        code = exc.exit_code
+    assert code == EXIT_FAILED
+    assert capsys.readouterr().err == (f"kakurega: error: {posts.parent / 'no-such-folder' / 'out.csv'}: "
+                                       "No such file or directory\n")
+    assert not Upload.objects.exists() and not Job.objects.exists()
+
+
 def test_no_token_exits_2_before_anything_is_sent(posts, capsys, monkeypatch):
     monkeypatch.delenv("KAKUREGA_TOKEN", raising=False)
     code, printed, _ = run("http://127.0.0.1:9", None, posts, {}, capsys)
@@ -167,7 +181,7 @@ def test_a_job_cancelled_on_the_server_and_a_wait_that_times_out_say_so(live_ser
             server.run("remove_time", posts, {"text_columns": ["text"]}, outputs_in(tmp_path / "out"),
                        progress=cancel_on_the_server)
     assert Job.objects.filter(status=Job.Status.CANCELLED).count() == 2
-    assert not (tmp_path / "out").exists()
+    assert not list((tmp_path / "out").iterdir())
 
 
 def test_error_bodies_flatten_to_the_fields_and_rows_the_web_names():
@@ -188,7 +202,7 @@ def test_ctrl_c_while_waiting_cancels_the_job_on_the_server(live_server, token, 
         server.run("remove_time", posts, {"text_columns": ["text"]}, outputs_in(tmp_path / "out"),
                    progress=interrupted)
     assert Job.objects.get().status == Job.Status.CANCELLED
-    assert not (tmp_path / "out").exists()
+    assert not list((tmp_path / "out").iterdir())
 
 
 # -- each file command with --server gives the file it gives here (a subprocess, as a user runs it) -------------

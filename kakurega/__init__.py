@@ -10,7 +10,13 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from anonymizer.threads import prefer_one_thread
+
 __version__ = "0.1.0"
+
+# One BLAS thread per process, as the web app's (anonymizer/threads.py): set before numpy is imported, when this
+# package is (the command; a notebook that imported numpy first gets it where bytes depend on it).
+prefer_one_thread()
 
 # Public name -> the module that defines it.
 _API = {

@@ -16,6 +16,7 @@ from anonymizer.location.defaults import ModelSpec
 from anonymizer.location.model import LocationModel, train_location_model
 from anonymizer.location.tokenize import TokenizerSettings, detect_language
 from anonymizer.platform.grid import Grid
+from anonymizer.threads import one_thread
 
 Progress = Callable[[int, int, str], None]
 DefaultTraining = Callable[[ModelSpec, Sequence[Post]], LocationModel]
@@ -98,6 +99,7 @@ def build_default_model(spec: ModelSpec, data_dir: Path, *, fingerprint: str | N
                               columns=spec.columns, where=spec.where)
     with open_corpus(data_dir / spec.corpus) as fileobj:
         posts, report = read_posts(fileobj, request, name=spec.corpus, progress=progress)
-    model = train(spec, posts) if train is not None else train_default_model(spec, posts, progress=progress)
+    with one_thread():  # the same bytes whatever door trains it, in whatever process (anonymizer/threads.py)
+        model = train(spec, posts) if train is not None else train_default_model(spec, posts, progress=progress)
     model.metadata.update(spec_fingerprint=fingerprint, corpus_report=report.as_dict(), corpus=spec.corpus)
     return model

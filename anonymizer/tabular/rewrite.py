@@ -32,6 +32,7 @@ from anonymizer.tabular import export
 from anonymizer.tabular.csvcheck import chosen_columns
 from anonymizer.tabular.reader import CsvFormatError, CsvSource
 from anonymizer.tabular.spans import record_spans, records_in_span
+from anonymizer.threads import hold_one_thread, one_thread, prefer_one_thread
 
 Rewrite = Callable[[Sequence[str], Iterable[list[str]], Any, Callable[[int], None]], dict]
 #: Builds a rewrite, once per process (loading its models is the cost). Given to other processes, it must pickle:
@@ -44,9 +45,6 @@ Progress = Callable[[int, int, str], None]
 #: (a process idles at most while the last part is rewritten), large enough that handing parts out costs nothing.
 PART_BYTES_MIN, PART_BYTES_MAX = 4 * 1024, 1024 * 1024
 PARTS_PER_PROCESS = 12
-# Environment that keeps each worker process's numerical libraries to one thread: with a thread per core in each
-# process, N processes on N cores fight for them (the rewrite of a post is small matrix products).
-ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
 class MissingColumn(ValueError):
@@ -208,7 +206,8 @@ def _rewritten(read: _Source, spans: list[tuple[int, int]], make_rewrite: MakeRe
     if processes == 1 or len(spans) <= 1:
         _WORKER.update(make=make_rewrite, rewrite=None, read=read)
         try:
-            yield from map(_rewrite_one, spans)
+            with one_thread():  # as the pool's processes and the web's workers run it: the same bytes
+                yield from map(_rewrite_one, spans)
         finally:
             _WORKER.clear()
         return
@@ -252,22 +251,13 @@ _WORKER: dict[str, Any] = {}
 def _start_worker(make_rewrite: bytes | None, read: _Source) -> None:
     """A pool process: one thread per numerical library (set before the rewrite's modules are imported in a
     spawned process, limited at run time in a forked one) and, forked, standard streams of its own."""
-    for name, value in ONE_THREAD.items():
-        os.environ.setdefault(name, value)
+    prefer_one_thread()
     if make_rewrite is None:  # forked: _WORKER holds the built rewrite
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-        _one_blas_thread()
+        hold_one_thread()
         return
     _WORKER.update(make=make_rewrite, rewrite=None, read=read)
-
-
-def _one_blas_thread() -> None:
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # scikit-learn's dependency: present wherever the models run
-        return
-    threadpool_limits(1)
 
 
 def _rewrite_one(span: tuple[int, int]) -> RewrittenPart | CsvFormatError:

@@ -5,7 +5,6 @@ Kakurega server."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -14,6 +13,8 @@ import typer
 from kakurega.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
+    ServerOption,
+    TokenOption,
     fail,
     progress_bar,
     run_on_server,
@@ -34,15 +35,6 @@ from kakurega.cli.options import (
 )
 
 JOB_KIND = "deidentify_posts"
-# common's --processes, --server and --token, reworded so that tests/cli/test_help_texts.py finds each default:
-# Typer writes "[env var: ...; default: ...]" for an option with envvar= (the variables are read in the command),
-# and a help text naming --server reads as that option's start.
-ServerOption = Annotated[str | None, typer.Option(
-    "--server", metavar="URL", show_default="KAKUREGA_SERVER, else none: run here",
-    help="Run as a job on this Kakurega server (upload, progress, download) instead of here.")]
-TokenOption = Annotated[str | None, typer.Option(
-    "--token", metavar="T", show_default="KAKUREGA_TOKEN",
-    help="The API token for the server (the account page, or POST /api/v1/auth/token/).")]
 ProcessesOption = Annotated[int, typer.Option(
     "--processes", "-p", min=1, help="Processes of this machine to share the file's parts among (each loads the "
                                      "model once; the file is the same whatever the number). A server ignores it.")]
@@ -76,9 +68,7 @@ def deidentify_command(
     """De-identify the location of every post of a CSV file (the web's de-identify-posts job, here)."""
     columns = list(dict.fromkeys(column or ["text"]))
     times = time_options(time_mode, keep_time, remove_how_long)
-    server = server or os.environ.get("KAKUREGA_SERVER") or None
     if server:
-        token = token or os.environ.get("KAKUREGA_TOKEN")
         _on_server(server, token, file, output, report, columns, model, keep, replacement, places, remove_time,
                    times)
         return

@@ -135,12 +135,14 @@ def test_the_build_runs_again_only_when_a_page_changed(tmp_path):
 
 
 def test_every_environment_variable_the_app_reads_is_documented():
-    """docs/configuration.md (and testing.md for the suite's own) name every variable the code reads."""
+    """docs/configuration.md (and testing.md for the suite's own) name every variable the code reads (the web
+    app's and the ``kakurega`` command's)."""
     documented = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8") + (
         ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
     read = set(re.findall(r"env_(?:str|int|float|bool|list)\(\s*\"([A-Z0-9_]+)\"", (ROOT / "webapp" / "settings.py")
                           .read_text(encoding="utf-8")))
-    for path in [ROOT / "gunicorn.conf.py", *(ROOT / "anonymizer").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]:
+    for path in [ROOT / "gunicorn.conf.py", *(ROOT / "anonymizer").rglob("*.py"), *(ROOT / "kakurega").rglob("*.py"),
+                 *(ROOT / "tests").rglob("*.py")]:
         read |= set(re.findall(r"os\.environ(?:\.get)?[\[(]\s*\"([A-Z0-9_]+)\"", path.read_text(encoding="utf-8")))
     for path in (ROOT / "Procfile", ROOT / "Procfile.local", ROOT / "Makefile"):
         read |= set(re.findall(r"\$\{([A-Z0-9_]+)", path.read_text(encoding="utf-8")))

@@ -1,5 +1,6 @@
 """Where Kakurega finds the files it ships and only reads (the corpora and gazetteer of data/, the web app's
-templates/ and static/, the manual's docs/, docs_theme/ and mkdocs.yml, gunicorn.conf.py for ``kakurega serve``),
+templates/, static/ and locale/ (the interface's catalogs), the manual's docs/, docs_theme/ and mkdocs.yml,
+gunicorn.conf.py for ``kakurega serve``),
 and where the web app keeps its state by default. Pure, importing nothing of Kakurega: the cores, the
 ``kakurega`` package and the web app's settings all ask here.
 
@@ -14,7 +15,7 @@ from pathlib import Path
 #: The folder holding the ``anonymizer`` package: a checkout's root, or site-packages when installed.
 PACKAGES_ROOT = Path(__file__).resolve().parent.parent
 #: What the build copies into kakurega/share/ (setup.py reads this list too).
-SHIPPED = ("data", "templates", "static", "docs", "docs_theme", "mkdocs.yml", "gunicorn.conf.py")
+SHIPPED = ("data", "templates", "static", "locale", "docs", "docs_theme", "mkdocs.yml", "gunicorn.conf.py")
 
 
 def in_checkout() -> bool:

@@ -71,6 +71,7 @@ if HTTPS_ONLY:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -104,9 +105,13 @@ MIDDLEWARE = [
     "anonymizer.platform.api_errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie of the header's switch, else the browser's Accept-Language (then, below, a signed-in
+    # user's saved choice over both: anonymizer.platform.i18n).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "anonymizer.platform.i18n.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -129,7 +134,10 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
+            # {% translate %} and {% blocktranslate %} in every template without a {% load i18n %}.
+            "builtins": ["django.templatetags.i18n"],
             # Each room's template tags live in its own folder.
             "libraries": {
                 "jobs": "anonymizer.platform.templatetags",
@@ -180,7 +188,14 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "job-list"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# The interface in English and Japanese (docs/languages.md). The catalogs' sources are in locale/,
+# compiled into VAR_DIR/locale at start-up (anonymizer.platform.i18n).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_SOURCE_DIR = SHARE_DIR / "locale"
+LOCALE_PATHS = [VAR_DIR / "locale"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,6 +1,7 @@
 """Kakurega's records, one module per area, one app label ("anonymizer"): the platform's uploads and jobs, and
 each capability's own tables. Import them from here."""
 
+from anonymizer.models.accounts import UserSettings
 from anonymizer.models.crowd import Assignment, Campaign, CampaignPost, Judgment, Participant
 from anonymizer.models.jobs import FanOutInput, Job, JobChunk, JobResult, Upload
 from anonymizer.models.kanon import CachedSpread, CachedTerms
@@ -27,4 +28,5 @@ __all__ = [
     "ReviewedRow",
     "TrainedLocationModel",
     "Upload",
+    "UserSettings",
 ]

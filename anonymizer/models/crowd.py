@@ -41,6 +41,9 @@ class Campaign(models.Model):
     instructions = models.TextField(max_length=MAX_CAMPAIGN_TEXT)
     consent_text = models.TextField(max_length=MAX_CAMPAIGN_TEXT)
     task = models.CharField(max_length=16, choices=Task.choices, default=Task.INFERABLE)
+    # The participants' pages (consent, instructions, task, checks, done) are in this language whatever their
+    # browser says: the owner wrote the campaign's texts in it.
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     ask_location = models.BooleanField(default=False, help_text="Also ask participants to click the area on a map.")
     # The model whose tokenizer splits posts into words to strike, and whose grid the map shows.
     location_model = models.ForeignKey(TrainedLocationModel, on_delete=models.PROTECT, null=True, blank=True,

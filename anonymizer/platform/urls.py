@@ -1,8 +1,9 @@
 """Routes of the platform's pages and API (accounts, jobs, uploads, health)."""
 
 from django.urls import path, re_path
+from django.views.i18n import JavaScriptCatalog
 
-from anonymizer.platform import api, views
+from anonymizer.platform import api, i18n, views
 from anonymizer.platform.help import help_page
 
 # The REST router's routes are registered by anonymizer.urls, with every capability's viewsets.
@@ -10,6 +11,9 @@ API_VIEWSETS = [("uploads", api.UploadViewSet, "api-upload"), ("jobs", api.JobVi
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    # The header's language switch, and the scripts' texts in the page's language (gettext() in static/js/).
+    path("i18n/language/", i18n.switch_language, name="set-language"),
+    path("i18n/catalog.js", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/token/", views.api_token, name="api-token"),
     path("jobs/", views.job_list, name="job-list"),

@@ -171,7 +171,7 @@ def sign_in(page, live_server, username: str, password: str) -> None:
     page.goto(live_server.url + "/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url("**/jobs/")
 
 

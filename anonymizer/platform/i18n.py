@@ -21,10 +21,12 @@ from babel.messages.pofile import read_po
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from anonymizer.models import UserSettings
+from anonymizer.texts import TranslatableError
 
 #: The catalogs' domains: templates' and Python's texts, and the scripts' (Django's JavaScript catalog).
 DOMAINS = ("django", "djangojs")
@@ -90,3 +92,18 @@ def switch_language(request: HttpRequest) -> HttpResponse:
     if language in language_codes() and request.user.is_authenticated:
         UserSettings.objects.update_or_create(user=request.user, defaults={"language": language})
     return response
+
+
+def user_message(error: BaseException) -> str:
+    """An error's message in the active language: a core's TranslatableError through the catalog, any other
+    error as its text."""
+    if isinstance(error, TranslatableError):
+        translated = gettext(error.template)
+        return translated % dict(error.params) if error.params else translated
+    return str(error)
+
+
+def language_of(user) -> str:
+    """The language a user chose and saved, else English: what a worker writes a job's messages in."""
+    saved = UserSettings.objects.filter(user=user).values_list("language", flat=True).first()
+    return saved if saved in language_codes() else settings.LANGUAGE_CODE

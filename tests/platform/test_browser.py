@@ -24,7 +24,7 @@ def test_sign_up_profile_a_csv_watch_progress_and_download(page, live_server, st
     page.fill("#id_username", "hana")
     page.fill("#id_password1", "a long enough passphrase 7")
     page.fill("#id_password2", "a long enough passphrase 7")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url("**/jobs/")
 
     page.click("text=Profile a CSV file")

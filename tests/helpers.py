@@ -146,8 +146,9 @@ def wait_for_js(page, expression: str, timeout: float = 60.0) -> None:
     wait_for(lambda: page.evaluate(expression), timeout, 0.05)
 
 
-def browser_page():
-    """A page in Debian's chromium (offline flags); skips, or fails under REQUIRE_BROWSER, without it."""
+def browser_page(locale: str | None = None):
+    """A page in Debian's chromium (offline flags), in a browser set to ``locale`` ("ja-JP": its Accept-Language
+    and navigator.language) when given; skips, or fails under REQUIRE_BROWSER, without chromium."""
     if not shutil.which(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing but REQUIRE_BROWSER is set (CI installs Debian's chromium)")
@@ -160,7 +161,7 @@ def browser_page():
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-quic"],
         )
-        context = browser.new_context(accept_downloads=True)
+        context = browser.new_context(accept_downloads=True, **({"locale": locale} if locale else {}))
         yield context.new_page()
         context.close()
         browser.close()

@@ -79,6 +79,11 @@ def test_make_run_stack_serves_healthz_survives_a_killed_worker_and_stops_on_ctr
         manual = requests.get(f"{base}/help/location/", timeout=10)
         assert manual.status_code == 200 and 'id="threat-model"' in manual.text
         var = tmp_path / "var"
+        # The interface's catalogs, compiled from locale/ into the new instance's var/locale as it starts: a
+        # browser asking for Japanese gets Japanese pages, with no GNU gettext on the machine's path needed.
+        login = requests.get(f"{base}/accounts/login/", headers={"Accept-Language": "ja"}, timeout=10)
+        assert '<html lang="ja">' in login.text and "本文へ移動" in login.text
+        assert (var / "locale" / "ja" / "LC_MESSAGES" / "django.mo").is_file()
         assert (var / "redis" / "redis.conf").exists() and (var / "db.sqlite3").exists()
         assert (var / "redis" / "appendonly.aof").exists()
         # Every file of the instance is private to its user: the database holds API tokens and sessions.

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext_lazy
 
 from anonymizer.models import Job
 from anonymizer.platform import selectors
@@ -20,6 +21,22 @@ register = template.Library()
 def job_kind_label(kind: str) -> str:
     """What a job's kind is called on pages."""
     return kind_label(kind)
+
+
+# A job's status as a page shows it; the value itself (queued, running, ...) stays the API's and the CSS class's.
+STATUS_LABELS = {
+    Job.Status.QUEUED: pgettext_lazy("job status", "queued"),
+    Job.Status.RUNNING: pgettext_lazy("job status", "running"),
+    Job.Status.SUCCEEDED: pgettext_lazy("job status", "succeeded"),
+    Job.Status.FAILED: pgettext_lazy("job status", "failed"),
+    Job.Status.CANCELLED: pgettext_lazy("job status", "cancelled"),
+}
+
+
+@register.filter
+def job_status_label(status: str) -> str:
+    """A job's status in the page's language ("queued" / "待機中"); an unknown one as it is."""
+    return str(STATUS_LABELS.get(status, status))
 
 
 @register.filter

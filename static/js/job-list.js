@@ -5,9 +5,16 @@
 // Polling stops when no listed job is queued or running.
 (function () {
   "use strict";
-  const table = document.querySelector("table.live-jobs[data-live-url]");
+  const table = document.querySelector("table.live-jobs[data-live-url]");  // not shown
   if (!table) return;
   const ACTIVE = new Set(["queued", "running"]);
+  // A status as the page shows it, in its language; the value (queued, running, ...) stays the CSS class's.
+  const STATUS_LABELS = {
+    queued: pgettext("job status", "queued"), running: pgettext("job status", "running"),
+    succeeded: pgettext("job status", "succeeded"), failed: pgettext("job status", "failed"),
+    cancelled: pgettext("job status", "cancelled"),
+  };
+  const statusLabel = (status) => STATUS_LABELS[status] || status;
   const INTERVAL = 2500;
   const MAX_DELAY = 30000;
   const HIDDEN_DELAY = 15000;  // a tab in the background asks less often
@@ -21,7 +28,7 @@
   function update(row, job) {
     const badge = row.querySelector(".live-status");
     if (badge) {
-      badge.textContent = job.status;
+      badge.textContent = statusLabel(job.status);
       badge.className = "status status-" + job.status + " live-status";
     }
     const percent = row.querySelector(".live-percent");

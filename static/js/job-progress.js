@@ -6,12 +6,19 @@
   const root = document.getElementById("job");
   if (!root) return;
   const ACTIVE = new Set(["queued", "running"]);
+  // A status as the page shows it, in its language; the value (queued, running, ...) stays the CSS class's.
+  const STATUS_LABELS = {
+    queued: pgettext("job status", "queued"), running: pgettext("job status", "running"),
+    succeeded: pgettext("job status", "succeeded"), failed: pgettext("job status", "failed"),
+    cancelled: pgettext("job status", "cancelled"),
+  };
+  const statusLabel = (status) => STATUS_LABELS[status] || status;
   const statusUrl = root.dataset.statusUrl;
   const el = (id) => document.getElementById(id);
 
   function render(job) {
     const percent = Math.round(100 * job.progress.fraction);
-    el("job-status").textContent = job.status;
+    el("job-status").textContent = statusLabel(job.status);
     el("job-status").className = "status status-" + job.status;
     el("job-message").textContent = job.progress.message;
     el("job-progress").value = percent;

@@ -27,7 +27,7 @@
   "use strict";
   const main = document.querySelector("main");
   if (!main) return;
-  const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+  const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";  // not shown
   const SCROLLS = /^(auto|scroll)$/;
   function scrolls(element) {
     const style = getComputedStyle(element);

@@ -170,6 +170,8 @@ def template_texts_outside(path: Path) -> list[str]:
 
 
 _JS_MARKED = re.compile(r"(?:gettext|ngettext|pgettext|npgettext|gettext_noop)\(\s*$")
+#: The plural form: ngettext("singular", "plural", n)'s second literal.
+_JS_PLURAL = re.compile(r"n(?:p)?gettext\(\s*(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')\s*,\s*$")
 # What reads as prose: two words with a space, or one capitalized word ("Cancel").
 _PROSE = re.compile(r"[A-Za-z]{2,}[ ,.;:!?'’]+[A-Za-z]{2,}|^[A-Z][a-z]{2,}\b")
 _NOT_PROSE = re.compile(r"^\s*[.#\[:]|^[\w-]+(\s+[\w-]+)*\s*[,>+~]|^[a-z][\w-]*(\s[a-z][\w-]*)*$")
@@ -223,7 +225,8 @@ def script_texts_outside(path: Path) -> list[str]:
     for offset, body in _js_strings(source):
         line_end = source.find("\n", offset)
         line = source[source.rfind("\n", 0, offset) + 1:line_end if line_end != -1 else None]
-        if line.rstrip().endswith("// not shown") or _JS_MARKED.search(source[max(0, offset - 40):offset]):
+        if (line.rstrip().endswith("// not shown") or _JS_MARKED.search(source[max(0, offset - 40):offset])
+                or _JS_PLURAL.search(source[max(0, offset - 400):offset])):
             continue
         text = re.sub(r"<[^>]*>|\$\{[^}]*\}", " ", body)
         if _PROSE.search(text) and not _NOT_PROSE.search(text) and english_words(text):

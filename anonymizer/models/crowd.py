@@ -7,6 +7,7 @@ import uuid
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from anonymizer.models.location import TrainedLocationModel
 from anonymizer.models.validators import GreaterThanValidator, LessThanValidator
@@ -28,8 +29,8 @@ class Campaign(models.Model):
     saved before the ranges existed was brought within them by migration 0005)."""
 
     class Task(models.TextChoices):
-        INFERABLE = "inferable", "Can you tell where this was posted? (yes / no)"
-        DEIDENTIFY = "deidentify", "Strike the fewest words until the location is ambiguous"
+        INFERABLE = "inferable", _("Can you tell where this was posted? (yes / no)")
+        DEIDENTIFY = "deidentify", _("Strike the fewest words until the location is ambiguous")
 
     class Status(models.TextChoices):
         OPEN = "open"

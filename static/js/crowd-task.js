@@ -75,7 +75,10 @@
     const count = document.createElement("span");
     count.id = "crowd-count";
     count.textContent = answered;
-    text.replaceChildren("Done: ", count, answered === 1 ? " item answered" : " items answered");
+    // The sentence is the catalog's, in the campaign's language; the count goes where its placeholder is.
+    const [before, after] = ngettext("Done: %(count)s item answered", "Done: %(count)s items answered", answered)
+      .split("%(count)s");
+    text.replaceChildren(before, count, after || "");
   }
 
   // Copy the completion code: the clipboard API where the page may use it (https, localhost), else the code is
@@ -96,7 +99,8 @@
       window.getSelection().addRange(range);
       try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
     }
-    $("copy-status").textContent = copied ? "Copied" : "Selected: press Ctrl+C (or ⌘C) to copy it.";
+    $("copy-status").textContent = copied ? gettext("Copied")
+      : gettext("Selected: press Ctrl+C (or ⌘C) to copy it.");
   }
 
   function show(payload) {
@@ -108,7 +112,7 @@
       showDone(payload.progress.answered);
       $("completion-code").textContent = payload.completion_code;
       $("completion").hidden = !payload.completion_code;
-      $("done-heading").textContent = payload.heading || "Thank you!";
+      $("done-heading").textContent = payload.heading || gettext("Thank you!");
       $("done-message").textContent = payload.message || "";
       $("done-message").hidden = !payload.message;
       current = null;
@@ -142,12 +146,13 @@
         showError(payload.error);
         window.setTimeout(() => call("next"), Math.max(1, payload.wait) * 1000 + Math.random() * 1000);
       } else if (!response.ok) {
-        showError(payload.error || `The server answered ${response.status}.`);
+        showError(payload.error
+          || interpolate(gettext("The server answered %(status)s."), {status: response.status}, true));
       } else {
         show(payload);
       }
     } catch (error) {
-      showError("The server could not be reached; your answer was not saved. Try again.");
+      showError(gettext("The server could not be reached; your answer was not saved. Try again."));
     } finally {
       busy = false;
     }

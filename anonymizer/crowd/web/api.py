@@ -10,7 +10,9 @@ code is in the first answer that says "done" and in none after it."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -25,13 +27,15 @@ from anonymizer.crowd.web import selectors
 from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
 from anonymizer.crowd.web.serializers import CampaignSerializer
-from anonymizer.crowd.web.views import campaign_or_404, participant_of
+from anonymizer.crowd.web.views import campaign_or_404, in_campaign_language, participant_of
 from anonymizer.location.model import LocationModel
 from anonymizer.location.release import remove_spans
 from anonymizer.models import Assignment, Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.api_input import loads_bounded, refuse_wrong_json_types
 from anonymizer.platform.errors import UserFacingError
+
+LANGUAGE_CODES = [code for code, _ in settings.LANGUAGES]
 
 
 def _progress(participant: Participant) -> dict:
@@ -48,7 +52,7 @@ def _payload(participant: Participant, assignment: Assignment | None, error: str
         message = "" if code else crowd.done_message(participant)
         # A session ended by the checks is said to have ended, not thanked as if it had completed.
         return {**out, "done": True, "completion_code": code, "message": message,
-                "heading": "Your session has ended" if participant.flagged_reason else "Thank you!"}
+                "heading": gettext("Your session has ended") if participant.flagged_reason else gettext("Thank you!")}
     post = {"id": assignment.post_id, "text": assignment.post.text}
     if campaign.task == Campaign.Task.DEIDENTIFY:
         model = artifacts.load(campaign.location_model, LocationModel.load)
@@ -58,12 +62,13 @@ def _payload(participant: Participant, assignment: Assignment | None, error: str
 
 
 @require_http_methods(["GET", "POST"])
+@in_campaign_language
 def participant_api(request: HttpRequest, token: str, action: str) -> JsonResponse:
     """The participant's queue: GET next, POST answer, POST undo (JSON)."""
     campaign = campaign_or_404(token)
     participant = participant_of(request, campaign)
     if participant is None:
-        return JsonResponse({"error": "Join the campaign first."}, status=403)
+        return JsonResponse({"error": gettext("Join the campaign first.")}, status=403)
     try:
         if action == "next" and request.method == "GET":
             return JsonResponse(_payload(participant, crowd.next_assignment(participant)))
@@ -86,16 +91,17 @@ def participant_api(request: HttpRequest, token: str, action: str) -> JsonRespon
         return response
     except UserFacingError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
-    return JsonResponse({"error": f"Unknown action {action!r} for {request.method}."}, status=405)
+    return JsonResponse({"error": gettext("Unknown action %(action)s for %(method)s.") % {
+        "action": repr(action), "method": request.method}}, status=405)
 
 
 def _json(request: HttpRequest) -> dict:
     try:
         body = loads_bounded(request.body or b"{}")
     except ValueError as exc:  # not JSON, or nested too deep to read safely
-        raise UserFacingError("The request body is not JSON.") from exc
+        raise UserFacingError(gettext("The request body is not JSON.")) from exc
     if not isinstance(body, dict):
-        raise UserFacingError("The request body must be a JSON object.")
+        raise UserFacingError(gettext("The request body must be a JSON object."))
     return body
 
 
@@ -104,25 +110,25 @@ def _answer(participant: Participant, campaign: Campaign, body: dict) -> dict:
     try:
         post_id = int(body.get("post"))
     except (TypeError, ValueError):
-        raise UserFacingError("post: expected the id of the post you were served.") from None
+        raise UserFacingError(gettext("post: expected the id of the post you were served.")) from None
     given, deleted, text_after = body.get("answer"), None, ""
     if given is not None and not isinstance(given, bool):
-        raise UserFacingError("answer: expected true or false.")
+        raise UserFacingError(gettext("answer: expected true or false."))
     if campaign.task == Campaign.Task.DEIDENTIFY:
         assignment = participant.assignments.select_related("post").filter(post_id=post_id).first()
         if assignment is None:
-            raise UserFacingError("This post was not served to you.")
+            raise UserFacingError(gettext("This post was not served to you."))
         tokens = artifacts.load(campaign.location_model, LocationModel.load).tokenize(assignment.post.text)
         deleted = body.get("deleted")
         if not isinstance(deleted, list) or not all(isinstance(i, int) and 0 <= i < len(tokens) for i in deleted):
-            raise UserFacingError("deleted: expected the indices of the words you struck.")
+            raise UserFacingError(gettext("deleted: expected the indices of the words you struck."))
         if any(not tokens[i].deletable for i in deleted):
-            raise UserFacingError("deleted: punctuation and symbols cannot be struck.")
+            raise UserFacingError(gettext("deleted: punctuation and symbols cannot be struck."))
         deleted = sorted(set(deleted))
         text_after = remove_spans(assignment.post.text, [tokens[i] for i in deleted])
     coordinates = [body.get("latitude"), body.get("longitude")]
     if any(c is not None and (isinstance(c, bool) or not isinstance(c, int | float)) for c in coordinates):
-        raise UserFacingError("latitude/longitude: expected numbers.")
+        raise UserFacingError(gettext("latitude/longitude: expected numbers."))
     judgment = crowd.answer(participant, post_id, answer=given, latitude=coordinates[0], longitude=coordinates[1],
                             deleted_tokens=deleted, text_after=text_after)
     return {"post": post_id, "answer": judgment.answer, "deleted": judgment.deleted_tokens,
@@ -171,7 +177,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                 if record is None:
                     raise UserFacingError("Sampling posts needs a location model.")
                 posts += crowd.posts_from_corpus(record, sample)
-            posts += crowd.attention_checks(record.language if record else "en", attention)
+            # The participants' pages and checks are in the campaign's language; unless given, the model's (a
+            # Japanese model's posts are Japanese), else English.
+            data.setdefault("language", record.language if record and record.language in LANGUAGE_CODES else "en")
+            posts += crowd.attention_checks(data["language"], attention)
             campaign = crowd.create_campaign(owner=request.user, posts=posts, location_model=record, **data)
         except crowd.CampaignSettingsError as exc:  # the checks could not hold: said at the setting at fault
             raise ValidationError({exc.field: [str(exc)]}) from exc

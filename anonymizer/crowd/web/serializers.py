@@ -44,7 +44,7 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "instructions", "consent_text", "task", "ask_location", "location_model",
+        fields = ["id", "name", "instructions", "consent_text", "task", "language", "ask_location", "location_model",
                   "judgments_per_post", "cutoff", "gold_share", "min_gold_accuracy", "min_gold_answers",
                   "per_participant_cap", "min_answers_for_code", "checks_within", "stop_when_decided",
                   "min_judgments_per_post", "reservation_seconds", "status", "created_at", "join_url", "posts",

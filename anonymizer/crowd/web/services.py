@@ -35,7 +35,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Value, When
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from anonymizer.crowd import quality
 from anonymizer.crowd.limits import AddressLimits
@@ -53,8 +54,8 @@ MAX_ATTENTION_CHECKS = 20
 #: Attention checks a new campaign gets unless told (half ask Yes, half No): with the Campaign table's gold
 #: defaults they meet the goals of bench/bench_crowd_quality.py (issue 43).
 DEFAULT_ATTENTION_CHECKS = 8
-FULL_CAMPAIGN = ("This campaign has all the answers it needs, so it takes nobody new and gives no completion code. "
-                 "Thank you for your interest.")
+FULL_CAMPAIGN = gettext_lazy("This campaign has all the answers it needs, so it takes nobody new and gives no "
+                              "completion code. Thank you for your interest.")
 
 
 class CampaignSettingsError(UserFacingError):
@@ -69,7 +70,8 @@ class QueueWait(UserFacingError):
     """Every post left for this participant is reserved by others right now; ask again shortly."""
 
     def __init__(self, seconds: int) -> None:
-        super().__init__(f"The remaining posts are being answered by others; try again in {seconds} seconds.")
+        super().__init__(gettext("The remaining posts are being answered by others; try again in %(seconds)s "
+                                 "seconds.") % {"seconds": seconds})
         self.seconds = seconds
 
 
@@ -82,8 +84,8 @@ class AddressWait(QueueWait):
 
     def __init__(self, seconds: int) -> None:
         seconds = min(seconds, self.MOST_SECONDS)
-        UserFacingError.__init__(self, f"Many people on your network are answering this campaign right now; "
-                                       f"try again in {seconds} seconds.")
+        UserFacingError.__init__(self, gettext("Many people on your network are answering this campaign right "
+                                               "now; try again in %(seconds)s seconds.") % {"seconds": seconds})
         self.seconds = seconds
 
 
@@ -206,9 +208,9 @@ def join(campaign: Campaign, *, address: str = "", browser: str = "", now: datet
     session was left: its cookie is gone), and a fresh session after a flagged one from the same browser, or
     else the same address, is marked ``rejoined_after_flag`` for the staff."""
     if campaign.status != Campaign.Status.OPEN:
-        raise UserFacingError("This campaign is closed.")
+        raise UserFacingError(gettext("This campaign is closed."))
     if not still_asked(campaign).exists():
-        raise UserFacingError(FULL_CAMPAIGN)
+        raise UserFacingError(str(FULL_CAMPAIGN))
     now = now or timezone.now()
     address_hash, browser_hash = _digest(campaign, "address", address), _digest(campaign, "browser", browser)
     earlier = Participant.objects.filter(campaign=campaign)
@@ -299,18 +301,21 @@ def done_message(participant: Participant) -> str:
     """What a participant with nothing more to judge is told when no code is shown: why they have none, or
     that theirs was shown already."""
     if participant.completion_code:
-        shown = f" on {timezone.localtime(participant.code_shown_at):%Y-%m-%d at %H:%M}" \
-            if participant.code_shown_at else ""
-        return f"You have finished. Your completion code was shown{shown} and is shown only once."
+        if participant.code_shown_at:
+            return gettext("You have finished. Your completion code was shown on %(when)s and is shown only "
+                           "once.") % {"when": formats.date_format(timezone.localtime(participant.code_shown_at),
+                                                                   "DATETIME_FORMAT")}
+        return gettext("You have finished. Your completion code was shown and is shown only once.")
     if participant.flagged_reason:
-        return ("Your session has ended: some of the check items were not answered as they asked, so this session "
-                "gives no completion code.")
+        return gettext("Your session has ended: some of the check items were not answered as they asked, so this "
+                       "session gives no completion code.")
     needed, done = participant.campaign.min_answers_for_code, regular_answers(participant)
     if done >= needed:  # the checks could not all be served (a campaign whose cap leaves them no room)
-        return ("There is nothing left for you to judge, but not every check item of this campaign could be shown "
-                "to you, so there is no code for this session.")
-    return (f"There is nothing left for you to judge: the campaign has the answers it needs. A completion code "
-            f"needs at least {needed} answered posts; you answered {done}, so there is no code for this session.")
+        return gettext("There is nothing left for you to judge, but not every check item of this campaign could be "
+                       "shown to you, so there is no code for this session.")
+    return gettext("There is nothing left for you to judge: the campaign has the answers it needs. A completion "
+                   "code needs at least %(needed)s answered posts; you answered %(done)s, so there is no code for "
+                   "this session.") % {"needed": needed, "done": done}
 
 
 def next_assignment(participant: Participant, now: datetime | None = None) -> Assignment | None:
@@ -318,9 +323,9 @@ def next_assignment(participant: Participant, now: datetime | None = None) -> As
     QueueWait when posts remain but all their slots are reserved by others (reservations expire)."""
     campaign = participant.campaign
     if campaign.status != Campaign.Status.OPEN:
-        raise UserFacingError("This campaign is closed.")
+        raise UserFacingError(gettext("This campaign is closed."))
     if participant.consented_at is None:
-        raise UserFacingError("Please give your consent first.")
+        raise UserFacingError(gettext("Please give your consent first."))
     now = now or timezone.now()
     for _attempt in range(5):
         try:
@@ -331,7 +336,7 @@ def next_assignment(participant: Participant, now: datetime | None = None) -> As
         if assignment is None:
             _complete(participant)
         return assignment
-    raise UserFacingError("The queue is busy; please try again.")
+    raise UserFacingError(gettext("The queue is busy; please try again."))
 
 
 def _reserve(participant: Participant, campaign: Campaign, now: datetime) -> Assignment | None:
@@ -495,24 +500,25 @@ def answer(participant: Participant, post_id: int, *, answer: bool | None = None
     now = now or timezone.now()
     campaign = participant.campaign
     if campaign.status != Campaign.Status.OPEN:
-        raise UserFacingError("This campaign is closed.")
+        raise UserFacingError(gettext("This campaign is closed."))
     with transaction.atomic():
         # Locks in one order everywhere, participant then post, as _reserve takes them: an answer and a
         # reservation of the same participant (two tabs) then queue instead of deadlocking.
         _lock_participant(participant)
         participant.refresh_from_db(fields=["flagged_reason"])
         if participant.flagged_reason:
-            raise UserFacingError("Your session has ended; this answer was not stored.")
+            raise UserFacingError(gettext("Your session has ended; this answer was not stored."))
         assignment = (Assignment.objects.select_for_update().select_related("post")
                       .filter(participant=participant, post_id=post_id).first())
         if assignment is None:
-            raise UserFacingError("This post was not served to you.")
+            raise UserFacingError(gettext("This post was not served to you."))
         if assignment.answered_at is not None:
-            raise UserFacingError("You have already answered this post.")
+            raise UserFacingError(gettext("You have already answered this post."))
         post = CampaignPost.objects.select_for_update().select_related("campaign").get(id=post_id)
         if assignment.expires_at <= now and post.kind == Kind.REGULAR and (
                 _load(post, now, excluding=assignment.id) >= campaign.judgments_per_post):
-            raise UserFacingError("This post took too long and has been given to someone else; here is the next one.")
+            raise UserFacingError(gettext("This post took too long and has been given to someone else; here is "
+                                          "the next one."))
         _check_payload(campaign, answer, latitude, longitude, deleted_tokens)
         judgment = Judgment.objects.create(
             participant=participant, post=post, answer=answer, clicked_latitude=latitude,
@@ -532,28 +538,28 @@ def _check_payload(campaign: Campaign, answer: bool | None, latitude: float | No
                    deleted_tokens: Sequence[int] | None) -> None:
     if campaign.task == Campaign.Task.INFERABLE:
         if answer is None:
-            raise UserFacingError("Answer yes or no.")
+            raise UserFacingError(gettext("Answer yes or no."))
     elif deleted_tokens is None:
-        raise UserFacingError("Strike the words to delete (none is a valid answer), then submit.")
+        raise UserFacingError(gettext("Strike the words to delete (none is a valid answer), then submit."))
     if (latitude is None) != (longitude is None):
-        raise UserFacingError("A map answer needs both latitude and longitude.")
+        raise UserFacingError(gettext("A map answer needs both latitude and longitude."))
     if latitude is not None and not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
-        raise UserFacingError("The map answer is not a valid point.")
+        raise UserFacingError(gettext("The map answer is not a valid point."))
 
 
 def undo(participant: Participant, now: datetime | None = None) -> Assignment:
     """Take back the participant's last answer; its post is served to them again."""
     now = now or timezone.now()
     if participant.completed_at is not None:
-        raise UserFacingError("You have finished; answers can no longer be changed.")
+        raise UserFacingError(gettext("You have finished; answers can no longer be changed."))
     with transaction.atomic():
         _lock_participant(participant)
         participant.refresh_from_db(fields=["flagged_reason"])
         if participant.flagged_reason:  # else undoing a failed check would wipe the flag it earned
-            raise UserFacingError("Your session has ended; answers can no longer be changed.")
+            raise UserFacingError(gettext("Your session has ended; answers can no longer be changed."))
         judgment = participant.judgments.select_for_update().order_by("-created_at", "-id").first()
         if judgment is None:
-            raise UserFacingError("There is no answer to undo.")
+            raise UserFacingError(gettext("There is no answer to undo."))
         post = CampaignPost.objects.select_for_update().get(id=judgment.post_id)
         judgment.delete()
         _recount([post.id], participant.campaign)

@@ -7,6 +7,7 @@ API_VIEWSETS = [("campaigns", api.CampaignViewSet, "api-campaign")]
 urlpatterns = [
     path("p/<str:token>/", views.join, name="crowd-join"),
     path("p/<str:token>/task/", views.task, name="crowd-task"),
+    path("p/<str:token>/catalog.js", views.js_catalog, name="crowd-js-catalog"),
     path("p/<str:token>/api/<str:action>", api.participant_api, name="crowd-api"),
     path("crowd/", views.campaign_list, name="campaign-list"),
     path("crowd/new/", views.campaign_new, name="campaign-new"),

@@ -8,8 +8,10 @@ cookie tells a fresh session of a browser that joined before from a new browser.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,9 +20,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
+from django.views.i18n import JavaScriptCatalog
 
 from anonymizer.crowd import quality
 from anonymizer.crowd.web import selectors
@@ -33,7 +38,7 @@ from anonymizer.crowd.web.strike_report import geography_config, map_answers, st
 from anonymizer.models import Campaign, Participant, TrainedLocationModel
 from anonymizer.platform import artifacts
 from anonymizer.platform.charts import interval_chart
-from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed, plural
+from anonymizer.platform.confirm import Confirmation, confirmation_page, confirmed
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.selectors import jobs_of
@@ -71,6 +76,33 @@ def participant_of(request: HttpRequest, campaign: Campaign) -> Participant | No
 
 
 # -- participant pages ------------------------------------------------------------------------------------------
+def in_campaign_language(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A participant's page or answer in the campaign's language (Campaign.language, chosen by its owner), whatever
+    the browser's Accept-Language, the language cookie or a signed-in user's choice say. The view's ``token`` names
+    the campaign; an unknown one is answered in the request's language (its 404 knows no campaign)."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        language = Campaign.objects.filter(join_token=token).values_list("language", flat=True).first()
+        if language not in dict(settings.LANGUAGES):
+            return view(request, token, *args, **kwargs)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language
+            response = view(request, token, *args, **kwargs)
+        response.headers["Content-Language"] = language  # LocaleMiddleware keeps it (setdefault)
+        return response
+
+    return wrapped
+
+
+@require_GET
+@in_campaign_language
+def js_catalog(request: HttpRequest, token: str) -> HttpResponse:
+    """The scripts' texts (Django's JavaScript catalog) in the campaign's language, for the participant's pages:
+    /i18n/catalog.js answers in the browser's language."""
+    return JavaScriptCatalog.as_view()(request)
+
+
 def _browser_token(request: HttpRequest) -> str:
     """The browser's long-lived token from its cookie, or a new one (then ``_keep_browser_token`` sets it)."""
     token = request.COOKIES.get(BROWSER_COOKIE, "")
@@ -84,14 +116,16 @@ def _keep_browser_token(request: HttpRequest, response: HttpResponse, token: str
     return response
 
 
-def _too_many_joins(request: HttpRequest, wait: float | None) -> HttpResponse:
+def _too_many_joins(request: HttpRequest, campaign: Campaign, wait: float | None) -> HttpResponse:
     minutes = max(1, round((wait or 60) / 60))
-    response = render(request, "crowd/too_many_joins.html", {"wait_minutes": minutes}, status=429)
+    response = render(request, "crowd/too_many_joins.html", {"wait_minutes": minutes, "campaign": campaign},
+                      status=429)
     response["Retry-After"] = str(int(wait or 60) + 1)
     return response
 
 
 @require_http_methods(["GET", "POST"])
+@in_campaign_language
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """The campaign's instructions and consent; agreeing makes a pseudonymous participant, or, for a session that
     joined already, gives back what it reserved and starts its next post afresh."""
@@ -101,9 +135,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         throttle = JoinThrottle()
         if not throttle.allow_request(request, None):
-            return _too_many_joins(request, throttle.wait())
+            return _too_many_joins(request, campaign, throttle.wait())
         if request.POST.get("consent") != "yes":
-            messages.error(request, "Please tick the consent box to take part.")
+            messages.error(request, gettext("Please tick the consent box to take part."))
         else:
             try:
                 if participant is None:
@@ -126,6 +160,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 @ensure_csrf_cookie
+@in_campaign_language
 def task(request: HttpRequest, token: str) -> HttpResponse:
     campaign = campaign_or_404(token)
     participant = participant_of(request, campaign)
@@ -144,7 +179,7 @@ def task(request: HttpRequest, token: str) -> HttpResponse:
 # -- staff pages ------------------------------------------------------------------------------------------------
 def _staff(request: HttpRequest) -> None:
     if not request.user.is_staff:
-        raise PermissionDenied("Campaigns are run by staff users.")
+        raise PermissionDenied(gettext("Campaigns are run by staff users."))
 
 
 @login_required
@@ -166,8 +201,8 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
                 posts = crowd.posts_from_csv(data["posts_file"], text_column=data["text_column"] or "text")
             else:
                 posts = crowd.posts_from_corpus(data["location_model"], data["sample_size"])
-            model = data["location_model"]
-            posts += crowd.attention_checks(model.language if model else "en", data["attention_checks"])
+            # The checks speak the participants' language: the campaign's.
+            posts += crowd.attention_checks(data["language"], data["attention_checks"])
             campaign = crowd.create_campaign(owner=request.user, posts=posts, **form.campaign_fields())
         except CsvFormatError as exc:
             form.add_error("posts_file", str(exc))
@@ -176,7 +211,8 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         except UserFacingError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Campaign “{campaign.name}” is open with {campaign.posts.count()} posts.")
+            messages.success(request, gettext("Campaign “%(name)s” is open with %(posts)s posts.") % {
+                "name": campaign.name, "posts": campaign.posts.count()})
             for warning in crowd.campaign_warnings(campaign):
                 messages.warning(request, warning)
             return redirect("campaign-detail", campaign_id=campaign.id)
@@ -195,7 +231,7 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
     rows = selectors.yes_rate_rows(report, aggregates)
     # interval_chart escapes every text it writes, so its SVG is safe to embed.
     chart = mark_safe(interval_chart(rows, cutoff=campaign.cutoff,
-                                     title="Can people tell where? Yes-rate per post")
+                                     title=gettext("Can people tell where? Yes-rate per post"))
                       ) if aggregates and campaign.task == Campaign.Task.INFERABLE else ""
     texts = [report["texts"].get(str(a.post), "") for a in aggregates]  # each post's text, beside its numbers
     strikes = strike_report(campaign) if campaign.task == Campaign.Task.DEIDENTIFY else None
@@ -227,34 +263,42 @@ def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
     if action == "close":
         counts = selectors.campaign_counts(campaign)
         return Confirmation(
-            title=f"Close “{campaign.name}”?", action_url=url, confirm_label="Close the campaign", cancel_url=back,
-            lines=[f"Its link stops admitting participants at once; the {plural(counts['unfinished'], 'participant')}"
-                   " who joined and have not finished can no longer answer.",
-                   f"Nothing is deleted: the {plural(counts['answers'], 'answer')} so far, the exports and the jobs "
-                   "stay."],
-            undo="You can reopen it from its page; participants then carry on where they were.")
+            title=gettext("Close “%(name)s”?") % {"name": campaign.name}, action_url=url,
+            confirm_label=gettext("Close the campaign"), cancel_url=back,
+            lines=[ngettext("Its link stops admitting participants at once; the %(count)s participant who joined and "
+                            "has not finished can no longer answer.",
+                            "Its link stops admitting participants at once; the %(count)s participants who joined "
+                            "and have not finished can no longer answer.",
+                            counts["unfinished"]) % {"count": f"{counts['unfinished']:,}"},
+                   ngettext("Nothing is deleted: the %(count)s answer so far, the exports and the jobs stay.",
+                            "Nothing is deleted: the %(count)s answers so far, the exports and the jobs stay.",
+                            counts["answers"]) % {"count": f"{counts['answers']:,}"}],
+            undo=gettext("You can reopen it from its page; participants then carry on where they were."))
     model = campaign.location_model
-    named = f"“{model.name}”" if model is not None else "(none)"
+    named = f"“{model.name}”" if model is not None else gettext("(none)")
     if action == "train_human_model":
         return Confirmation(
-            title=f"Train the human-inferability classifier on “{campaign.name}”?", action_url=url,
-            confirm_label="Train the classifier", cancel_url=back, danger=False,
-            lines=[f"A classifier is trained from this campaign's decided posts (undecided ones have no label) "
-                   f"beside the location model {named} and saved unused: nothing anybody uses changes.",
-                   "Its job page then offers to use it, when the location model is yours; beside a built-in model "
-                   "only the operator switches (manage.py promote_model_version)."],
-            undo="Nothing to undo: the classifier in use now stays in use.")
+            title=gettext("Train the human-inferability classifier on “%(name)s”?") % {"name": campaign.name},
+            action_url=url, confirm_label=gettext("Train the classifier"), cancel_url=back, danger=False,
+            lines=[gettext("A classifier is trained from this campaign's decided posts (undecided ones have no "
+                           "label) beside the location model %(model)s and saved unused: nothing anybody uses "
+                           "changes.") % {"model": named},
+                   gettext("Its job page then offers to use it, when the location model is yours; beside a built-in "
+                           "model only the operator switches (manage.py promote_model_version).")],
+            undo=gettext("Nothing to undo: the classifier in use now stays in use."))
     sample = selectors.calibration_sample(campaign)
     return Confirmation(
-        title=f"Calibrate the threshold of {named} from “{campaign.name}”?", action_url=url,
-        confirm_label="Calibrate", cancel_url=back, danger=False,
-        lines=[f"A new version of the location model is saved, yours and unused, with the threshold calibrated "
-               f"from {plural(len(sample['texts']), 'hand de-identification')} of {plural(sample['posts'], 'post')} "
-               f"(each by at least {sample['need_participants']} participants who were not flagged) and its 95% "
-               "interval.",
-               "Nothing anybody uses changes: the job page then offers to use it for you; a built-in default "
-               "changes only by the operator's command (manage.py promote_model_version)."],
-        undo="Nothing to undo: the version in use now stays in use.")
+        title=gettext("Calibrate the threshold of %(model)s from “%(name)s”?") % {"model": named,
+                                                                                 "name": campaign.name},
+        action_url=url, confirm_label=gettext("Calibrate"), cancel_url=back, danger=False,
+        lines=[gettext("A new version of the location model is saved, yours and unused, with the threshold "
+                       "calibrated from %(texts)s hand de-identifications of %(posts)s posts (each by at least "
+                       "%(participants)s participants who were not flagged) and its 95%% interval.") % {
+                   "texts": f"{len(sample['texts']):,}", "posts": f"{sample['posts']:,}",
+                   "participants": sample["need_participants"]},
+               gettext("Nothing anybody uses changes: the job page then offers to use it for you; a built-in default "
+                       "changes only by the operator's command (manage.py promote_model_version).")],
+        undo=gettext("Nothing to undo: the version in use now stays in use."))
 
 
 def _offered(campaign: Campaign) -> tuple[str, ...]:
@@ -270,12 +314,13 @@ def campaign_action(request: HttpRequest, campaign_id, action: str) -> HttpRespo
     campaign = get_object_or_404(selectors.campaigns_of(request.user).select_related("location_model"),
                                  id=campaign_id)
     if action not in ("close", "reopen", *CAMPAIGN_JOBS):
-        raise Http404("Unknown action.")
+        raise Http404(gettext("Unknown action."))
     if action in CAMPAIGN_JOBS:  # offered only when it can run; a stale page or a hand-made request is told why
         reason = next(a["reason"] for a in selectors.campaign_actions(campaign, selectors.campaign_report(campaign))
-                      if a["action"] == action) if action in _offered(campaign) else "It does not apply to this task."
+                      if a["action"] == action) if action in _offered(campaign) \
+            else gettext("It does not apply to this task.")
         if reason:
-            messages.error(request, f"This cannot run yet: {reason}")
+            messages.error(request, gettext("This cannot run yet: %(reason)s") % {"reason": reason})
             return redirect("campaign-detail", campaign_id=campaign.id)
     if action in CONFIRMED_ACTIONS and not confirmed(request):
         return confirmation_page(request, _campaign_confirmation(campaign, action))
@@ -283,12 +328,12 @@ def campaign_action(request: HttpRequest, campaign_id, action: str) -> HttpRespo
         return redirect("campaign-detail", campaign_id=campaign.id)
     if action == "close":
         crowd.close_campaign(campaign)
-        messages.success(request, "The campaign is closed; its link no longer admits participants. "
-                                  "Reopen it to let them carry on.")
+        messages.success(request, gettext("The campaign is closed; its link no longer admits participants. "
+                                          "Reopen it to let them carry on."))
         return redirect("campaign-detail", campaign_id=campaign.id)
     if action == "reopen":
         crowd.reopen_campaign(campaign)
-        messages.success(request, "The campaign is open again; its link admits participants.")
+        messages.success(request, gettext("The campaign is open again; its link admits participants."))
         return redirect("campaign-detail", campaign_id=campaign.id)
     job = job_services.start_job(owner=request.user, kind=action, params={"campaign": str(campaign.id)})
     return redirect("job-detail", job_id=job.id)

@@ -1,0 +1,179 @@
+"""Participants in their campaign's language (issue 49, item 2): a campaign's pages, its queue's answers and its
+scripts' catalog follow Campaign.language, whatever the browser's Accept-Language or language cookie say; the
+owner chooses the language on the new-campaign form and in the API, and the staff pages stay in the owner's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from anonymizer.crowd.web import services as crowd
+from anonymizer.models import Campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def make_campaign(staff, language: str) -> Campaign:
+    posts = [crowd.PostSpec(f"投稿 {i}", external_id=f"r{i}") for i in range(3)] + crowd.attention_checks(language, 2)
+    return crowd.create_campaign(owner=staff, name="場所の推定", instructions="各投稿を読んでください。",
+                                 consent_text="回答は研究に使います。", posts=posts, language=language,
+                                 judgments_per_post=2, min_gold_answers=0)
+
+
+def participant(campaign: Campaign, accept: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=accept)
+    client.post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
+    return client
+
+
+def html_lang(page) -> str:
+    return re.search(r'<html lang="([^"]+)"', page.content.decode()).group(1)
+
+
+@pytest.mark.parametrize("accept", ["en-US,en;q=0.9", "ja"])
+def test_a_japanese_campaign_is_japanese_whatever_the_browser_says(staff, accept):
+    campaign = make_campaign(staff, "ja")
+    client = Client(HTTP_ACCEPT_LANGUAGE=accept)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # a visitor's switch said English: still Japanese
+    join = client.get(reverse("crowd-join", args=[campaign.join_token]))
+    text = join.content.decode()
+    assert html_lang(join) == "ja" and join["Content-Language"] == "ja"
+    assert "お願いしたいこと" in text and "上記を読み、参加に同意します。" in text and "開始" in text
+    assert "What you will do" not in text and "I have read this" not in text
+    # The page loads the scripts' catalog of the campaign, not the browser's.
+    catalog_url = reverse("crowd-js-catalog", args=[campaign.join_token])
+    assert f'<script src="{catalog_url}"></script>' in text
+    refused = client.post(reverse("crowd-join", args=[campaign.join_token]), {}, follow=True)
+    assert "参加するには、同意のチェックボックスをオンにしてください。" in refused.content.decode()
+
+    client.post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
+    task = client.get(reverse("crowd-task", args=[campaign.join_token]))
+    text = task.content.decode()
+    assert html_lang(task) == "ja"
+    for japanese in ("この投稿がどこで書かれたかわかりますか?", "はい、わかる", "いいえ", "直前の回答を取り消す",
+                     "キーボード: Yで「はい」、Nで「いいえ」、Uで取り消し。", "完了コード:", "コードをコピー",
+                     "最大50件"):
+        assert japanese in text, japanese
+    assert "Yes, I can tell" not in text and "Undo my last answer" not in text
+    # The id the script fills in stays inside the translated sentence.
+    assert '<span id="crowd-count">0</span> / 最大50件' in text
+
+
+def catalog(client: Client, url: str) -> str:
+    """The JavaScript catalog's text with its JSON escapes (\\uXXXX) read."""
+    text = client.get(url).content.decode()
+    return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+
+
+def test_the_campaign_catalog_follows_the_campaign_not_the_browser(staff):
+    """Django's JavaScriptCatalog answers in the request's language; a participant page's catalog, at the
+    campaign's URL, in the campaign's."""
+    japanese, english = make_campaign(staff, "ja"), make_campaign(staff, "en")
+    assert "コピーしました" in catalog(Client(HTTP_ACCEPT_LANGUAGE="en"),
+                                   reverse("crowd-js-catalog", args=[japanese.join_token]))
+    assert "コピーしました" not in catalog(Client(HTTP_ACCEPT_LANGUAGE="en"), reverse("javascript-catalog"))
+    in_japanese = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    assert "コピーしました" in catalog(in_japanese, reverse("javascript-catalog"))
+    assert "コピーしました" not in catalog(in_japanese, reverse("crowd-js-catalog", args=[english.join_token]))
+    # An unknown campaign: the browser's language, as its 404 pages.
+    assert "コピーしました" in catalog(in_japanese, reverse("crowd-js-catalog", args=["no-such-token"]))
+
+
+def test_the_queue_answers_in_the_campaigns_language_and_keeps_its_codes(staff):
+    campaign = make_campaign(staff, "ja")
+    stranger = Client(HTTP_ACCEPT_LANGUAGE="en")
+    refused = stranger.get(reverse("crowd-api", args=[campaign.join_token, "next"]))
+    assert refused.status_code == 403 and refused.json() == {"error": "先にキャンペーンに参加してください。"}
+    client = participant(campaign, "en")
+    served = client.get(reverse("crowd-api", args=[campaign.join_token, "next"])).json()
+    assert served["done"] is False and set(served) >= {"post", "progress", "error"}  # the keys stay English
+    wrong = client.post(reverse("crowd-api", args=[campaign.join_token, "answer"]), {"post": served["post"]["id"]},
+                        content_type="application/json")
+    assert wrong.status_code == 400 and wrong.json()["error"] == "「はい」か「いいえ」で答えてください。"
+    undo = client.post(reverse("crowd-api", args=[campaign.join_token, "undo"]), {}, content_type="application/json")
+    assert undo.json()["error"] == "取り消せる回答はありません。"
+
+
+def test_an_english_campaign_stays_english_in_a_japanese_browser(staff):
+    campaign = make_campaign(staff, "en")
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    join = client.get(reverse("crowd-join", args=[campaign.join_token]))
+    assert html_lang(join) == "en" and "What you will do" in join.content.decode()
+    client.post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
+    task = client.get(reverse("crowd-task", args=[campaign.join_token]))
+    assert html_lang(task) == "en" and "Yes, I can tell" in task.content.decode()
+    assert "はい、わかる" not in task.content.decode()
+    assert client.get(reverse("crowd-api", args=[campaign.join_token, "undo"])).status_code == 405
+    undo = client.post(reverse("crowd-api", args=[campaign.join_token, "undo"]), {}, content_type="application/json")
+    assert undo.json()["error"] == "There is no answer to undo."
+    # Elsewhere the same browser still gets Japanese: only the participant's pages follow the campaign.
+    assert html_lang(client.get(reverse("login"))) == "ja"
+
+
+def test_too_many_joins_are_told_in_the_campaigns_language(staff, settings):
+    settings.CROWD_JOIN_RATE = "1/hour"
+    campaign = make_campaign(staff, "ja")
+    Client(HTTP_ACCEPT_LANGUAGE="en").post(reverse("crowd-join", args=[campaign.join_token]), {"consent": "yes"})
+    page = Client(HTTP_ACCEPT_LANGUAGE="en").post(reverse("crowd-join", args=[campaign.join_token]),
+                                                   {"consent": "yes"})
+    assert page.status_code == 429 and html_lang(page) == "ja"
+    assert "分後にもう一度お試しください。" in page.content.decode()
+
+
+def test_the_new_campaign_form_offers_the_language_and_starts_at_the_owners(client, staff):
+    client.force_login(staff)
+    page = client.get(reverse("campaign-new"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "参加者向けの言語" in page and "ブラウザーの設定にかかわらず" in page
+    assert re.search(r'<option value="ja" selected>', page)
+    # The default instructions are the owner's language too, and the help says the ranges in it.
+    assert "検索エンジンを使ってもかまいません。" in page and "1以上1,000以下です。" in page
+    english = client.get(reverse("campaign-new"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Participants&#x27; language" in english and re.search(r'<option value="en" selected>', english)
+    assert "From 1 to 1,000." in english
+
+
+def test_a_campaign_made_on_the_form_in_japanese_has_japanese_checks(client, staff):
+    client.force_login(staff)
+    rows = "".join(f"投稿 {i}\n" for i in range(5))
+    form = {"name": "x", "instructions": "x", "consent_text": "x", "task": "inferable", "language": "ja",
+            "text_column": "text", "sample_size": 10, "attention_checks": 2, "judgments_per_post": 5,
+            "cutoff": 0.1, "gold_share": 0.1, "min_gold_accuracy": 0.5, "per_participant_cap": 50,
+            "min_gold_answers": 0, "reservation_seconds": 60,
+            "posts_file": SimpleUploadedFile("posts.csv", f"text\n{rows}".encode())}
+    made = client.post(reverse("campaign-new"), form)
+    assert made.status_code == 302, made.context["form"].errors
+    campaign = Campaign.objects.get()
+    assert campaign.language == "ja"
+    attention = set(campaign.posts.filter(kind="attention").values_list("text", flat=True))
+    assert attention == set(crowd.ATTENTION_TEXTS["ja"])
+    detail = client.get(reverse("campaign-detail", args=[campaign.id])).content.decode()
+    assert 'id="campaign-language" lang="ja">日本語<' in detail
+    refused = client.post(reverse("campaign-new"), {**form, "language": "fr"})
+    assert "language" in refused.context["form"].errors
+
+
+def test_the_api_takes_and_shows_the_language(staff, location_models):
+    client = APIClient()
+    client.force_authenticate(staff)
+    body = {"name": "x", "instructions": "x", "consent_text": "x", "attention_checks": 2, "min_gold_answers": 0,
+            "posts": [{"text": f"post {i}"} for i in range(3)]}
+    made = client.post(reverse("api-campaign-list"), {**body, "language": "ja"}, format="json")
+    assert made.status_code == 201 and made.json()["language"] == "ja"
+    assert set(Campaign.objects.get(id=made.json()["id"]).posts.filter(kind="attention")
+               .values_list("text", flat=True)) == set(crowd.ATTENTION_TEXTS["ja"])
+    plain = client.post(reverse("api-campaign-list"), body, format="json")
+    assert plain.status_code == 201 and plain.json()["language"] == "en"
+    # Unless given, a Japanese model's campaign is Japanese (its posts are).
+    sampled = client.post(reverse("api-campaign-list"), {**body, "location_model": "tokyo-ja", "sample": 5},
+                          format="json")
+    assert sampled.status_code == 201 and sampled.json()["language"] == "ja"
+    wrong = client.post(reverse("api-campaign-list"), {**body, "language": "fr"}, format="json")
+    assert wrong.status_code == 400 and "language" in wrong.json()
+    shown = client.get(reverse("api-campaign-detail", args=[made.json()["id"]])).json()
+    assert shown["language"] == "ja"

@@ -14,13 +14,17 @@
   function tooltip(click, what) {
     const box = document.createElement("div");
     const title = document.createElement("strong");
-    title.textContent = what + " — post " + click.post + (click.external_id ? " (CSV id " + click.external_id + ")" : "");
+    title.textContent = click.external_id
+      ? interpolate(gettext("%(what)s — post %(post)s (CSV id %(id)s)"),
+                    {what: what, post: click.post, id: click.external_id}, true)
+      : interpolate(gettext("%(what)s — post %(post)s"), {what: what, post: click.post}, true);
     const text = document.createElement("div");
     text.textContent = click.snippet;
     box.append(title, text);
     if (click.error_km !== null && click.error_km !== undefined) {
       const distance = document.createElement("div");
-      distance.textContent = click.error_km.toFixed(1) + " km from the true point";
+      distance.textContent = interpolate(gettext("%(km)s km from the true point"),
+                                         {km: click.error_km.toFixed(1)}, true);
       box.append(distance);
     }
     return box;
@@ -52,10 +56,10 @@
       if (!truths.has(click.post)) {  // one dot per post's true point, however many clicked it
         truths.add(click.post);
         L.circleMarker(click.true, {radius: 4, color: "#1e7a3c", weight: 1, fillColor: "#1e7a3c", fillOpacity: 1})
-          .bindTooltip(tooltip({...click, error_km: null}, "True point")).addTo(map);
+          .bindTooltip(tooltip({...click, error_km: null}, gettext("True point"))).addTo(map);
       }
     }
     L.circleMarker([click.lat, click.lon], {radius: 6, color: "#1f5f8b", weight: 1.5, fillColor: "#1f5f8b",
-      fillOpacity: 0.35}).bindTooltip(tooltip(click, "Click")).addTo(map);
+      fillOpacity: 0.35}).bindTooltip(tooltip(click, gettext("Click"))).addTo(map);
   }
 })();

@@ -175,7 +175,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         try:
             if sample:
                 if record is None:
-                    raise UserFacingError("Sampling posts needs a location model.")
+                    raise UserFacingError(gettext("Sampling posts needs a location model."))
                 posts += crowd.posts_from_corpus(record, sample)
             # The participants' pages and checks are in the campaign's language; unless given, the model's (a
             # Japanese model's posts are Japanese), else English.

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from django.utils.translation import gettext, gettext_lazy
+
 from anonymizer.platform.charts import NARROW, marker, open_chart, share_scale  # as the other dot charts
 
 #: A participant's state, as its class, colour, marker and legend text.
 STATES = {
-    "flagged": ("#D55E00", "square", "flagged (below the minimum, or a failed attention check)"),
-    "passing": ("#0072B2", "circle", "at or above the minimum"),
-    "not-judged": ("#6B6B6B", "diamond", "not judged yet: too few gold answers"),
+    "flagged": ("#D55E00", "square", gettext_lazy("flagged (below the minimum, or a failed attention check)")),
+    "passing": ("#0072B2", "circle", gettext_lazy("at or above the minimum")),
+    "not-judged": ("#6B6B6B", "diamond", gettext_lazy("not judged yet: too few gold answers")),
 }
 
 
@@ -36,7 +38,7 @@ def state_of(row: GoldRow, judged_after: int) -> str:
 
 
 def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_after: int,
-                        title: str = "Gold accuracy per participant", width: int = NARROW) -> str:
+                        title: str | None = None, width: int = NARROW) -> str:
     """The SVG (empty without rows); every text escaped, so it is safe to embed."""
     if not rows:
         return ""
@@ -46,17 +48,22 @@ def gold_accuracy_chart(rows: Sequence[GoldRow], *, min_accuracy: float, judged_
     def px(share: float) -> float:
         return left + max(0.0, min(1.0, share)) * (width - left - right)
 
-    parts = open_chart(width, height, title, "gold-chart")
-    parts += share_scale(px, legend=STATES, left=left, width=width, height=height, top=top,
-                         caption="share of gold posts answered right", line_class="minimum", line_at=min_accuracy,
-                         line_title=f"minimum {min_accuracy:.0%}",
-                         line_label=f"minimum {min_accuracy * 100:g}% after {judged_after} gold")
+    parts = open_chart(width, height, title or gettext("Gold accuracy per participant"), "gold-chart")
+    legend = {state: (colour, shape, str(text)) for state, (colour, shape, text) in STATES.items()}
+    parts += share_scale(px, legend=legend, left=left, width=width, height=height, top=top,
+                         caption=gettext("share of gold posts answered right"), line_class="minimum",
+                         line_at=min_accuracy,
+                         line_title=gettext("minimum %(share)s") % {"share": f"{min_accuracy:.0%}"},
+                         line_label=gettext("minimum %(percent)s%% after %(gold)s gold") % {
+                             "percent": f"{min_accuracy * 100:g}", "gold": judged_after})
     for i, row in enumerate(rows):
         y = top + row_height * i
         state = state_of(row, judged_after)
         colour, shape, _ = STATES[state]
-        said = (f"{row.correct} of {row.answered} gold right" if row.answered else "no gold answered yet")
-        label = f"{row.label}: {said}" + (" — flagged" if row.flagged else "")
+        said = (gettext("%(correct)s of %(answered)s gold right") % {"correct": row.correct, "answered": row.answered}
+                if row.answered else gettext("no gold answered yet"))
+        label = (gettext("%(participant)s: %(said)s — flagged") if row.flagged else gettext("%(participant)s: %(said)s")
+                 ) % {"participant": row.label, "said": said}
         parts.append(f'<g class="participant {state}">')
         parts.append(f'<text class="row-label" x="{left}" y="{y + 8}" font-size="12" stroke="#fff" '
                      f'stroke-width="3" paint-order="stroke">{escape(label)}</text>')

@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.crowd.stats import cross_table
@@ -32,7 +33,7 @@ class CampaignParams(serializers.Serializer):
         """Before anything is queued (the run checks again: the campaign may go meanwhile)."""
         owner = self.context.get("owner")
         if owner is not None and not selectors.campaigns_of(owner).filter(id=campaign_id).exists():
-            raise serializers.ValidationError("There is no such campaign of yours.")
+            raise serializers.ValidationError(gettext("There is no such campaign of yours."))
         return campaign_id
 
 
@@ -40,11 +41,12 @@ def _campaign(job: Job, task: str | None = None) -> Campaign:
     campaign = selectors.campaigns_of(job.owner).filter(id=job.params["campaign"]).select_related(
         "location_model").first()
     if campaign is None:  # not theirs, or gone: the same answer, so nothing leaks
-        raise UserFacingError("There is no such campaign of yours.")
+        raise UserFacingError(gettext("There is no such campaign of yours."))
     if task is not None and campaign.task != task:
-        raise UserFacingError(f"This needs a campaign of the task {task!r}; this one is {campaign.task!r}.")
+        raise UserFacingError(gettext("This needs a campaign of the task %(wanted)s; this one is %(task)s.") % {
+            "wanted": repr(task), "task": repr(campaign.task)})
     if campaign.location_model is None:
-        raise UserFacingError("The campaign has no location model, whose tokenizer and grid this needs.")
+        raise UserFacingError(gettext("The campaign has no location model, whose tokenizer and grid this needs."))
     return campaign
 
 
@@ -104,10 +106,10 @@ def run_calibrate_threshold(job: Job, run: JobRun) -> dict:
     campaign = _campaign(job, Campaign.Task.DEIDENTIFY)
     sample = selectors.calibration_sample(campaign)
     if not sample["enough"]:
-        raise UserFacingError(
-            f"Too few hand de-identifications to calibrate: it needs at least {sample['need_posts']} posts each "
-            f"de-identified by {sample['need_participants']} participants who were not flagged; there are "
-            f"{sample['posts']}. Nothing was changed.")
+        raise UserFacingError(gettext(
+            "Too few hand de-identifications to calibrate: it needs at least %(need)s posts each de-identified by "
+            "%(participants)s participants who were not flagged; there are %(posts)s. Nothing was changed.") % {
+                "need": sample["need_posts"], "participants": sample["need_participants"], "posts": sample["posts"]})
     run.progress(1, 2, f"scoring {len(sample['texts'])} hand de-identified posts")
     record = calibrate_threshold(campaign.location_model, sample["texts"], owner=job.owner, campaign=campaign)
     calibration = record.metadata["calibration"]
@@ -138,12 +140,12 @@ def run_machine_human_table(job: Job, run: JobRun) -> dict:
     return {"threshold": location.threshold.value, "table": table.as_rows(), "posts": len(ids)}
 
 
-register(JobKind(name="train_human_model", label="Train the human-inferability classifier",
+register(JobKind(name="train_human_model", label=gettext_lazy("Train the human-inferability classifier"),
                  run=run_train_human_model, params_serializer=CampaignParams,
                  summary_template="jobs/summary/crowd.html"))
-register(JobKind(name="calibrate_threshold", label="Calibrate the threshold from hand de-identifications",
+register(JobKind(name="calibrate_threshold", label=gettext_lazy("Calibrate the threshold from hand de-identifications"),
                  run=run_calibrate_threshold, params_serializer=CampaignParams,
                  summary_template="jobs/summary/crowd.html"))
-register(JobKind(name="machine_human_table", label="Machine- x human-inferable table",
+register(JobKind(name="machine_human_table", label=gettext_lazy("Machine- x human-inferable table"),
                  run=run_machine_human_table, params_serializer=CampaignParams,
                  summary_template="jobs/summary/crowd.html"))

@@ -9,6 +9,7 @@ import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.translation import gettext
 
 from anonymizer.crowd import quality
 from anonymizer.crowd.stats import (
@@ -242,21 +243,24 @@ def calibration_sample(campaign: Campaign) -> dict:
 def campaign_actions(campaign: Campaign, report: dict) -> list[dict]:
     """The jobs the campaign's page offers, each with whether it can run now and, when not, why."""
     decided = [a.human_inferable for a in report["aggregates"] if a.human_inferable is not None]
-    no_model = "" if campaign.location_model_id else "The campaign has no location model (its tokenizer and grid)."
+    no_model = "" if campaign.location_model_id else gettext("The campaign has no location model (its tokenizer "
+                                                             "and grid).")
     actions = []
     if campaign.task == Campaign.Task.INFERABLE:
         both = len(set(decided)) == 2
-        actions.append({"action": "train_human_model", "label": "Train the human-inferability classifier…",
-                        "reason": no_model or ("" if both and len(decided) >= 10 else
-                                               f"It needs at least 10 decided posts of both labels; {len(decided)} "
-                                               f"decided so far ({sum(decided)} human-inferable).")})
-        actions.append({"action": "machine_human_table", "label": "Machine × human table",
-                        "reason": no_model or ("" if decided else "No post is decided yet.")})
+        actions.append({"action": "train_human_model", "label": gettext("Train the human-inferability classifier…"),
+                        "reason": no_model or ("" if both and len(decided) >= 10 else gettext(
+                            "It needs at least 10 decided posts of both labels; %(decided)s decided so far "
+                            "(%(inferable)s human-inferable).") % {"decided": len(decided),
+                                                                   "inferable": sum(decided)})})
+        actions.append({"action": "machine_human_table", "label": gettext("Machine × human table"),
+                        "reason": no_model or ("" if decided else gettext("No post is decided yet."))})
     else:
         sample = calibration_sample(campaign)
-        actions.append({"action": "calibrate_threshold", "label": "Calibrate the threshold…",
-                        "reason": no_model or ("" if sample["enough"] else
-                                               f"It needs at least {sample['need_posts']} posts each de-identified by "
-                                               f"{sample['need_participants']} participants who were not flagged; "
-                                               f"{sample['posts']} so far.")})
+        actions.append({"action": "calibrate_threshold", "label": gettext("Calibrate the threshold…"),
+                        "reason": no_model or ("" if sample["enough"] else gettext(
+                            "It needs at least %(need)s posts each de-identified by %(participants)s participants "
+                            "who were not flagged; %(posts)s so far.") % {
+                                "need": sample["need_posts"], "participants": sample["need_participants"],
+                                "posts": sample["posts"]})})
     return actions

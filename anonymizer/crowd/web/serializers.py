@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from anonymizer.crowd.web.services import (
@@ -59,8 +60,8 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     def validate_attention_checks(self, count: int) -> int:
         if count == 1:
-            raise serializers.ValidationError("One attention check can ask only Yes or only No: give 0, or at least "
-                                              "2 (half ask Yes, half No).")
+            raise serializers.ValidationError(gettext("One attention check can ask only Yes or only No: give 0, or at "
+                                                      "least 2 (half ask Yes, half No)."))
         return count
 
     def to_representation(self, campaign: Campaign) -> dict:
@@ -73,9 +74,9 @@ class CampaignSerializer(serializers.ModelSerializer):
         needed = data.get("min_answers_for_code", 0)  # unless given: the default, or the cap when smaller
         if needed > cap:
             raise serializers.ValidationError({"min_answers_for_code": [
-                f"A completion code cannot need more answers ({needed}) than one participant may give "
-                f"(per_participant_cap {cap})."]})
+                gettext("A completion code cannot need more answers (%(needed)s) than one participant may give "
+                        "(per_participant_cap %(cap)s).") % {"needed": needed, "cap": cap}]})
         if not data.get("posts") and not data.get("sample"):
-            raise serializers.ValidationError({"posts": ["Give the posts, or a sample size to draw from the model's "
-                                                         "corpus."]})
+            raise serializers.ValidationError({"posts": [gettext("Give the posts, or a sample size to draw from the "
+                                                                 "model's corpus.")]})
         return data

@@ -22,12 +22,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.i18n import JavaScriptCatalog
 
 from anonymizer.crowd import quality
+from anonymizer.crowd.stats import Label
 from anonymizer.crowd.web import selectors
 from anonymizer.crowd.web import services as crowd
 from anonymizer.crowd.web.exports import export_response
@@ -245,10 +246,23 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
         min_accuracy=plan.min_accuracy, judged_after=plan.judged_after)) if plan.gold else ""
     return render(request, "crowd/detail.html", {
         "campaign": campaign, "report": report, "join_url": join_url, "aggregates": aggregates, "jobs": jobs,
-        "chart": chart, "aggregate_rows": list(zip(aggregates, texts, ids, strict=True)),
+        "chart": chart, "aggregate_rows": list(zip(aggregates, texts, ids, [label_name(a.label) for a in aggregates],
+                                                   strict=True)),
+        "label_counts": [(label_name(label), count) for label, count in report["labels"].items()],
         "actions": selectors.campaign_actions(campaign, report), "strikes": strikes, "map_answers": answers_map,
         "checks": quality.describe_checks(plan, items, campaign.min_answers_for_code), "plan": plan,
         "gold_chart": gold_chart})
+
+
+#: What the answers decide about a post, as the dashboard says it (the values stay the exports' and the API's).
+LABEL_NAMES = {Label.INFERABLE: pgettext_lazy("crowd label", "human-inferable"),
+               Label.NOT_INFERABLE: pgettext_lazy("crowd label", "not human-inferable"),
+               Label.UNDECIDED: pgettext_lazy("crowd label", "undecided"),
+               Label.NO_ANSWERS: pgettext_lazy("crowd label", "no answers")}
+
+
+def label_name(label: str) -> str:
+    return str(LABEL_NAMES.get(label, label))
 
 
 # Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST

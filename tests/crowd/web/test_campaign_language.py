@@ -14,7 +14,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from anonymizer.crowd.web import services as crowd
-from anonymizer.models import Campaign
+from anonymizer.models import Campaign, CampaignPost
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +177,49 @@ def test_the_api_takes_and_shows_the_language(staff, location_models):
     assert wrong.status_code == 400 and "language" in wrong.json()
     shown = client.get(reverse("api-campaign-detail", args=[made.json()["id"]])).json()
     assert shown["language"] == "ja"
+
+
+# -- the owner's pages: in the owner's language (Accept-Language here), machine values unchanged -------------------
+def answered_campaign(staff) -> Campaign:
+    posts = [crowd.PostSpec("Shibuya crossing at six", external_id="r1"),
+             crowd.PostSpec("Tea at home", external_id="r2"),
+             crowd.PostSpec("Pasta for dinner", CampaignPost.Kind.GOLD, False, "g1")]
+    campaign = crowd.create_campaign(owner=staff, name="where", instructions="Judge.", consent_text="OK.",
+                                     posts=posts, judgments_per_post=2, cutoff=0.1, min_gold_answers=1, gold_share=0.0,
+                                     min_answers_for_code=2)
+    for _ in range(2):
+        participant = crowd.join(campaign)
+        crowd.consent(participant)
+        while (assignment := crowd.next_assignment(participant)) is not None:
+            crowd.answer(participant, assignment.post_id, answer=assignment.post.text.startswith("Shibuya"))
+    return campaign
+
+
+def test_the_dashboard_in_japanese_keeps_its_values_and_exports(client, staff):
+    campaign = answered_campaign(staff)
+    client.force_login(staff)
+    page = client.get(reverse("campaign-detail", args=[campaign.id]), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    for japanese in ("実施中", "参加者用のリンク", "有効な回答 <span id=\"campaign-progress\">4 / 4</span>件",
+                     "人が推定できる 1件", "未決 1件", "「はい」の割合(95% Wilson区間)", "参加者と完了コードのCSV",
+                     "キャンペーンを終了…", "人による推定可能性の分類器を学習…", "参加者ごとの正解付きの設問の正答率",
+                     "「はい」が10%以上", "この投稿がどこで書かれたかわかるか(はい / いいえ)"):
+        assert japanese in page, japanese
+    # The label's CSS class keeps the machine value; the exports keep their column names and values.
+    assert 'class="label-human-inferable">人が推定できる<' in page
+    export = client.get(reverse("campaign-export", args=[campaign.id, "aggregates", "csv"]), HTTP_ACCEPT_LANGUAGE="ja")
+    content = b"".join(export.streaming_content if export.streaming else [export.content]).decode()
+    assert content.splitlines()[0].startswith("post,") and "human-inferable" in content
+    english = client.get(reverse("campaign-detail", args=[campaign.id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 human-inferable" in english and 'class="label-human-inferable">human-inferable<' in english
+
+
+def test_the_close_confirmation_and_messages_in_japanese(client, staff):
+    campaign = answered_campaign(staff)
+    client.force_login(staff)
+    url = reverse("campaign-action", args=[campaign.id, "close"])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "「where」を終了しますか?" in page and "これまでの回答6件" in page  # 4 posts' answers and 2 gold
+    closed = client.post(url, {"confirm": "yes"}, HTTP_ACCEPT_LANGUAGE="ja", follow=True).content.decode()
+    assert "キャンペーンを終了しました。" in closed and "終了 — リンクからは誰も参加できません" in closed
+    listing = client.get(reverse("campaign-list"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "クラウドソーシングのキャンペーン" in listing and "<td>終了</td>" in listing

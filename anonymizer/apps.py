@@ -23,3 +23,9 @@ class AnonymizerConfig(AppConfig):
         from anonymizer.temporal.web import jobs as temporal_jobs  # noqa: F401
 
         compile_catalogs(settings.LOCALE_SOURCE_DIR, settings.LOCALE_PATHS[0])
+        # The cores' sentences (anonymizer.texts.gettext) in the request's language.
+        from django.utils.translation import get_language, gettext, ngettext
+
+        from anonymizer import texts
+
+        texts.use_translations(gettext, ngettext, get_language)

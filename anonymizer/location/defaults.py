@@ -10,6 +10,7 @@ from pathlib import Path
 from anonymizer.location.corpus import ColumnMap
 from anonymizer.location.tokenize import TokenizerSettings
 from anonymizer.platform.grid import Grid
+from anonymizer.texts import gettext_noop
 
 # Bumped when how a default model is trained changes beyond its spec (units and the gazetteer scorer: 2), so the
 # bootstrap trains it again.
@@ -49,7 +50,7 @@ class ModelSpec:
 # Tokyo: the box the issue names; 20 x 10 as in the paper (rows north to south, about 1.9 x 4.5 km cells).
 TOKYO = ModelSpec(
     name="tokyo-ja",
-    title="Tokyo (Japanese)",
+    title=gettext_noop("Tokyo (Japanese)"),  # shown translated: TrainedLocationModel.display_name
     corpus="geo/japan_311/tweets.csv",
     language="ja",
     grid=Grid(35.50, 139.45, 35.85, 139.95, rows=20, cols=10),
@@ -59,7 +60,7 @@ TOKYO = ModelSpec(
 # cities; state-level places are left out, their coordinates are the centre of a whole state.
 US_MIDWEST = ModelSpec(
     name="us-midwest-en",
-    title="US Midwest and South (English)",
+    title=gettext_noop("US Midwest and South (English)"),
     corpus="geo/us_midwest_2017/tweets.csv.gz",
     language="en",
     grid=Grid(29.0, -104.0, 49.0, -84.0, rows=20, cols=10),

@@ -36,6 +36,7 @@ import numpy as np
 
 from anonymizer.location.classifier import bigram, unit_parts
 from anonymizer.platform.deadline import Deadline, check
+from anonymizer.texts import gettext, ngettext
 
 TIE_TOLERANCE = 1e-9
 _CHUNK = 8192  # children scored at a time
@@ -523,12 +524,17 @@ class Deidentifier:
                    and all(step["exhaustive"] for step in searched[:-1]))
         reason = ""
         if not under:
-            names = ", ".join(f"{name} {score:.3f} (threshold {thresholds[name]:.3f})"
-                              for name, score in best.scores.items())
-            reason = (f"Deleting {len(best.positions)} of the {len(allowed)} deletable tokens leaves: {names}."
+            names = gettext(", ").join(gettext("%(name)s %(score)s (threshold %(threshold)s)") % {
+                "name": name, "score": f"{score:.3f}", "threshold": f"{thresholds[name]:.3f}"}
+                for name, score in best.scores.items())
+            values = {"m": len(best.positions), "n": len(allowed), "names": names}
+            reason = (ngettext("Deleting %(m)d of the %(n)d deletable token leaves: %(names)s.",
+                               "Deleting %(m)d of the %(n)d deletable tokens leaves: %(names)s.", len(allowed))
                       if m is not None else
-                      f"Even deleting all {len(allowed)} deletable tokens leaves: {names}. The rest of the post "
-                      "and the model's prior keep it above the threshold.")
+                      ngettext("Even deleting all %(n)d deletable token leaves: %(names)s. The rest of the post and "
+                               "the model's prior keep it above the threshold.",
+                               "Even deleting all %(n)d deletable tokens leaves: %(names)s. The rest of the post "
+                               "and the model's prior keep it above the threshold.", len(allowed))) % values
         return Deidentification(best.positions, before, best.scores, thresholds, under, best.exhaustive, minimal,
                                 total + 1, reason, searched)
 

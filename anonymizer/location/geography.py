@@ -7,6 +7,8 @@ Everything is computed from the grid and the offline gazetteer, once per grid an
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -15,6 +17,7 @@ from sklearn.neighbors import BallTree
 
 from anonymizer.platform.grid import EARTH_RADIUS_KM, Grid
 from anonymizer.recognize.gazetteer import Gazetteer, Place
+from anonymizer.texts import active_language, gettext
 
 # Kinds that can name a cell, most preferred first: where the gazetteer has municipalities (Japan: wards,
 # cities, towns, as the official name "新宿区", "川崎市中原区"), they name the cells; elsewhere the cities do.
@@ -51,8 +54,8 @@ class CellPlace:
 
     @property
     def text(self) -> str:
-        """"Des Moines, IA", or "near Duluth, MN" for a place outside the cell."""
-        return self.name if self.inside or not self.name else f"near {self.name}"
+        """"Des Moines, IA", or "near Duluth, MN" for a place outside the cell (in the active language)."""
+        return self.name if self.inside or not self.name else gettext("near %(place)s") % {"place": self.name}
 
 
 @dataclass(frozen=True)
@@ -72,14 +75,36 @@ class GridPlaces:
         return self.texts
 
 
-def place_name(place: Place, gazetteer: Gazetteer) -> str:
+# A name in Japanese writing: kana or kanji.
+_JAPANESE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _latin(name: str) -> bool:
+    return not _JAPANESE.search(name) and any(c.isalpha() for c in name) and all(
+        not c.isalpha() or unicodedata.name(c, "").startswith("LATIN") for c in name)
+
+
+def local_name(place: Place, gazetteer: Gazetteer, language: str | None = None) -> str:
+    """A place's name in ``language`` where the gazetteer has one: Japanese (kana, kanji) on a Japanese page,
+    romanized on any other ("渋谷区" / "Shibuya", "東京" / "Tokyo"); else its name as the gazetteer has it (most of
+    Japan's municipalities have no romanized name there, no US place a Japanese one). The names are the
+    gazetteer's own (its "names": the name and its aliases), never made up. Without a language, the name."""
+    if language is None:
+        return place.name
+    wanted = _JAPANESE.search if language == "ja" else _latin
+    if wanted(place.name):
+        return place.name
+    return next((name for name in gazetteer.names_of(place) if wanted(name)), place.name)
+
+
+def place_name(place: Place, gazetteer: Gazetteer, language: str | None = None) -> str:
     """How a map names a place: a US city with its state's postal code ("Des Moines, IA"), any other place by
-    its name as the gazetteer has it ("新宿区", "川崎市中原区")."""
+    its name in ``language`` where the gazetteer has one ("新宿区" / "Shinjuku", "川崎市中原区")."""
     if place.country == "US" and place.admin1:
         codes = gazetteer.abbreviations_of(place.admin1)
         if codes:
-            return f"{place.name}, {codes[0]}"
-    return place.name
+            return f"{local_name(place, gazetteer, language)}, {codes[0]}"
+    return local_name(place, gazetteer, language)
 
 
 def _box(grid: Grid, margin: float) -> tuple[float, float, float, float]:
@@ -99,7 +124,7 @@ def naming_candidates(grid: Grid, gazetteer: Gazetteer) -> list[Place]:
     return []
 
 
-def cell_places(grid: Grid, gazetteer: Gazetteer | None = None) -> list[CellPlace]:
+def cell_places(grid: Grid, gazetteer: Gazetteer | None = None, language: str | None = None) -> list[CellPlace]:
     """For every cell (in id order) the most populous candidate place inside it (ties: the nearest to the
     cell's centre), or for a cell with none the nearest sizable candidate (population >= SIZABLE_POPULATION,
     or any when there is none). Vectorized: one pass over the places, one nearest-neighbour query for the rest.
@@ -137,7 +162,7 @@ def cell_places(grid: Grid, gazetteer: Gazetteer | None = None) -> list[CellPlac
     out = []
     for c, (i, d) in enumerate(zip(chosen.tolist(), km.tolist(), strict=True)):
         if i not in names:
-            names[i] = place_name(places[i], gazetteer)
+            names[i] = place_name(places[i], gazetteer, language)
         out.append(CellPlace(names[i], bool(cell[i] == c), round(d, 1)))
     return out
 
@@ -149,7 +174,8 @@ def _km(lat1, lon1, lat2, lon2) -> np.ndarray:
     return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
 
 
-def map_labels(grid: Grid, gazetteer: Gazetteer | None = None, limit: int = MAX_LABELS) -> list[dict]:
+def map_labels(grid: Grid, gazetteer: Gazetteer | None = None, limit: int = MAX_LABELS,
+               language: str | None = None) -> list[dict]:
     """Labels of the candidate places inside the grid, most populous first, each with the zoom `level` (0 =
     the zoom that fits the grid) from which it is drawn: greedily, a place is drawn at the first level where
     no more populous label is closer than the level's spacing, so labels thin out as the map zooms out."""
@@ -174,7 +200,7 @@ def map_labels(grid: Grid, gazetteer: Gazetteer | None = None, limit: int = MAX_
             level[i] = lv
             placed.append(i)
     shown = [i for i in np.argsort(level, kind="stable").tolist() if level[i] < LABEL_LEVELS][:limit]
-    return [{"name": place_name(places[i], gazetteer), "lat": places[i].lat, "lon": places[i].lon,
+    return [{"name": place_name(places[i], gazetteer, language), "lat": places[i].lat, "lon": places[i].lon,
              "population": places[i].population, "level": int(level[i])} for i in sorted(shown)]
 
 
@@ -195,15 +221,33 @@ def geography_layers(grid: Grid) -> list[dict]:
     return layers
 
 
+def grid_places(grid: Grid, language: str | None = None) -> GridPlaces:
+    """Cell names and map labels of a grid with the shipped gazetteer, in ``language`` (by default the active one:
+    anonymizer.texts), computed once per grid, language and process; without the gazetteer file, empty names and
+    no labels (the maps still draw). Names shown only: what is released is the user's text, never these."""
+    return _grid_places(grid, _shown_language(language))
+
+
+def _shown_language(language: str | None) -> str | None:
+    """Which of a place's names to show: "ja" (Japanese ones), "en" (romanized ones) or None (the gazetteer's
+    name: outside the web app)."""
+    language = language or active_language()
+    return None if language is None else "ja" if language == "ja" else "en"
+
+
 @lru_cache(maxsize=64)
-def grid_places(grid: Grid) -> GridPlaces:
-    """Cell names and map labels of a grid with the shipped gazetteer, computed once per grid and process; without
-    the gazetteer file, empty names and no labels (the maps still draw)."""
+def _grid_places(grid: Grid, language: str | None) -> GridPlaces:
     try:
         gazetteer = Gazetteer.load()
     except OSError:
         return GridPlaces((CellPlace("", False, 0.0),) * grid.n_cells, ())
-    return GridPlaces(tuple(cell_places(grid, gazetteer)), tuple(map_labels(grid, gazetteer)))
+    return GridPlaces(tuple(cell_places(grid, gazetteer, language)),
+                      tuple(map_labels(grid, gazetteer, language=language)))
+
+
+# Uncached, as an lru_cache'd function offers it (tests compute a grid's places afresh with it).
+grid_places.__wrapped__ = lambda grid, language=None: _grid_places.__wrapped__(  # type: ignore[attr-defined]
+    grid, _shown_language(language))
 
 
 def map_description(grid: Grid) -> dict:

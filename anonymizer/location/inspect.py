@@ -19,16 +19,16 @@ from anonymizer.location.review import needs_review
 from anonymizer.location.tokenize import Token
 from anonymizer.location.verdict import (
     CANNOT_KNOW,
-    CHECK_TITLES,
     CLASSIFIER,
-    STILL_INFERABLE,
     before_sentence,
+    check_title,
     model_strength,
     overall,
     release_checks,
 )
 from anonymizer.platform.deadline import Deadline
 from anonymizer.platform.grid import Grid
+from anonymizer.texts import gettext, ngettext
 
 TOP_CELLS = 5
 MASS = 0.9
@@ -77,7 +77,7 @@ def scorer_views(model: LocationModel, text: str, extra_scorers: Sequence[Linear
     scores, distributions = deidentifier.scores(norms), deidentifier.distributions(norms)
     views = []
     for scorer in scorers:
-        view = {"name": scorer.name, "title": CHECK_TITLES.get(scorer.name, scorer.name),
+        view = {"name": scorer.name, "title": check_title(scorer.name),
                 "score": scores[scorer.name], "threshold": scorer.threshold,
                 "over": bool(scores[scorer.name] >= scorer.threshold)}
         cells = _over_cells(model, scorer.name, distributions.get(scorer.name))
@@ -178,7 +178,8 @@ def inspect_text(model: LocationModel, text: str, options: InspectOptions = DEFA
     out["verdict"] = {**overall(checks, decision.under_threshold, strength,
                                 language_problem=language["message"] if language else None),
                       "before": before_sentence(out["before"]["scorers"]), "checks": checks,
-                      "review": [item.to_dict() for item in review], "cannot_know": CANNOT_KNOW,
+                      "review": [{**item.to_dict(), "why": gettext(item.why)} for item in review],
+                      "cannot_know": gettext(CANNOT_KNOW),
                       "model_strength": strength}
     for scorer in extra_scorers:
         if scorer.name == "human":  # the crowd-trained model: the paper's machine x human classes
@@ -253,25 +254,30 @@ def keep_warnings(model: LocationModel, source: str, result, options: InspectOpt
                   extra_scorers: Sequence[LinearScorer], edit: TextEdit | None) -> list[dict]:
     """Warnings about the words to keep, as {field, message}: an entry found nowhere in the post, and (automatic
     mode) a keep list that leaves the post over a threshold, with whether the post gets under without it."""
-    warnings = [{"field": "keep", "message": f"“{word}” is not in the post."} for word in result.keep_missing]
+    warnings = [{"field": "keep", "message": gettext("“%(word)s” is not in the post.") % {"word": word}}
+                for word in result.keep_missing]
     decision = result.decision
     if options.m is not None or decision.under_threshold or not result.kept:
         return warnings
-    kept = ", ".join(f"“{result.tokens[i].text}”" for i in result.kept[:10])
+    kept = gettext(", ").join(gettext("“%(text)s”") % {"text": result.tokens[i].text} for i in result.kept[:10])
     without_keep = replace(options, keep_words=())
     free = model.deidentify(source, keep_spans=edit.inserted_spans if edit is not None else (),
                             extra_scorers=extra_scorers, **without_keep.release_keywords())
-    proof = "" if decision.optimal else " (the search was not exhaustive, so this is the best found, not a proof)"
+    proof = "" if decision.optimal else gettext(
+        " (the search was not exhaustive, so this is the best found, not a proof)")
     if free.decision.under_threshold:
         n = len(free.decision.deleted)
-        warnings.append({"field": "keep", "message": (
-            f"Keeping {kept} makes the goal impossible: no deletion of the other words gets the post under every "
-            f"threshold{proof}; without the words to keep, deleting {n} unit{'s' if n != 1 else ''} would. The "
-            f"text is {STILL_INFERABLE}.")})
+        warnings.append({"field": "keep", "message": ngettext(
+            "Keeping %(kept)s makes the goal impossible: no deletion of the other words gets the post under every "
+            "threshold%(proof)s; without the words to keep, deleting %(n)d unit would. The text is still "
+            "inferable — not safe to release.",
+            "Keeping %(kept)s makes the goal impossible: no deletion of the other words gets the post under every "
+            "threshold%(proof)s; without the words to keep, deleting %(n)d units would. The text is still "
+            "inferable — not safe to release.", n) % {"kept": kept, "proof": proof, "n": n}})
     else:
-        warnings.append({"field": "text", "message": (
-            f"Even without the words to keep, no deletion gets this post under every threshold{proof}. The text is "
-            f"{STILL_INFERABLE}.")})
+        warnings.append({"field": "text", "message": gettext(
+            "Even without the words to keep, no deletion gets this post under every threshold%(proof)s. The text is "
+            "still inferable — not safe to release.") % {"proof": proof}})
     return warnings
 
 

@@ -20,10 +20,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from anonymizer.texts import gettext, gettext_noop, ngettext
+
 KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
-LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}
+LANGUAGE_NAMES = {"ja": gettext_noop("Japanese"), "en": gettext_noop("English")}
 LATIN_SHARE = 0.5  # an English model: at least this share of a post's letters Latin
 
 
@@ -57,17 +59,19 @@ def language_problem(text: str, language: str) -> str | None:
         simplified = sorted({c for c in text if HAN.match(c) and simplified_only(c)}, key=text.index)
         if simplified:
             shown = "、".join(simplified[:5])
-            return (f"it has no kana, and {shown} {'is a' if len(simplified) == 1 else 'are'} Simplified Chinese "
-                    f"character{'' if len(simplified) == 1 else 's'} not used in Japanese")
+            return ngettext("it has no kana, and %(shown)s is a Simplified Chinese character not used in Japanese",
+                            "it has no kana, and %(shown)s are Simplified Chinese characters not used in Japanese",
+                            len(simplified)) % {"shown": shown}
         if HANGUL.search(text):
-            return "it has no kana and is written in Hangul (Korean)"
+            return gettext("it has no kana and is written in Hangul (Korean)")
         if not HAN.search(text):
-            return "it has no kana and no kanji"
+            return gettext("it has no kana and no kanji")
         return None
     if language == "en":
         latin = sum(_latin(c) for c in letters)
         if latin < LATIN_SHARE * len(letters):
-            return f"only {latin} of its {len(letters)} letters are Latin"
+            return gettext("only %(latin)d of its %(letters)d letters are Latin") % {"latin": latin,
+                                                                                  "letters": len(letters)}
         return None
     return None
 
@@ -77,8 +81,8 @@ def language_warning(text: str, language: str, model_name: str) -> dict | None:
     problem = language_problem(text, language)
     if problem is None:
         return None
-    name = LANGUAGE_NAMES.get(language, language)
-    return {"field": "text", "message": (
-        f"This post does not look {name} ({problem}), but the model {model_name} reads {name} posts: its words "
-        f"are unknown to it, so low scores here say nothing about where the post points. Choose a model of the "
-        f"post's language.")}
+    name = gettext(LANGUAGE_NAMES[language]) if language in LANGUAGE_NAMES else language
+    return {"field": "text", "message": gettext(
+        "This post does not look %(language)s (%(problem)s), but the model %(model)s reads %(language)s posts: its "
+        "words are unknown to it, so low scores here say nothing about where the post points. Choose a model of the "
+        "post's language.") % {"language": name, "problem": problem, "model": model_name}}

@@ -56,16 +56,17 @@ from anonymizer.location.units import (
 )
 from anonymizer.recognize.precision import is_first_name, is_ordinary
 from anonymizer.recognize.time_words import MONTH_ABBREVIATIONS, MONTHS, WEEKDAY_ABBREVIATIONS, WEEKDAYS
+from anonymizer.texts import gettext_noop
 
 if TYPE_CHECKING:
     from anonymizer.location.model import LocationModel
 
-# Why an item is listed (the API's `why`).
-UNKNOWN_PLACE = "place name not in the gazetteer"
-UNKNOWN_VENUE = "venue or landmark not in the gazetteer"
-PROPER_NOUN = "proper noun not in the gazetteer"
-NAME_BEFORE_PLACE_WORD = "name before a place word, not in the gazetteer"
-NAME_TAG = "hashtag or @mention that looks like a name, not in the gazetteer"
+# Why an item is listed (the API's `why`; shown as gettext(why)).
+UNKNOWN_PLACE = gettext_noop("place name not in the gazetteer")
+UNKNOWN_VENUE = gettext_noop("venue or landmark not in the gazetteer")
+PROPER_NOUN = gettext_noop("proper noun not in the gazetteer")
+NAME_BEFORE_PLACE_WORD = gettext_noop("name before a place word, not in the gazetteer")
+NAME_TAG = gettext_noop("hashtag or @mention that looks like a name, not in the gazetteer")
 
 # A name at least this frequent (wordfreq Zipf: log10 of uses per billion words) is known everywhere: a brand, a
 # service, a celebrity (English: Google 4.86, Obama 4.86, NFL 4.54, Lego 3.83, Bruh 3.51; Japanese: ツイッター 4.55,

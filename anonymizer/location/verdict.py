@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from anonymizer.location.place_scorer import PLACE_SCORER
 from anonymizer.location.review import ReviewItem
+from anonymizer.texts import active_language, gettext, gettext_noop, ngettext
 
 CLASSIFIER = "location"
 HUMAN = "human"
@@ -25,14 +26,16 @@ HUMAN = "human"
 # (calibration.py: an attacker may place at most 1.25x as many posts as the baseline). The default models are
 # 1.39x (tokyo-ja) and 1.56x (us-midwest-en).
 WEAK_LIFT = 1.25
-CHECK_TITLES = {CLASSIFIER: "Classifier", PLACE_SCORER: "Places", HUMAN: "People (human-inferability model)"}
-STILL_INFERABLE = "still inferable — not safe to release"
+# Shown in the request's language: gettext(CHECK_TITLES[name]) (anonymizer.texts: English outside the web app).
+CHECK_TITLES = {CLASSIFIER: gettext_noop("Classifier"), PLACE_SCORER: gettext_noop("Places"),
+                HUMAN: gettext_noop("People (human-inferability model)")}
+STILL_INFERABLE = gettext_noop("still inferable — not safe to release")
 # The overall statuses, worst first: a threshold not met, a gazetteer place inside the map left, names no list
 # holds left for the reader to check, every check passed.
 STATUSES = ("fail", "places", "review", "pass")
 MARKS = {"pass": "✓", "fail": "✗", "unchecked": "–", "review": "◐"}
 # What no check here can see, said next to every verdict: a pass is a pass of these checks, not of the post.
-CANNOT_KNOW = ("Kakurega reads only the text. It cannot know what else gives the place away: the post's "
+CANNOT_KNOW = gettext_noop("Kakurega reads only the text. It cannot know what else gives the place away: the post's "
                "metadata (its geotag, its time, the account that posts it), its images, the person's other posts, "
                "and places no list holds (a shop, a landmark or a team a local reader knows).")
 
@@ -45,6 +48,24 @@ def _cell(label: str, place: str) -> str:
     return f"{label} ≈ {place}" if place else label
 
 
+def check_title(name: str) -> str:
+    """A check's (and its scorer's) title in the active language."""
+    return gettext(CHECK_TITLES[name]) if name in CHECK_TITLES else name
+
+
+def _quote(name: str) -> str:
+    return gettext("“%(text)s”") % {"text": name}
+
+
+def _listed(items) -> str:
+    return gettext(", ").join(items)
+
+
+def gap() -> str:
+    """What goes between two sentences: a space, none in Japanese (its sentences end with "。")."""
+    return "" if active_language() == "ja" else " "
+
+
 def model_strength(metadata: Mapping) -> dict:
     """What the model's stored held-out evaluation (metadata["scores"], written at training by
     evaluate.evaluate_predictions) says about its strength: accuracy, the majority-cell baseline, their ratio
@@ -53,19 +74,22 @@ def model_strength(metadata: Mapping) -> dict:
     lift, accuracy, baseline = scores.get("lift"), scores.get("accuracy"), scores.get("majority_baseline")
     if lift is None or accuracy is None or baseline is None:
         return {"known": False, "weak_below": WEAK_LIFT,
-                "message": "No held-out evaluation is stored with this model, so its strength is unknown: passing "
-                           "its classifier check may say little."}
+                "message": gettext("No held-out evaluation is stored with this model, so its strength is unknown: "
+                                   "passing its classifier check may say little.")}
     weak = lift < WEAK_LIFT
-    measured = (f"On {scores.get('posts', 0):,} held-out posts the classifier is right {percent(accuracy)} of the "
-                f"time, {lift:.2f}× guessing the busiest cell ({percent(baseline)})")
-    message = (f"Weak model: {measured}, under {WEAK_LIFT:.2f}×. Passing its classifier check says little; a "
-               "stronger attacker may still place the text." if weak else f"{measured}.")
+    values = {"posts": f"{scores.get('posts', 0):,}", "accuracy": percent(accuracy), "lift": f"{lift:.2f}",
+              "baseline": percent(baseline), "weak": f"{WEAK_LIFT:.2f}"}
+    message = (gettext("Weak model: On %(posts)s held-out posts the classifier is right %(accuracy)s of the time, "
+                       "%(lift)s× guessing the busiest cell (%(baseline)s), under %(weak)s×. Passing its classifier "
+                       "check says little; a stronger attacker may still place the text.") if weak else
+               gettext("On %(posts)s held-out posts the classifier is right %(accuracy)s of the time, %(lift)s× "
+                       "guessing the busiest cell (%(baseline)s).")) % values
     return {"known": True, "weak": weak, "lift": lift, "accuracy": accuracy, "majority_baseline": baseline,
             "test_posts": scores.get("posts"), "weak_below": WEAK_LIFT, "message": message}
 
 
 def _quoted(names: Sequence[str]) -> str:
-    return ", ".join(f"“{name}”" for name in dict.fromkeys(names))
+    return _listed(_quote(name) for name in dict.fromkeys(names))
 
 
 def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool,
@@ -81,57 +105,66 @@ def release_checks(result: Mapping, places_left: Sequence[str], has_human: bool,
 
     def relation(name: str) -> str:
         under = scores[name] < thresholds[name]
-        return f"{'under' if under else 'at or over'} its threshold {percent(thresholds[name])}"
+        return (gettext("under its threshold %(threshold)s") if under else
+                gettext("at or over its threshold %(threshold)s")) % {"threshold": percent(thresholds[name])}
+
+    def scored(name: str) -> str:
+        return gettext("%(score)s, %(relation)s") % {"score": percent(scores[name]), "relation": relation(name)}
 
     if CLASSIFIER in scores:
         passed = scores[CLASSIFIER] < thresholds[CLASSIFIER]
-        detail = (f"{percent(scores[CLASSIFIER])} on {_cell(after['top_label'], after['top_place'])}, "
-                  f"{relation(CLASSIFIER)}")
+        detail = gettext("%(score)s on %(cell)s, %(relation)s") % {
+            "score": percent(scores[CLASSIFIER]), "cell": _cell(after["top_label"], after["top_place"]),
+            "relation": relation(CLASSIFIER)}
         checks.append({"name": CLASSIFIER, "score": scores[CLASSIFIER], "threshold": thresholds[CLASSIFIER],
                        "passed": passed, "detail": detail})
     if PLACE_SCORER in scores:
         under = scores[PLACE_SCORER] < thresholds[PLACE_SCORER]
         passed = under and not places_left
         if passed:
-            detail = "none left"
+            detail = gettext("none left")
+        elif places_left:
+            detail = gettext("%(names)s left (a place inside the map), %(scored)s") % {
+                "names": _listed(_quote(name) for name in places_left), "scored": scored(PLACE_SCORER)}
         else:
-            left = ", ".join(f"“{name}”" for name in places_left)
-            detail = (f"{left} left (a place inside the map), " if places_left else "") + \
-                f"{percent(scores[PLACE_SCORER])}, {relation(PLACE_SCORER)}"
+            detail = scored(PLACE_SCORER)
         checks.append({"name": PLACE_SCORER, "score": scores[PLACE_SCORER], "threshold": thresholds[PLACE_SCORER],
                        "passed": passed, "detail": detail, "left": list(places_left)})
     else:
         # A model trained before units has no place scorer: say so rather than leave the check out.
         checks.append({"name": PLACE_SCORER, "score": None, "threshold": None, "passed": None if not places_left
                        else False, "left": list(places_left),
-                       "detail": "this model has no place scorer" + (
-                           ": " + ", ".join(f"“{n}”" for n in places_left) + " left" if places_left else
-                           "; no gazetteer place inside the map is left")})
+                       "detail": gettext("this model has no place scorer: %(names)s left") % {
+                           "names": _listed(_quote(n) for n in places_left)} if places_left else
+                       gettext("this model has no place scorer; no gazetteer place inside the map is left")})
     if has_human and HUMAN in scores:
         passed = scores[HUMAN] < thresholds[HUMAN]
         checks.append({"name": HUMAN, "score": scores[HUMAN], "threshold": thresholds[HUMAN], "passed": passed,
-                       "detail": f"{percent(scores[HUMAN])}, {relation(HUMAN)}"})
+                       "detail": scored(HUMAN)})
     else:
         checks.append({"name": HUMAN, "score": None, "threshold": None, "passed": None,
-                       "detail": "none is trained for this model, so not checked"})
+                       "detail": gettext("none is trained for this model, so not checked")})
     out = []
     for check in checks:
-        check["title"] = CHECK_TITLES[check["name"]]
+        check["title"] = check_title(check["name"])
         check["status"] = {True: "pass", False: "fail", None: "unchecked"}[check["passed"]]
         if check["name"] == PLACE_SCORER and review and check["status"] != "fail":
             # Nothing the gazetteer knows is left, but names it cannot resolve are: not a pass (◐, not ✓).
             check["status"] = "review"
             check["review"] = list(dict.fromkeys(item.text for item in review))
-            check["detail"] = f"review: {_quoted(check['review'])}" + (
-                "" if check["passed"] else f" ({check['detail']})")
-        check["text"] = f"{check['title']}: {check['detail']} {MARKS[check['status']]}"
+            names = _quoted(check["review"])
+            check["detail"] = (gettext("review: %(names)s") % {"names": names} if check["passed"] else
+                               gettext("review: %(names)s (%(detail)s)") % {"names": names,
+                                                                             "detail": check["detail"]})
+        check["text"] = gettext("%(title)s: %(detail)s %(mark)s") % {
+            "title": check["title"], "detail": check["detail"], "mark": MARKS[check["status"]]}
         # Absent, not null, where there is nothing to say (no such scorer): the schema stays plain JSON Schema.
         out.append({k: v for k, v in check.items() if v is not None})
     return out
 
 
-SCORER_NAMES = {CLASSIFIER: "the classifier", PLACE_SCORER: "the place scorer (gazetteer)",
-                HUMAN: "the human-inferability model"}
+SCORER_NAMES = {CLASSIFIER: gettext_noop("the classifier"), PLACE_SCORER: gettext_noop("the place scorer (gazetteer)"),
+                HUMAN: gettext_noop("the human-inferability model")}
 
 
 def before_sentence(views: Sequence[Mapping], *, name_found: bool = True) -> str:
@@ -142,27 +175,37 @@ def before_sentence(views: Sequence[Mapping], *, name_found: bool = True) -> str
     threshold. Without ``name_found`` the place names are counted, not quoted (a shared file never holds the
     deleted words)."""
     def said(view: Mapping) -> str:
-        found = ""
+        scorer = gettext(SCORER_NAMES[view["name"]]) if view["name"] in SCORER_NAMES else view["name"]
+        who = scorer
         if view["name"] == PLACE_SCORER:
             names = view.get("found") or []
             if not names:
-                found = " found no place name:"
+                who = gettext("%(scorer)s found no place name:") % {"scorer": scorer}
             elif name_found:
-                found = f" found {', '.join(f'“{n}”' for n in names)} in the text:"
+                who = gettext("%(scorer)s found %(names)s in the text:") % {
+                    "scorer": scorer, "names": _listed(_quote(n) for n in names)}
             else:
-                found = f" found {len(names)} place name{'s' if len(names) > 1 else ''} in the text:"
-        where = f" on {_cell(view['top_label'], view.get('top_place', ''))}" if "top_label" in view else ""
-        return f"{SCORER_NAMES.get(view['name'], view['name'])}{found} {percent(view['score'])}{where}"
+                who = ngettext("%(scorer)s found %(n)d place name in the text:",
+                               "%(scorer)s found %(n)d place names in the text:", len(names)) % {
+                    "scorer": scorer, "n": len(names)}
+        what = (gettext("%(score)s on %(cell)s") % {"score": percent(view["score"]),
+                                                     "cell": _cell(view["top_label"], view.get("top_place", ""))}
+                if "top_label" in view else percent(view["score"]))
+        return gettext("%(who)s %(what)s") % {"who": who, "what": what}
 
     over = sorted((v for v in views if v["over"]), key=lambda v: v["score"] / v["threshold"], reverse=True)
     under = [v for v in views if not v["over"]]
-    listed = "; ".join(f"{said(v)} (threshold {percent(v['threshold'])})" for v in under)
+    listed = gettext("; ").join(gettext("%(said)s (threshold %(threshold)s)") % {
+        "said": said(v), "threshold": percent(v["threshold"])} for v in under)
     if not over:
-        return f"Before: already under every threshold: {listed}."
-    text = ("Before: " + "; ".join(f"{said(v)}, at or over its threshold {percent(v['threshold'])}" for v in over)
-            + " — the area is inferable.")
+        return gettext("Before: already under every threshold: %(listed)s.") % {"listed": listed}
+    text = gettext("Before: %(over)s — the area is inferable.") % {"over": gettext("; ").join(
+        gettext("%(said)s, at or over its threshold %(threshold)s") % {"said": said(v),
+                                                                        "threshold": percent(v["threshold"])}
+        for v in over)}
     if under:
-        text += f" Under {'its' if len(under) == 1 else 'their'} threshold{'' if len(under) == 1 else 's'}: {listed}."
+        text += gap() + ngettext("Under its threshold: %(listed)s.", "Under their thresholds: %(listed)s.",
+                               len(under)) % {"listed": listed}
     return text
 
 
@@ -176,27 +219,28 @@ def overall(checks: Sequence[Mapping], under_threshold: bool, strength: Mapping,
     failed = [c for c in checks if c["status"] == "fail"]
     if not under_threshold:
         status = "fail"
-        summary = (f"The released text is {STILL_INFERABLE}: "
-                   + "; ".join(c["text"] for c in failed) + ".")
+        summary = gettext("The released text is still inferable — not safe to release: %(checks)s.") % {
+            "checks": gettext("; ").join(c["text"] for c in failed)}
     elif failed:
         status = "places"
-        summary = ("Under every threshold, but the text still names a place inside the map ("
-                   + ", ".join(f"“{n}”" for c in failed for n in c.get("left", [])) + "): a reader sees roughly "
-                   "where. It is not fully de-identified.")
+        summary = gettext("Under every threshold, but the text still names a place inside the map (%(names)s): a "
+                          "reader sees roughly where. It is not fully de-identified.") % {
+            "names": _listed(_quote(n) for c in failed for n in c.get("left", []))}
     elif any(c["status"] == "review" for c in checks):
         status = "review"
         names = [n for c in checks for n in c.get("review", [])]
-        summary = ("Under every threshold and no place the gazetteer knows is left, but the text still names "
-                   f"what no list holds: {_quoted(names)}. Check that none of them tells a reader where the post "
-                   "was written (a landmark, a shop, a venue, a local team) before you share it; delete it if it "
-                   "does.")
+        summary = gettext("Under every threshold and no place the gazetteer knows is left, but the text still "
+                          "names what no list holds: %(names)s. Check that none of them tells a reader where the "
+                          "post was written (a landmark, a shop, a venue, a local team) before you share it; "
+                          "delete it if it does.") % {"names": _quoted(names)}
     else:
         status = "pass"
         unchecked = [c["title"] for c in checks if c["status"] == "unchecked"]
-        summary = "Every check passed on the released text, re-tokenized and re-scored" + (
-            f" ({', '.join(unchecked)}: not checked)" if unchecked else "") + "."
+        summary = (gettext("Every check passed on the released text, re-tokenized and re-scored (%(unchecked)s: "
+                           "not checked).") % {"unchecked": _listed(unchecked)} if unchecked else
+                   gettext("Every check passed on the released text, re-tokenized and re-scored."))
     if strength.get("weak") or not strength["known"]:
-        summary += " " + strength["message"]
+        summary += gap() + strength["message"]
     if language_problem:  # never a silent pass on a post the model cannot read
-        summary += " " + language_problem
+        summary += gap() + language_problem
     return {"status": status, "releasable": under_threshold, "summary": summary}

@@ -7,6 +7,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 
 from anonymizer.models.jobs import Job
 
@@ -47,7 +48,9 @@ class TrainedLocationModel(models.Model):
         """What every page calls the model: its title, "(yours)" after a model its owner trained (only its owner
         sees it), so that it stands apart from a built-in model of the same title. Pages list only active
         versions, one per name, so the version is not part of it."""
-        return f"{self.title or self.name}{' (yours)' if self.owner_id else ''}"
+        # A built-in model's title is in the catalog (anonymizer/location/defaults.py); a user's own stays as written.
+        title = gettext(self.title) if self.title else self.name
+        return gettext("%(title)s (yours)") % {"title": title} if self.owner_id else title
 
 
 class HumanInferabilityModel(models.Model):

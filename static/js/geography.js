@@ -162,7 +162,7 @@
         }
       }
     }).catch((error) => {
-      console.warn("The map's geography could not be loaded:", error);
+      console.warn("The map's geography could not be loaded:", error); // not shown
     });
     // Labels: a place is drawn from its level's zoom on (level 0 at the zoom that fits the grid), most populous
     // first, and not where it would overlap a label already drawn (a rough box of its text: narrow maps, a

@@ -24,6 +24,9 @@
     return (100 * p).toFixed(p < 0.01 ? 2 : 1) + "%";
   }
 
+  const NUMBER = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const say = (text, values) => interpolate(text, values, true);
+
   function csrfToken() {
     const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
     return match ? decodeURIComponent(match[1]) : "";
@@ -33,7 +36,7 @@
     const legend = $("legend");
     legend.textContent = "";
     const title = document.createElement("span");
-    title.textContent = "Probability of the cell: ";
+    title.textContent = gettext("Probability of the cell: ");
     legend.appendChild(title);
     BREAKS.forEach((lower, i) => {
       const item = document.createElement("span");
@@ -48,7 +51,7 @@
     });
     const clear = document.createElement("span");
     clear.className = "legend-item";
-    clear.textContent = ` (under ${percent(BREAKS[0])}: clear)`;
+    clear.textContent = " " + say(gettext("(under %(p)s: clear)"), {p: percent(BREAKS[0])});
     legend.appendChild(clear);
   }
 
@@ -110,15 +113,22 @@
   }
 
   function extent(grid) {
-    const ns = (v) => `${Math.abs(v).toFixed(2)}°${v >= 0 ? "N" : "S"}`;
-    const ew = (v) => `${Math.abs(v).toFixed(2)}°${v >= 0 ? "E" : "W"}`;
-    return `${ns(grid.south)}–${ns(grid.north)}, ${ew(grid.west)}–${ew(grid.east)}; ${grid.rows} × ${grid.cols} cells, ` +
-      "a1,1 at the north-west corner";
+    const ns = (v) => say(v >= 0 ? gettext("%(deg)s°N") : gettext("%(deg)s°S"), {deg: Math.abs(v).toFixed(2)});
+    const ew = (v) => say(v >= 0 ? gettext("%(deg)s°E") : gettext("%(deg)s°W"), {deg: Math.abs(v).toFixed(2)});
+    return say(gettext("%(south)s–%(north)s, %(west)s–%(east)s; %(rows)s × %(cols)s cells, a1,1 at the north-west corner"),
+      {south: ns(grid.south), north: ns(grid.north), west: ew(grid.west), east: ew(grid.east),
+       rows: NUMBER.format(grid.rows), cols: NUMBER.format(grid.cols)});
   }
 
   // The scorer whose cells the maps show (the one that decided "before", as the verdict says) and its
   // distribution on one side; the classifier's when the server names no other.
-  const SCORER_NAMES = {location: "the classifier", places: "the place scorer (gazetteer)"};
+  const SCORER_NAMES = {location: gettext("the classifier"), places: gettext("the place scorer (gazetteer)")};
+  // How a model's threshold was set (the API's threshold.kind) and the models' languages, as the page names them.
+  const THRESHOLD_KINDS = {attacker: gettext("set by an attacker's accuracy"), calibrated: gettext("calibrated"),
+    relative: gettext("relative"), paper: gettext("the paper's")};
+  const LANGUAGES = {ja: gettext("Japanese"), en: gettext("English")};
+  // Between two sentences: a space, none in Japanese (its sentences end with "。").
+  const GAP = document.documentElement.lang === "ja" ? "" : " ";
   function mapped(result, which) {
     const view = (result[which].scorers || []).find((s) => s.name === result.map_scorer && s.probabilities);
     return view || result[which];
@@ -134,7 +144,7 @@
       const fill = colorOf(p);
       cell.setStyle({fillColor: fill || "#000000", fillOpacity: fill ? 0.78 : 0});
       const label = `a${Math.floor(i / grid.cols) + 1},${(i % grid.cols) + 1}`;
-      cell.bindTooltip(`${cellName(label, places[i])}: ${percent(p)}, rank ${rank[i]}`, {sticky: true});
+      cell.bindTooltip(say(gettext("%(cell)s: %(p)s, rank %(rank)s"), {cell: cellName(label, places[i]), p: percent(p), rank: NUMBER.format(rank[i])}), {sticky: true});
     });
     // The top cell is outlined (a label on the map covered its neighbours) and named under the map.
     const drawn = maps[which];
@@ -148,8 +158,9 @@
     top.getElement().classList.add("top-cell");
     top.bringToFront();
     drawn.topCell = distribution.top_cell;
-    $("top-" + which).textContent = `Outlined: the top cell of ${SCORER_NAMES[scorer] || scorer}, ` +
-      `${cellName(distribution.top_label, distribution.top_place)}: ${percent(distribution.top_probability)}`;
+    $("top-" + which).textContent = say(gettext("Outlined: the top cell of %(scorer)s, %(cell)s: %(p)s"),
+      {scorer: SCORER_NAMES[scorer] || scorer, cell: cellName(distribution.top_label, distribution.top_place),
+       p: percent(distribution.top_probability)});
   }
 
   // Marks on the original post: location words struck through, time phrases struck through in the time
@@ -187,24 +198,27 @@
   function numbers(result) {
     const threshold = result.model.threshold;
     const scorer = SCORER_NAMES[result.map_scorer] || result.map_scorer;
-    $("numbers-caption").textContent = `The maps in numbers: the cells of ${scorer}, the same scale for both; ` +
-      "then every scorer with its own threshold";
+    $("numbers-caption").textContent = say(gettext("The maps in numbers: the cells of %(scorer)s, the same scale for both; then every scorer with its own threshold"), {scorer});
+    const list = gettext(", ");
     const rows = [
-      ["Top cell", (w) => { const d = mapped(result, w); return `${cellName(d.top_label, d.top_place)}: ${percent(d.top_probability)}`; }],
-      ["Under every threshold (" + threshold.kind + ")",
-        (w) => (result[w].under_threshold ? "yes" : "no — location-inferable")],
-      ["Top 5 cells", (w) => mapped(result, w).top.map((c) => `${cellName(c.label, c.place)} ${percent(c.probability)}`).join(", ")],
-      ["Entropy", (w) => mapped(result, w).entropy_bits.toFixed(2) + " bits"],
-      ["Cells holding 90% of the probability", (w) => String(mapped(result, w).cells_for_90_percent)],
+      [gettext("Top cell"), (w) => { const d = mapped(result, w); return `${cellName(d.top_label, d.top_place)}: ${percent(d.top_probability)}`; }],
+      [say(gettext("Under every threshold (%(kind)s)"), {kind: THRESHOLD_KINDS[threshold.kind] || threshold.kind}),
+        (w) => (result[w].under_threshold ? gettext("yes") : gettext("no — location-inferable"))],
+      [gettext("Top 5 cells"), (w) => mapped(result, w).top.map((c) => `${cellName(c.label, c.place)} ${percent(c.probability)}`).join(list)],
+      [gettext("Entropy"), (w) => say(gettext("%(bits)s bits"), {bits: mapped(result, w).entropy_bits.toFixed(2)})],
+      [say(gettext("Cells holding %(share)s of the probability"), {share: "90%"}), (w) => NUMBER.format(mapped(result, w).cells_for_90_percent)],
     ];
     // Each scorer beside its own threshold, and what it found: which of them decides is never left to guess.
     for (const view of result.before.scorers || []) {
-      rows.push([`${view.title} (threshold ${percent(view.threshold)})`, (w) => {
+      rows.push([say(gettext("%(title)s (threshold %(threshold)s)"), {title: view.title, threshold: percent(view.threshold)}), (w) => {
         const v = (result[w].scorers || []).find((s) => s.name === view.name);
         if (!v) return "";
-        const where = v.top_label ? ` on ${cellName(v.top_label, v.top_place)}` : "";
-        const found = v.found ? (v.found.length ? `, found ${v.found.map((n) => `“${n}”`).join(", ")}` : ", no place name") : "";
-        return `${percent(v.score)}${where}${found} — ${v.over ? "at or over its threshold" : "under"}`;
+        const score = v.top_label ? say(gettext("%(p)s on %(cell)s"), {p: percent(v.score), cell: cellName(v.top_label, v.top_place)}) : percent(v.score);
+        const found = v.found ? (v.found.length ?
+          say(gettext(", found %(names)s"), {names: v.found.map((n) => say(gettext("“%(text)s”"), {text: n})).join(list)}) :
+          gettext(", no place name")) : "";
+        return say(v.over ? gettext("%(score)s%(found)s — at or over its threshold") : gettext("%(score)s%(found)s — under"),
+          {score, found});
       }]);
     }
     const body = $("numbers").querySelector("tbody");
@@ -225,9 +239,9 @@
     }
     if (result.human) {
       for (const [title, value] of [
-        ["People can tell where (human-inferability model)", (w) => percent(result.human["probability_" + w])],
-        ["Class: machine × human", (w) => (result.classes[w].machine_inferable ? "machine-inferable" : "not machine-inferable") +
-          " × " + (result.classes[w].human_inferable ? "human-inferable" : "not human-inferable")],
+        [gettext("People can tell where (human-inferability model)"), (w) => percent(result.human["probability_" + w])],
+        [gettext("Class: machine × human"), (w) => (result.classes[w].machine_inferable ? gettext("machine-inferable") : gettext("not machine-inferable")) +
+          " × " + (result.classes[w].human_inferable ? gettext("human-inferable") : gettext("not human-inferable"))],
       ]) {
         const row = document.createElement("tr");
         const th = document.createElement("th");
@@ -244,8 +258,11 @@
     }
     const d = result.decision;
     const tr = document.createElement("tr");
-    tr.innerHTML = "<th scope='row'>Units deleted (words, or whole place names)</th><td>0</td><td class='value-after'></td>";
-    tr.lastChild.textContent = `${d.m}${d.optimal ? "" : " (best found, not proven optimal)"}`;
+    tr.innerHTML = "<th scope='row'></th><td></td><td class='value-after'></td>";
+    tr.firstChild.textContent = gettext("Units deleted (words, or whole place names)");
+    tr.children[1].textContent = NUMBER.format(0);
+    tr.lastChild.textContent = d.optimal ? NUMBER.format(d.m) :
+      say(gettext("%(m)s (best found, not proven optimal)"), {m: NUMBER.format(d.m)});
     body.appendChild(tr);
   }
 
@@ -260,18 +277,19 @@
     if (result.time) {
       const removed = result.time.removed.length;
       const generalized = result.time.generalized.length;
-      if (removed) steps.push(`removing ${removed} time phrase${removed === 1 ? "" : "s"}`);
-      if (generalized) steps.push(`generalizing ${generalized} time expression${generalized === 1 ? "" : "s"}`);
-      if (!removed && !generalized) text += " No time expression was found.";
+      if (removed) steps.push(say(ngettext("removing %(n)s time phrase", "removing %(n)s time phrases", removed), {n: NUMBER.format(removed)}));
+      if (generalized) steps.push(say(ngettext("generalizing %(n)s time expression", "generalizing %(n)s time expressions", generalized), {n: NUMBER.format(generalized)}));
+      if (!removed && !generalized) text += GAP + gettext("No time expression was found.");
     }
-    if (d.m) steps.push(`deleting ${d.m} unit${d.m === 1 ? "" : "s"}`);
-    if (steps.length) text += ` After ${steps.join(" and ")}:`;
-    text += " " + v.summary;
+    if (d.m) steps.push(say(ngettext("deleting %(n)s unit", "deleting %(n)s units", d.m), {n: NUMBER.format(d.m)}));
+    if (steps.length) text += GAP + say(gettext("After %(steps)s:"), {steps: steps.join(gettext(" and "))});
+    text += GAP + v.summary;
     const replaced = result.tokens.filter((t) => t.replaced_by);
     if (replaced.length) {
-      text += " Written instead: " + replaced.map((t) => `“${t.text}” → “${t.replaced_by}”`).join(", ") + ".";
+      text += GAP + say(gettext("Written instead: %(pairs)s."), {pairs: replaced.map((t) =>
+        say(gettext("“%(text)s” → “%(replacement)s”"), {text: t.text, replacement: t.replaced_by})).join(gettext(", "))});
     }
-    if (d.reason) text += " " + d.reason;
+    if (d.reason) text += GAP + d.reason;
     const box = $("verdict-box");
     box.dataset.status = v.status;
     $("verdict").textContent = text;
@@ -295,7 +313,9 @@
       const li = document.createElement("li");
       const name = document.createElement("mark");
       name.textContent = item.text;
-      li.append("“", name, `” — ${item.why}`);
+      // The quotes around the name and the reason after it, in the page's language ("“X” — why", "「X」— why").
+      const [open, close] = gettext("“%(text)s”").split("%(text)s");
+      li.append(open, name, close + say(gettext(" — %(why)s"), {why: item.why}));
       items.appendChild(li);
     }
     $("review-box").hidden = !v.review.length;
@@ -314,15 +334,20 @@
 
   function show(result) {
     $("inspect-result").hidden = false;
-    $("result-model").textContent = `${result.model.title} (${result.model.language}), threshold ` +
-      `${percent(result.model.threshold.value)}`;
+    // The model's language, unless its title already names it ("Tokyo (Japanese)").
+    const language = LANGUAGES[result.model.language] || result.model.language;
+    $("result-model").textContent = result.model.title.includes(language)
+      ? say(gettext("%(model)s, threshold %(threshold)s"), {model: result.model.title, threshold: percent(result.model.threshold.value)})
+      : say(gettext("%(model)s (%(language)s), threshold %(threshold)s"),
+        {model: result.model.title, language, threshold: percent(result.model.threshold.value)});
     $("post-marked").lang = result.model.language;
     makeMaps(result.model);
     const places = result.model.cell_places || [];
     const scorer = SCORER_NAMES[result.map_scorer] || result.map_scorer;
     for (const which of ["before", "after"]) {
       paint(which, mapped(result, which), result.model.grid, places, result.map_scorer);
-      $("caption-" + which).textContent = `${which === "before" ? "Before" : "After"}: the cells of ${scorer}`;
+      $("caption-" + which).textContent = say(which === "before" ? gettext("Before: the cells of %(scorer)s") :
+        gettext("After: the cells of %(scorer)s"), {scorer});
     }
     markPost(result.text, result.deleted, result.time);
     $("post-after").value = result.text_after;
@@ -387,7 +412,7 @@
       });
     } catch (error) {  // the network only: an error of this page's own code is not "the server"
       clearResult();
-      showError("The server could not be reached.");
+      showError(gettext("The server could not be reached."));
       $("inspect-submit").disabled = false;
       return;
     }
@@ -395,12 +420,14 @@
       const payload = await response.json().catch(() => ({}));
       if (!response.ok) clearResult();
       if (response.status === 429) {
-        showError(`Too many requests; try again in ${response.headers.get("Retry-After") || "a few"} seconds.`);
+        const wait = response.headers.get("Retry-After");
+        showError(wait ? say(gettext("Too many requests; try again in %(n)s seconds."), {n: wait}) :
+          gettext("Too many requests; try again in a few seconds."));
       } else if (!response.ok && typeof payload.detail === "string") {
         showError(payload.detail);  // one message, e.g. the 503 naming the time limit
       } else if (!response.ok) {
         showError(Object.entries(payload).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`)
-          .join(" ") || `The server answered ${response.status}.`);
+          .join(" ") || say(gettext("The server answered %(status)s."), {status: response.status}));
       } else {
         showError("");
         show(payload);
@@ -432,7 +459,7 @@
   async function download(format) {
     if (!lastBody) return;
     const status = $("download-status");
-    status.textContent = "Preparing…";
+    status.textContent = gettext("Preparing…");
     try {
       const response = await fetch(config.reportUrl, {
         method: "POST", credentials: "same-origin",
@@ -441,8 +468,8 @@
       });
       if (!response.ok) {
         const payload = await response.json().catch(() => ({}));
-        status.textContent = response.status === 429 ? "Too many requests; try again shortly." :
-          (typeof payload.detail === "string" ? payload.detail : `The server answered ${response.status}.`);
+        status.textContent = response.status === 429 ? gettext("Too many requests; try again shortly.") :
+          (typeof payload.detail === "string" ? payload.detail : say(gettext("The server answered %(status)s."), {status: response.status}));
         return;
       }
       const match = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
@@ -454,9 +481,9 @@
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10000);
-      status.textContent = "Downloaded.";
+      status.textContent = gettext("Downloaded.");
     } catch (error) {
-      status.textContent = "The server could not be reached.";
+      status.textContent = gettext("The server could not be reached.");
     }
   }
   $("download-map").addEventListener("click", () => download("html"));
@@ -465,10 +492,10 @@
     if ($("copy-after").disabled || $("inspect-result").hidden) return;
     try {
       await navigator.clipboard.writeText($("post-after").value);
-      $("copy-status").textContent = "Copied.";
+      $("copy-status").textContent = gettext("Copied.");
     } catch (error) {
       $("post-after").select();
-      $("copy-status").textContent = "Press Ctrl+C to copy.";
+      $("copy-status").textContent = gettext("Press Ctrl+C to copy.");
     }
   });
 })();

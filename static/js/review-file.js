@@ -24,6 +24,11 @@
   }
 
   function say(message) { $("review-status").textContent = message; }
+  const text = (template, values) => interpolate(template, values, true);
+  // A review's action (the API's value) as the page names it.
+  const ACTIONS = {accepted: pgettext("review", "accepted"), deleted: pgettext("review", "deleted"),
+    edited: pgettext("review", "edited")};
+  const actionName = (action) => ACTIONS[action] || action;
 
   // The selectable pieces of a released text: the marked spans, and every word between them.
   function segmentsOf(item) {
@@ -58,7 +63,8 @@
     const review = item.review;
     element.dataset.action = review ? review.action : "";
     element.querySelector("[data-role=state]").textContent = review
-      ? `${review.action}${review.reviewed_by ? ` by ${review.reviewed_by}` : ""}` : "not reviewed";
+      ? (review.reviewed_by ? text(gettext("%(action)s by %(user)s"), {action: actionName(review.action), user: review.reviewed_by})
+        : actionName(review.action)) : gettext("not reviewed");
     if (review && review.action === "edited") {
       item.segments = [];
       const edited = document.createElement("ins");
@@ -77,7 +83,7 @@
       box.appendChild(document.createTextNode(item.released.slice(position, segment.start)));
       const gone = isDeleted(item, segment);
       const piece = document.createElement(gone ? "del" : segment.kind === "word" ? "span" : "mark");
-      piece.className = `seg ${segment.kind === "word" ? "word-seg" : `flag flag-${segment.kind}`}`;
+      piece.className = "seg " + (segment.kind === "word" ? "word-seg" : `flag flag-${segment.kind}`);  // not shown
       if (index === item.selected && rows[current] === element) {
         piece.classList.add("selected");
         piece.setAttribute("aria-current", "true");
@@ -111,7 +117,8 @@
     item.selected = (item.selected + step + item.segments.length) % item.segments.length;
     render(rows[current]);
     const segment = item.segments[item.selected];
-    say(`Selected “${item.released.slice(segment.start, segment.end)}”${isDeleted(item, segment) ? " (deleted)" : ""}.`);
+    const selected = item.released.slice(segment.start, segment.end);
+    say(text(isDeleted(item, segment) ? gettext("Selected “%(text)s” (deleted).") : gettext("Selected “%(text)s”."), {text: selected}));
   }
 
   function currentItem() { return current >= 0 ? state.get(rows[current].dataset.key) : null; }
@@ -128,7 +135,7 @@
       });
       const payload = await response.json();
       if (!response.ok) {
-        showError(errorText(payload) || `The server answered ${response.status}.`);
+        showError(errorText(payload) || text(gettext("The server answered %(status)s."), {status: response.status}));
         return;
       }
       showError("");
@@ -137,10 +144,11 @@
       count.textContent = Number(count.textContent) + (stored.action ? 1 : 0) - (item.review ? 1 : 0);
       item.review = stored.action ? stored : null;
       render(element);
-      say(`Row ${item.row}: ${stored.action || "review undone"}.`);
+      say(stored.action ? text(gettext("Row %(row)s: %(action)s."), {row: item.row, action: actionName(stored.action)})
+        : text(gettext("Row %(row)s: review undone."), {row: item.row}));
       if (then) then();
     } catch (error) {
-      showError("The server could not be reached; the review was not saved. Try again.");
+      showError(gettext("The server could not be reached; the review was not saved. Try again."));
     } finally {
       busy = false;
     }
@@ -165,7 +173,7 @@
     else if (action === "edit") startEdit(element);
     else if (action === "delete") {
       if (item.review && item.review.action === "edited") {
-        showError("This post was edited: press E to edit it again, or U to undo the edit.");
+        showError(gettext("This post was edited: press E to edit it again, or U to undo the edit."));
         return;
       }
       const segment = item.segments[item.selected];
@@ -206,7 +214,7 @@
     element.querySelector("[data-role=cancel]").addEventListener("click", () => endEdit(element));
     element.querySelector("[data-role=editor]").addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { saveEdit(element); event.preventDefault(); }
-      else if (event.key === "Escape") { endEdit(element); event.preventDefault(); }
+      else if (event.key === "Escape") { endEdit(element); event.preventDefault(); }  // not shown
     });
   });
 
@@ -217,8 +225,8 @@
     // Enter and Space keep pressing what has the focus (a button, a link).
     if ((key === "j" || key === "ArrowDown") && current === rows.length - 1) {
       const next = $("review-next");  // the page's last post: say where the next ones are
-      say(next ? `Last post of this page: the next page (link below) starts at row ${next.dataset.row}.`
-        : "Last post left for review.");
+      say(next ? text(gettext("Last post of this page: the next page (link below) starts at row %(row)s."), {row: next.dataset.row})
+        : gettext("Last post left for review."));
     } else if (key === "j" || key === "ArrowDown") focusRow(current < 0 ? 0 : current + 1);
     else if (key === "k" || key === "ArrowUp") focusRow(Math.max(current - 1, 0));
     else if (current < 0) return;

@@ -17,6 +17,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.templatetags.static import static
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from anonymizer.location import report
@@ -96,7 +97,7 @@ class Inspection:
 
     def model_payload(self) -> dict:
         description = model_description(self.model)
-        return {"id": str(self.record.id), "title": self.record.title, "version": self.record.version,
+        return {"id": str(self.record.id), "title": gettext(self.record.title), "version": self.record.version,
                 **description, "geography": geography_urls(description["geography"])}
 
 
@@ -171,7 +172,7 @@ def inspection_report(user: AbstractBaseUser | None, text: str, options: Inspect
     if isinstance(result, TooFewDeletable):
         raise serializers.ValidationError({"m": [str(result)]})
     model = inspection.model
-    description = {**model_description(model), "title": inspection.record.title}
+    description = {**model_description(model), "title": gettext(inspection.record.title)}
     grid = model.grid
     root = Path(settings.STATICFILES_DIRS[0])
     shapes = cached_shapes(root, description["geography"], (grid.south, grid.west, grid.north, grid.east),

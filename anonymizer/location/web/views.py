@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -43,7 +44,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "defaults": {option.name: getattr(DEFAULT_OPTIONS, option.name) for option in fields(InspectOptions)
                      if option.name != "time"},
     }
-    return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": KIND_LABELS.items(),
+    time_kinds = [(kind, gettext(label)) for kind, label in KIND_LABELS.items()]
+    return render(request, "inspect.html", {"models": models, "config": config, "time_kinds": time_kinds,
                                             "default_keep_time": DEFAULT_KEEP_TIME,
                                             "pattern_jobs": succeeded_jobs_of(request.user, PATTERNS_JOB)})
 

@@ -13,6 +13,7 @@ from anonymizer.recognize.time_words import (
     TIME_WORDS,
     WEEKDAYS,
 )
+from anonymizer.texts import gettext_noop
 
 TIME_LABELS = frozenset({"DATE", "TIME"})
 
@@ -197,9 +198,11 @@ def near_date(token: Any) -> bool:
 
 #: The granularity of a time word, for keeping coarse expressions ("in the morning") while cutting precise ones.
 #: The granularities of time words, with what each covers (the option to keep some of them).
-KIND_LABELS = {"clock": "clock times (9AM)", "part_of_day": "parts of the day (in the morning)",
-               "day": "days and dates (on Monday)", "period": "weeks, months, seasons",
-               "duration": "durations (for 2 hours)", "now": "now, soon, later"}
+#: Shown translated (gettext(label)) in the web app.
+KIND_LABELS = {"clock": gettext_noop("clock times (9AM)"),
+               "part_of_day": gettext_noop("parts of the day (in the morning)"),
+               "day": gettext_noop("days and dates (on Monday)"), "period": gettext_noop("weeks, months, seasons"),
+               "duration": gettext_noop("durations (for 2 hours)"), "now": gettext_noop("now, soon, later")}
 KINDS = tuple(KIND_LABELS)
 # What stays unless asked otherwise (issue 46's decision): "now" words (now, rn, currently, lately, soon, these
 # days) say nothing beyond the post's own timestamp, and cutting them only damages the sentence.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from anonymizer.models import TrainedLocationModel, Upload
@@ -38,7 +39,8 @@ def _page(request: HttpRequest, upload: Upload, *, form: dict | None = None, err
     return render(request, "temporal/remove_time.html", {
         "upload": upload, "header": header, "form": form, "errors": errors, "refusals": refusals,
         "patterns_form": patterns_form, "patterns_errors": patterns_errors or {},
-        "time_kinds": KIND_LABELS.items(), "pattern_jobs": selectors.succeeded_jobs_of(request.user, PATTERNS_JOB),
+        "time_kinds": [(kind, gettext(label)) for kind, label in KIND_LABELS.items()],
+        "pattern_jobs": selectors.succeeded_jobs_of(request.user, PATTERNS_JOB),
         "location_models": artifacts.usable_by(TrainedLocationModel, request.user).filter(language=LANGUAGE)
         .order_by("owner_id", "name"),
     })

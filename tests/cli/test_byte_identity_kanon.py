@@ -93,31 +93,3 @@ def test_run_parameters_set_on_top_release_the_same_bytes(user, tmp_path, monkey
 
 def test_the_commands_job_kind_is_the_webs():
     assert JOB_KIND == KIND
-
-
-@pytest.mark.worker
-def test_with_server_the_job_runs_on_the_server_and_its_files_are_the_commands(live_server, start_worker, user,
-                                                                               tmp_path):
-    """``kakurega kanon --server URL --token T``: the run parameters put in here, the job run by a real worker, its
-    files downloaded; the same bytes as the command run here."""
-    from rest_framework.authtoken.models import Token
-
-    start_worker()
-    config = tmp_path / "config.yaml"
-    config.write_text(yaml_with("k: 2"), encoding="utf-8")
-    remote = tmp_path / "remote"
-    remote.mkdir()
-    done = subprocess.run(
-        [sys.executable, "-m", "kakurega", "kanon", str(PAPER), "-c", str(config), "-k", "3", "--lambda", "1",
-         "-o", str(remote / "out.csv"), "--review", str(remote / "review.csv"), "--report", str(remote / "report.json"),
-         "-q", "--server", live_server.url, "--token", Token.objects.create(user=user).key],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "KAKUREGA_CACHE_DIR": str(tmp_path / "unused")})
-    assert done.returncode == 0, done.stderr
-    assert not (tmp_path / "unused").exists()  # nothing ran here
-    job = Job.objects.get(kind=KIND, owner=user)
-    assert job.params["config"]["k"] == 3 and job.params["config"]["relational_weight"] == 1.0
-    here = command(PAPER, config, tmp_path, tmp_path / "cache", "-k", "3", "--lambda", "1")
-    assert (remote / "out.csv").read_bytes() == here["anonymized.csv"]
-    assert (remote / "review.csv").read_bytes() == here["left_for_review.csv"]
-    assert b'"k_reached": true' in (remote / "report.json").read_bytes()

@@ -87,29 +87,3 @@ def test_the_web_job_the_command_and_the_api_write_the_same_file(user, settings,
     for report in (parts_report, one_report, two_report, api_report):
         assert _same_work(report) == _same_work(web_report)
     assert web_report["columns"][0]["changed"] > 100  # the comparison is of work done, not of copies
-
-
-@pytest.mark.worker
-def test_the_command_on_a_server_gives_the_file_it_gives_here(live_server, start_worker, user, tmp_path: Path):
-    from rest_framework.authtoken.models import Token
-
-    start_worker()
-    token = Token.objects.create(user=user).key
-    rows = [["id", "dct", "text", "note"], ["1", "2017-06-03", "I go to Tokyo with friends at 9AM.", ""],
-            ["2", "2017-06-03", "Tomorrow is my birthday", "We met in the morning"], *EDGES]
-    out = io.StringIO(newline="")
-    csv.writer(out).writerows(rows)
-    (tmp_path / "posts.csv").write_text(out.getvalue(), encoding="utf-8", newline="")
-    options = [*CLI_OPTIONS, "--time-mode", "prune", "--remove-how-long"]
-    written = {}
-    for where, extra in [("here", []), ("server", ["--server", live_server.url, "--token", token])]:
-        done = subprocess.run([sys.executable, "-m", "kakurega", "remove-time", "posts.csv", *options, *extra,
-                               "-o", f"{where}.csv", "--report", f"{where}.json"], capture_output=True, text=True,
-                              cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)
-        assert done.returncode == 0, done.stderr
-        written[where] = ((tmp_path / f"{where}.csv").read_bytes(),
-                          json.loads((tmp_path / f"{where}.json").read_text(encoding="utf-8")))
-    assert written["server"][0] == written["here"][0]
-    assert b"Tomorrow is my birthday" in written["here"][0]  # prune keeps an argument: the options went along
-    assert _same_work(written["server"][1]) == _same_work(written["here"][1])
-    assert written["here"][1]["options"]["keep_how_long"] is False

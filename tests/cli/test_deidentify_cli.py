@@ -154,27 +154,3 @@ def test_the_python_api_on_a_file_and_a_frame(kakurega_cache, tmp_path):
     assert [REVIEW_SEPARATOR.join(names) for names in released["text_location_review"]] == [row[10]
                                                                                            for row in rows[1:]]
     assert list(frame["text"]) == [row[8] for row in us_rows(40, english=True)[1:]]  # the input is left as it was
-
-
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_with_server_the_file_is_the_one_written_here(folder, live_server, start_worker, user, location_models,
-                                                      settings):
-    from rest_framework.authtoken.models import Token
-
-    token = Token.objects.create(user=user).key
-    start_worker(MODEL_DIR=str(settings.MODEL_DIR))
-    source = write(folder / "posts.csv", us_rows(30))
-    here = run_kakurega("deidentify", str(source), "-o", str(folder / "here.csv"), "--model", "us-midwest-en")
-    assert here.returncode == 0, here.stderr
-    there = run_kakurega("deidentify", str(source), "-o", str(folder / "there.csv"), "--report",
-                         str(folder / "there.json"), "--server", live_server.url, "--token", token)
-    assert there.returncode == 0, there.stderr
-    assert (folder / "there.csv").read_bytes() == (folder / "here.csv").read_bytes()
-    report = json.loads((folder / "there.json").read_text(encoding="utf-8"))
-    assert report["model"]["name"] == "us-midwest-en" and report["rows"] == 30  # the server's report: the model's id
-    assert token not in there.stdout + there.stderr
-    refused = run_kakurega("deidentify", str(source), "-o", str(folder / "refused.csv"), "--column", "body",
-                           "--server", live_server.url, "--token", token)
-    assert refused.returncode == 2 and "has no column 'body'" in refused.stderr, refused.stderr
-    assert not (folder / "refused.csv").exists()

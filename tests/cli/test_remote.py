@@ -1,25 +1,22 @@
 """A file command's job on a Kakurega server (``kakurega.remote.Server``, ``cli.common.run_on_server``), against the
-test server (pytest-django's live_server) and a real Celery worker: the downloaded file is the job's file byte for
-byte, and every way it can go wrong gives the exit code and the message the brief of issue 48 names (2 for a field
-at fault, 3 for a server refused or not there, 1 for a job that failed), leaving no output file behind."""
+test server (pytest-django's live_server): every way it can go wrong gives the exit code and the message the brief
+of issue 48 names (2 for a field at fault, 3 for a server refused or not there, 1 for a job that failed), leaving
+no output file behind. The jobs run by a real Celery worker (the downloaded file is the job's file byte for byte,
+a job that fails exits 1) are in test_server_jobs.py, which shares one worker; none listens here."""
 
 from __future__ import annotations
 
-import json
 import socket
 from pathlib import Path
 
 import pytest
 import typer
-from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 
 from anonymizer.models import Job, Upload
-from anonymizer.platform.uploads import create_csv_upload
 from kakurega import remote
 from kakurega.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SERVER, run_on_server
-from tests.cli.conftest import run_kakurega
-from tests.helpers import ROOT, csv_bytes, run_in_process
+from tests.helpers import csv_bytes
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -66,41 +63,6 @@ def run(server: str, token: str | None, file: Path, params: dict, capsys) -> tup
 def assert_nothing_written(file: Path) -> None:
     folder = file.parent / "out"
     assert not folder.exists() or not list(folder.iterdir()), list(folder.iterdir())
-
-
-@pytest.mark.worker
-def test_the_job_on_the_server_gives_the_jobs_own_bytes(live_server, start_worker, user, token, posts, capsys):
-    start_worker()
-    code, printed, summary = run(live_server.url, token, posts, {"text_columns": ["text"]}, capsys)
-    assert code == 0, printed
-    direct = run_in_process(owner=user, kind="remove_time", params={"text_columns": ["text"]},
-                            inputs=[create_csv_upload(owner=user, uploaded=SimpleUploadedFile("posts.csv",
-                                                                                              posts.read_bytes()))])
-    assert direct.status == Job.Status.SUCCEEDED, direct.error
-    expected = {ending: direct.results.get(name__endswith=ending).file.read() for ending in OUTPUTS}
-    released = posts.parent / "out" / "out.csv"
-    assert released.read_bytes() == expected[".time-removed.csv"]
-    assert b"9AM" not in released.read_bytes() and b"sushi" in released.read_bytes()
-    report, direct_report = (json.loads(body) for body in ((posts.parent / "out" / "report.json").read_bytes(),
-                                                            expected["report.json"]))
-    assert report.pop("seconds") > 0 and direct_report.pop("seconds") > 0  # the only field the two runs differ in
-    assert report == direct_report
-    assert summary == Job.objects.exclude(id=direct.id).get().result and summary["rows"] == 4
-    assert sorted(path.name for path in (posts.parent / "out").iterdir()) == ["out.csv", "report.json"]
-    assert token not in printed
-
-
-@pytest.mark.worker
-def test_a_job_that_fails_exits_1_with_its_error(live_server, start_worker, token, tmp_path, capsys):
-    start_worker()
-    mixed = tmp_path / "mixed.csv"
-    mixed.write_bytes(csv_bytes(NOT_ENGLISH))
-    code, printed, _ = run(live_server.url, token, mixed, {"text_columns": ["text"]}, capsys)
-    assert code == EXIT_FAILED
-    assert printed.startswith("kakurega: error: the job failed: mixed.csv: 1 post(s) are not English (rows 3; "), \
-        printed
-    assert f"{live_server.url}/jobs/" in printed
-    assert_nothing_written(mixed)
 
 
 def test_a_parameter_at_fault_exits_2_naming_the_field_as_the_web_does(live_server, token, posts, capsys):
@@ -204,70 +166,3 @@ def test_ctrl_c_while_waiting_cancels_the_job_on_the_server(live_server, token, 
     assert Job.objects.get().status == Job.Status.CANCELLED
     assert not list((tmp_path / "out").iterdir())
 
-
-# -- each file command with --server gives the file it gives here (a subprocess, as a user runs it) -------------
-@pytest.mark.worker
-def test_kanon_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, tmp_path, monkeypatch):
-    monkeypatch.setenv("KAKUREGA_CACHE_DIR", str(tmp_path / "cache"))  # the term cache of this run only
-    start_worker()
-    paper, config = (ROOT / "data" / "kanon" / name for name in ("paper_example.csv", "blog_authorship_corpus.yaml"))
-    common = ["kanon", str(paper), "--config", str(config), "-k", "2", "--lambda", "0.5", "--strategy", "mondrian",
-              "--quiet"]
-    here = run_kakurega(*common, "-o", str(tmp_path / "here.csv"), "--review", str(tmp_path / "here-review.csv"))
-    assert here.returncode == 0, here.stderr
-    there = run_kakurega(*common, "-o", str(tmp_path / "there.csv"), "--review", str(tmp_path / "there-review.csv"),
-                         "--report", str(tmp_path / "there.json"), "--server", live_server.url, "--token", token)
-    assert there.returncode == 0, there.stderr
-    assert (tmp_path / "there.csv").read_bytes() == (tmp_path / "here.csv").read_bytes()
-    assert (tmp_path / "there-review.csv").read_bytes() == (tmp_path / "here-review.csv").read_bytes()
-    assert json.loads((tmp_path / "there.json").read_bytes())["k_reached"]
-    assert b"Pedro" not in (tmp_path / "there.csv").read_bytes()
-    assert token not in there.stdout + there.stderr
-
-    monkeypatch.setenv("KAKUREGA_TOKEN", token[::-1])
-    refused = run_kakurega(*common, "-o", str(tmp_path / "refused.csv"), "--server", live_server.url)
-    assert refused.returncode == EXIT_SERVER and "the server refused the token" in refused.stderr, refused.stderr
-    assert not (tmp_path / "refused.csv").exists()
-
-
-@pytest.mark.worker
-def test_deidentify_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, posts,
-                                                             kakurega_cache, location_models, settings):
-    start_worker(MODEL_DIR=str(settings.MODEL_DIR))  # where location_models registered the server's models
-    folder = posts.parent
-    common = ["deidentify", str(posts), "--column", "text", "--model", "us-midwest-en"]
-    here = run_kakurega(*common, "-o", str(folder / "here.csv"))
-    assert here.returncode == 0, here.stderr
-    there = run_kakurega(*common, "-o", str(folder / "there.csv"), "--report", str(folder / "there.json"),
-                         "--server", live_server.url, "--token", token)
-    assert there.returncode == 0, there.stderr
-    assert (folder / "there.csv").read_bytes() == (folder / "here.csv").read_bytes()
-    assert json.loads((folder / "there.json").read_bytes())["rows"] == 4
-    assert token not in there.stdout + there.stderr
-
-    unknown = run_kakurega("deidentify", str(posts), "--model", "no-such-model", "-o", str(folder / "unknown.csv"),
-                           "--server", live_server.url, "--token", token)
-    assert unknown.returncode == EXIT_BAD_INPUT and "params.model: " in unknown.stderr, unknown.stderr
-    assert not (folder / "unknown.csv").exists()
-
-
-@pytest.mark.worker
-def test_remove_time_with_server_gives_the_file_it_gives_here(live_server, start_worker, token, posts):
-    start_worker()
-    folder, common = posts.parent, ["remove-time", str(posts), "--column", "text", "--quiet"]
-    here = run_kakurega(*common, "-o", str(folder / "here.csv"), "--report", str(folder / "here.json"))
-    assert here.returncode == 0, here.stderr
-    there = run_kakurega(*common, "-o", str(folder / "there.csv"), "--report", str(folder / "there.json"),
-                         "--server", live_server.url, "--token", token)
-    assert there.returncode == 0, there.stderr
-    assert (folder / "there.csv").read_bytes() == (folder / "here.csv").read_bytes()
-    assert b"9AM" not in (folder / "there.csv").read_bytes()
-    assert json.loads((folder / "there.json").read_bytes())["rows"] == 4
-    assert token not in there.stdout + there.stderr
-
-    missing = run_kakurega("remove-time", str(posts), "--column", "body", "-o", str(folder / "missing.csv"),
-                           "--server", live_server.url, "--token", token)
-    assert missing.returncode == EXIT_BAD_INPUT
-    assert "params.text_columns: posts.csv has no column 'body'; its columns are: id, created_at, text" in \
-        missing.stderr, missing.stderr
-    assert not (folder / "missing.csv").exists()

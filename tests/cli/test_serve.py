@@ -35,7 +35,9 @@ def serve_environment(tmp_path) -> dict[str, str]:
     return env
 
 
-#: Migrate a fresh VAR_DIR and register the default models from the tests' cache (argv: name=folder ...).
+#: Migrate a fresh VAR_DIR, register the default models from the tests' cache (argv: name=folder ...) and print
+#: the API token of a new user (made here, in the one Django process the seeding needs anyway, rather than in a
+#: `django shell` of its own once the stack is up).
 SEED = """import sys, django; django.setup()
 from pathlib import Path
 from django.core.management import call_command
@@ -44,13 +46,18 @@ from anonymizer.location.web.services import ensure_default_models
 call_command("migrate", interactive=False, verbosity=0)
 cached = dict(argument.split("=", 1) for argument in sys.argv[1:])
 ensure_default_models(train=lambda spec, posts: LocationModel.load(Path(cached[spec.name])))
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+print(Token.objects.create(user=User.objects.create_user("drill", password="a long passphrase")))
 """
 
 
-def seed_models(env: dict[str, str], *trained) -> None:
+def seed_models(env: dict[str, str], *trained) -> str:
+    """Seed VAR_DIR (SEED) and return the token it printed."""
     folders = [f"{each.spec.name}={cache_dir(each.spec)}" for each in trained]
-    subprocess.run([sys.executable, "-c", SEED, *folders], cwd=ROOT, check=True, capture_output=True,
-                   env={**env, "DJANGO_SETTINGS_MODULE": "webapp.settings"})
+    seeded = subprocess.run([sys.executable, "-c", SEED, *folders], cwd=ROOT, check=True, capture_output=True,
+                            text=True, env={**env, "DJANGO_SETTINGS_MODULE": "webapp.settings"})
+    return seeded.stdout.strip().splitlines()[-1]
 
 
 def kakurega(*args: str, env: dict[str, str], **kwargs) -> subprocess.CompletedProcess:
@@ -60,7 +67,7 @@ def kakurega(*args: str, env: dict[str, str], **kwargs) -> subprocess.CompletedP
 
 def test_serve_runs_the_stack_a_job_sent_to_it_and_stops_everything_on_ctrl_c(tmp_path, tokyo, midwest):
     env, port = serve_environment(tmp_path), free_port()
-    seed_models(env, tokyo, midwest)
+    token = seed_models(env, tokyo, midwest)
     process = subprocess.Popen([sys.executable, "-m", "kakurega", "serve", "--port", str(port)], cwd=ROOT, env=env,
                                start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -71,12 +78,6 @@ def test_serve_runs_the_stack_a_job_sent_to_it_and_stops_everything_on_ctrl_c(tm
             assert any(part in name for name in names), (part, names)
         assert (tmp_path / "var" / "db.sqlite3").exists() and (tmp_path / "var" / "redis" / "redis.conf").exists()
 
-        token = subprocess.run(
-            [sys.executable, "-m", "django", "shell", "-c",
-             "from django.contrib.auth.models import User; from rest_framework.authtoken.models import Token; "
-             "print(Token.objects.create(user=User.objects.create_user('drill', password='a long passphrase')))"],
-            cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "webapp.settings"}, check=True, capture_output=True,
-            text=True).stdout.strip().splitlines()[-1]
         posts = tmp_path / "posts.csv"
         posts.write_bytes(csv_bytes(POSTS))
         from kakurega.remote import Server

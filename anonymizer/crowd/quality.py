@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from anonymizer.crowd.stats import flag_participants
+from anonymizer.texts import gettext_noop
 
-__all__ = ["ATTENTION_NO", "ATTENTION_YES", "CHECK_KINDS", "GOLD", "CheckItems", "CheckPlan", "Problem",
+__all__ = ["ATTENTION_NO", "ATTENTION_YES", "CHECK_KINDS", "GOLD", "CheckItems", "CheckPlan", "Problem", "Said",
            "campaign_problems", "code_allowed", "describe_checks", "due_checks", "missing_checks", "plan_checks",
            "schedule", "verdict"]
 
@@ -139,13 +140,35 @@ def code_allowed(plan: CheckPlan, *, flagged: bool, regular_answers: int, min_an
     return not flagged and regular_answers >= min_answers_for_code and not missing_checks(plan, met)
 
 
+class Said(str):
+    """A sentence for a user, translatable without Django: the English text itself (what the command line, the logs
+    and an English page show, each noun singular or plural as its number wants), with ``template``, the catalog's
+    text (marked with gettext_noop, named placeholders, its nouns in the plural), and ``params``, its values. The web
+    shows it in the page's language with ``anonymizer.crowd.web.services.said``."""
+
+    template: str
+    params: Mapping[str, object]
+
+    def __new__(cls, template: str, params: Mapping[str, object], english: str) -> Said:
+        sentence = super().__new__(cls, english)
+        sentence.template, sentence.params = template, dict(params)
+        return sentence
+
+    def __reduce__(self):  # copied or pickled whole, not as its English alone
+        return (Said, (self.template, self.params, str(self)))
+
+
+def _said(template: str, english: str | None = None, **params: object) -> Said:
+    return Said(template, params, english if english is not None else template % params)
+
+
 @dataclass(frozen=True)
 class Problem:
-    """A setting under which the checks do not hold: ``field`` at fault, ``message`` with the numbers; a
-    ``refused`` one stops the campaign from being made, the others are warnings."""
+    """A setting under which the checks do not hold: ``field`` at fault, ``message`` with the numbers (a Said:
+    English, and translatable); a ``refused`` one stops the campaign from being made, the others are warnings."""
 
     field: str
-    message: str
+    message: Said
     refused: bool
 
 
@@ -154,58 +177,86 @@ def campaign_problems(items: CheckItems, *, min_gold: int, per_participant_cap: 
     """What is wrong with a new campaign's checks, refusals first."""
     problems = []
     if 0 < items.gold < min_gold:
-        problems.append(Problem(
-            "min_gold_answers", f"The posts include {_count(items.gold, 'gold post')}, but gold accuracy is judged "
+        problems.append(Problem("min_gold_answers", _said(
+            gettext_noop("The posts include %(gold)s gold posts, but gold accuracy is judged only after %(min_gold)s "
+                         "gold answers, so it would never flag anyone: add at least %(more)s more gold posts, or judge "
+                         "accuracy after %(gold)s gold answers."),
+            f"The posts include {_count(items.gold, 'gold post')}, but gold accuracy is judged "
             f"only after {min_gold} gold answers, so it would never flag anyone: add at least "
             f"{_count(min_gold - items.gold, 'more gold post')}, or judge accuracy after {items.gold} gold answers.",
-            True))
+            gold=items.gold, min_gold=min_gold, more=min_gold - items.gold), True))
     plan = plan_checks(items, min_gold=min_gold, min_accuracy=0.5, checks_within=1)
     if problems:
         plan = plan_checks(CheckItems(0, items.attention_yes, items.attention_no), min_gold=0, min_accuracy=0.5,
                            checks_within=1)
     needed = min_answers_for_code + plan.required
     if needed > per_participant_cap:
-        problems.append(Problem(
-            "per_participant_cap", f"A completion code needs {min_answers_for_code} answered posts plus "
+        problems.append(Problem("per_participant_cap", _said(
+            gettext_noop("A completion code needs %(answers)s answered posts plus %(checks)s check items (%(gold)s "
+                         "gold, %(attention)s attention), %(needed)s items, more than the %(cap)s one participant may "
+                         "answer: raise the cap to %(needed)s or lower the minimum."),
+            f"A completion code needs {min_answers_for_code} answered posts plus "
             f"{_count(plan.required, 'check item')} ({plan.gold} gold, {items.attention} attention), "
             f"{needed} items, more than the {per_participant_cap} one participant may answer: raise the cap to "
-            f"{needed} or lower the minimum.", True))
+            f"{needed} or lower the minimum.",
+            answers=min_answers_for_code, checks=plan.required, gold=plan.gold, attention=items.attention,
+            needed=needed, cap=per_participant_cap), True))
     if items.gold == 0:
-        problems.append(Problem("posts", "The posts include no gold post (a known answer), so participants are "
-                                         "judged by attention checks alone.", False))
+        problems.append(Problem("posts", _said(gettext_noop(
+            "The posts include no gold post (a known answer), so participants are judged by attention checks "
+            "alone.")), False))
     if items.attention == 0:
-        problems.append(Problem("attention_checks", "No attention checks: a participant who answers at random is "
-                                                    "caught only by the gold posts.", False))
-    elif not (items.attention_yes and items.attention_no):
-        answer = "Yes" if items.attention_yes else "No"
-        problems.append(Problem("attention_checks", f"Every attention check asks {answer}, so a participant who "
-                                                    f"answers {answer} to everything passes them.", False))
+        problems.append(Problem("attention_checks", _said(gettext_noop(
+            "No attention checks: a participant who answers at random is caught only by the gold posts.")), False))
+    elif not items.attention_no:
+        problems.append(Problem("attention_checks", _said(gettext_noop(
+            "Every attention check asks Yes, so a participant who answers Yes to everything passes them.")), False))
+    elif not items.attention_yes:
+        problems.append(Problem("attention_checks", _said(gettext_noop(
+            "Every attention check asks No, so a participant who answers No to everything passes them.")), False))
     return problems
 
 
-def describe_checks(plan: CheckPlan, items: CheckItems, min_answers_for_code: int) -> list[str]:
+def describe_checks(plan: CheckPlan, items: CheckItems, min_answers_for_code: int) -> list[Said]:
     """The checks a campaign really has, in sentences for its dashboard."""
     lines = []
     if plan.attention_yes or plan.attention_no:
-        lines.append(f"{_count(items.attention, 'attention check')} ({plan.attention_yes} ask Yes, "
-                     f"{plan.attention_no} ask No), each met by every participant; one answered wrongly flags them.")
-        if not (plan.attention_yes and plan.attention_no):
-            answer = "Yes" if plan.attention_yes else "No"
-            lines.append(f"All attention checks ask {answer}: answering {answer} to everything passes them.")
+        lines.append(_said(
+            gettext_noop("%(attention)s attention checks (%(yes)s ask Yes, %(no)s ask No), each met by every "
+                         "participant; one answered wrongly flags them."),
+            f"{_count(items.attention, 'attention check')} ({plan.attention_yes} ask Yes, "
+            f"{plan.attention_no} ask No), each met by every participant; one answered wrongly flags them.",
+            attention=items.attention, yes=plan.attention_yes, no=plan.attention_no))
+        if not plan.attention_no:
+            lines.append(_said(gettext_noop(
+                "All attention checks ask Yes: answering Yes to everything passes them.")))
+        elif not plan.attention_yes:
+            lines.append(_said(gettext_noop(
+                "All attention checks ask No: answering No to everything passes them.")))
     else:
-        lines.append("No attention checks.")
+        lines.append(_said(gettext_noop("No attention checks.")))
     if plan.gold:
-        lines.append(f"{_count(plan.gold, 'gold post')} (of the campaign's {items.gold}) met by every participant; "
-                     f"gold accuracy below {plan.min_accuracy:.0%} once {plan.judged_after} "
-                     f"{'is' if plan.judged_after == 1 else 'are'} answered flags them.")
+        lines.append(_said(
+            gettext_noop("%(gold)s gold posts (of the campaign's %(all)s) met by every participant; gold accuracy "
+                         "below %(minimum)s once %(judged)s are answered flags them."),
+            f"{_count(plan.gold, 'gold post')} (of the campaign's {items.gold}) met by every participant; "
+            f"gold accuracy below {plan.min_accuracy:.0%} once {plan.judged_after} "
+            f"{'is' if plan.judged_after == 1 else 'are'} answered flags them.",
+            gold=plan.gold, all=items.gold, minimum=f"{plan.min_accuracy:.0%}", judged=plan.judged_after))
     else:
-        lines.append("No gold posts: gold accuracy flags nobody.")
+        lines.append(_said(gettext_noop("No gold posts: gold accuracy flags nobody.")))
     if plan.required:
-        lines.append(f"The first check of each kind comes within a participant's first {plan.checks_within} items; "
-                     f"a completion code needs {_count(min_answers_for_code, 'answered post')} and every check met.")
+        lines.append(_said(
+            gettext_noop("The first check of each kind comes within a participant's first %(within)s items; a "
+                         "completion code needs %(answers)s answered posts and every check met."),
+            f"The first check of each kind comes within a participant's first {plan.checks_within} items; "
+            f"a completion code needs {_count(min_answers_for_code, 'answered post')} and every check met.",
+            within=plan.checks_within, answers=min_answers_for_code))
     else:
-        lines.append(f"A completion code needs {_count(min_answers_for_code, 'answered post')}; nothing checks "
-                     "the answers.")
+        lines.append(_said(
+            gettext_noop("A completion code needs %(answers)s answered posts; nothing checks the answers."),
+            f"A completion code needs {_count(min_answers_for_code, 'answered post')}; nothing checks "
+            "the answers.", answers=min_answers_for_code))
     return lines
 
 

@@ -89,6 +89,13 @@ class AddressWait(QueueWait):
         self.seconds = seconds
 
 
+def said(sentence: quality.Said) -> str:
+    """A core's sentence in the active language: the catalog's translation with its values, or, where the catalog
+    has none (English), the core's English text, whose nouns are singular or plural as their numbers want."""
+    translated = gettext(sentence.template)
+    return str(sentence) if translated == sentence.template else translated % dict(sentence.params)
+
+
 def address_limits() -> AddressLimits:
     return AddressLimits(settings.CROWD_ADDRESS_RESERVATIONS, settings.CROWD_ADDRESS_SHARE)
 
@@ -122,36 +129,42 @@ def create_campaign(*, owner: AbstractBaseUser, name: str, instructions: str, co
     if not owner.is_staff:
         raise PermissionError("Only staff users can create campaigns.")
     if not posts:
-        raise UserFacingError("A campaign needs at least one post.")
+        raise UserFacingError(gettext("A campaign needs at least one post."))
     if len(posts) > MAX_CAMPAIGN_POSTS + MAX_ATTENTION_CHECKS:
-        raise UserFacingError(f"A campaign holds at most {MAX_CAMPAIGN_POSTS:,} posts (and "
-                              f"{MAX_ATTENTION_CHECKS} attention checks); got {len(posts):,}.")
+        raise UserFacingError(gettext("A campaign holds at most %(most)s posts (and %(checks)s attention checks); "
+                                      "got %(got)s.") % {"most": f"{MAX_CAMPAIGN_POSTS:,}",
+                                                         "checks": MAX_ATTENTION_CHECKS, "got": f"{len(posts):,}"})
     cap = options.get("per_participant_cap", _default("per_participant_cap"))
     # Unless given, a code needs the default number of answers or, under a smaller cap, the cap.
     options.setdefault("min_answers_for_code", min(Campaign._meta.get_field("min_answers_for_code").default, cap))
     needed = options["min_answers_for_code"]
     if needed > cap:
-        raise UserFacingError(f"A completion code needs {needed} answered posts, more than the {cap} items one "
-                              "participant may answer: lower the minimum or raise the cap.")
+        raise UserFacingError(gettext("A completion code needs %(needed)s answered posts, more than the %(cap)s items "
+                                      "one participant may answer: lower the minimum or raise the cap.") % {
+                                          "needed": needed, "cap": cap})
     if task == Campaign.Task.DEIDENTIFY and location_model is None:
-        raise UserFacingError("A de-identification campaign needs a location model: its tokenizer splits the words.")
+        raise UserFacingError(gettext("A de-identification campaign needs a location model: its tokenizer splits "
+                                      "the words."))
     text_limit = CampaignPost._meta.get_field("text").max_length
     id_limit = CampaignPost._meta.get_field("external_id").max_length
     for number, post in enumerate(posts, start=1):
         if not post.text.strip():
-            raise UserFacingError(f"Post {number} has no text.")
+            raise UserFacingError(gettext("Post %(number)s has no text.") % {"number": number})
         if len(post.text) > text_limit:
-            raise UserFacingError(f"Post {number} is {len(post.text):,} characters long; at most {text_limit:,}.")
+            raise UserFacingError(gettext("Post %(number)s is %(length)s characters long; at most %(most)s.") % {
+                "number": number, "length": f"{len(post.text):,}", "most": f"{text_limit:,}"})
         if len(post.external_id) > id_limit:
-            raise UserFacingError(f"The id of post {number} is {len(post.external_id):,} characters long; at most "
-                                  f"{id_limit}.")
+            raise UserFacingError(gettext("The id of post %(number)s is %(length)s characters long; at most "
+                                          "%(most)s.") % {"number": number, "length": f"{len(post.external_id):,}",
+                                                          "most": id_limit})
         if post.kind != Kind.REGULAR and post.gold_answer is None:
-            raise UserFacingError(f"Post {number} is a {post.kind} post but has no known answer.")
+            raise UserFacingError(gettext("Post %(number)s is a %(kind)s post but has no known answer.") % {
+                "number": number, "kind": post.kind})
     refused = [problem for problem in quality.campaign_problems(
         check_items_of(posts), min_gold=options.get("min_gold_answers", _default("min_gold_answers")),
         per_participant_cap=cap, min_answers_for_code=needed) if problem.refused]
     if refused:
-        raise CampaignSettingsError(refused[0].message, refused[0].field)
+        raise CampaignSettingsError(said(refused[0].message), refused[0].field)
     with transaction.atomic():
         campaign = Campaign.objects.create(owner=owner, name=name, instructions=instructions,
                                            consent_text=consent_text, task=task, location_model=location_model,
@@ -181,7 +194,7 @@ def campaign_warnings(campaign: Campaign) -> list[str]:
     is made."""
     from anonymizer.crowd.web.selectors import check_items
 
-    return [problem.message for problem in quality.campaign_problems(
+    return [said(problem.message) for problem in quality.campaign_problems(
         check_items(campaign), min_gold=campaign.min_gold_answers, per_participant_cap=campaign.per_participant_cap,
         min_answers_for_code=campaign.min_answers_for_code) if not problem.refused]
 
@@ -607,28 +620,28 @@ def posts_from_csv(fileobj, *, text_column: str = "text", max_posts: int = MAX_C
     source = CsvSource(fileobj)
     header = {name.strip().lower(): i for i, name in enumerate(source.header)}
     if text_column.lower() not in header:
-        raise CsvFormatError(f'the file has no column "{text_column}"; its columns are: '
-                             f"{', '.join(source.header)}.", row=1)
+        raise CsvFormatError(gettext('the file has no column "%(column)s"; its columns are: %(columns)s.') % {
+            "column": text_column, "columns": ", ".join(source.header)}, row=1)
     at = {name: header.get(name) for name in ("id", "kind", "gold", "lat", "lon")}
     posts, row = [], 1
     for batch in source.batches():
         for record in batch:
             row += 1
             if row - 1 > max_posts:
-                raise CsvFormatError(f"the file has more than {max_posts:,} posts, the most a campaign holds.",
-                                     row=row)
+                raise CsvFormatError(gettext("the file has more than %(most)s posts, the most a campaign holds.")
+                                     % {"most": f"{max_posts:,}"}, row=row)
 
             def cell(name: str, record: list[str] = record) -> str:
                 return record[at[name]].strip() if at[name] is not None else ""
 
             kind = cell("kind").lower() or Kind.REGULAR
             if kind not in Kind.values:
-                raise CsvFormatError(f'kind "{kind}" is not one of regular, gold, attention.', row=row,
-                                     column=at["kind"] + 1, column_name="kind")
+                raise CsvFormatError(gettext('kind "%(kind)s" is not one of regular, gold, attention.') % {
+                    "kind": kind}, row=row, column=at["kind"] + 1, column_name="kind")
             gold_text = cell("gold").lower()
             if gold_text and gold_text not in _TRUE | _FALSE:
-                raise CsvFormatError(f'gold "{gold_text}" is not yes or no.', row=row, column=at["gold"] + 1,
-                                     column_name="gold")
+                raise CsvFormatError(gettext('gold "%(gold)s" is not yes or no.') % {"gold": gold_text}, row=row,
+                                     column=at["gold"] + 1, column_name="gold")
             gold = None if not gold_text else gold_text in _TRUE
             if gold is not None and kind == Kind.REGULAR:
                 kind = Kind.GOLD  # a known answer makes it a gold post
@@ -639,7 +652,9 @@ def posts_from_csv(fileobj, *, text_column: str = "text", max_posts: int = MAX_C
                 except ValueError:
                     value = float("nan")
                 if value is not None and not -limit <= value <= limit:  # NaN fails both
-                    raise CsvFormatError(f'{name} "{cell(name)[:40]}" is not a number from -{limit} to {limit}.',
+                    raise CsvFormatError(gettext('%(column)s "%(value)s" is not a number from -%(limit)s to '
+                                                 '%(limit)s.') % {"column": name, "value": cell(name)[:40],
+                                                                   "limit": limit},
                                          row=row, column=at[name] + 1, column_name=name)
                 coordinates.append(value)
             posts.append(PostSpec(record[header[text_column.lower()]], kind, gold, cell("id"), *coordinates))
@@ -656,7 +671,8 @@ def posts_from_corpus(record: TrainedLocationModel, count: int, seed: int = 0) -
 
     spec = next((s for s in DEFAULT_MODELS if s.name == record.name and record.owner_id is None), None)
     if spec is None:
-        raise UserFacingError("Posts can be sampled only from a built-in model's corpus; upload a CSV instead.")
+        raise UserFacingError(gettext("Posts can be sampled only from a built-in model's corpus; upload a CSV "
+                                      "instead."))
     from django.conf import settings as django_settings
 
     posts, _ = load_corpus(django_settings.DATA_DIR / spec.corpus, columns=spec.columns, grid=spec.grid,

@@ -250,7 +250,8 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
                                                    strict=True)),
         "label_counts": [(label_name(label), count) for label, count in report["labels"].items()],
         "actions": selectors.campaign_actions(campaign, report), "strikes": strikes, "map_answers": answers_map,
-        "checks": quality.describe_checks(plan, items, campaign.min_answers_for_code), "plan": plan,
+        "checks": [crowd.said(line) for line in quality.describe_checks(plan, items, campaign.min_answers_for_code)],
+        "plan": plan,
         "gold_chart": gold_chart})
 
 

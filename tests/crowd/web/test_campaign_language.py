@@ -223,3 +223,31 @@ def test_the_close_confirmation_and_messages_in_japanese(client, staff):
     assert "キャンペーンを終了しました。" in closed and "終了 — リンクからは誰も参加できません" in closed
     listing = client.get(reverse("campaign-list"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "クラウドソーシングのキャンペーン" in listing and "<td>終了</td>" in listing
+
+
+def test_the_quality_checks_and_the_forms_refusals_in_japanese(client, staff):
+    campaign = answered_campaign(staff)
+    client.force_login(staff)
+    page = client.get(reverse("campaign-detail", args=[campaign.id]), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    checks = re.findall(r"<li>(.*?)</li>", page[page.index('id="campaign-checks"'):page.index("</ul>",
+                                                                                           page.index('id="campaign-checks"'))])
+    assert checks == ["注意確認の設問はありません。",
+                      "正解付きの投稿1件(キャンペーン全体では1件)を全参加者に出題します。1件に回答した時点で正答率が50%を下回ると除外します。",
+                      "各種類の最初の確認用の設問は、参加者の最初の5問のうちに出題します。完了コードには、投稿2件への回答とすべての確認用の設問への回答が必要です。"]
+    english = client.get(reverse("campaign-detail", args=[campaign.id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 gold post (of the campaign&#x27;s 1) met by every participant" in english  # singular, as before
+    form = {"name": "x", "instructions": "x", "consent_text": "x", "task": "inferable", "language": "ja",
+            "text_column": "text", "sample_size": 10, "attention_checks": 2, "judgments_per_post": 5,
+            "cutoff": 0.1, "gold_share": 0.1, "min_gold_accuracy": 0.5, "per_participant_cap": 50,
+            "reservation_seconds": 60}
+    gold = "text,gold\n" + "".join(f"post {i},\n" for i in range(5)) + "gold 1,yes\ngold 2,no\n"
+    refused = client.post(reverse("campaign-new"), {**form, "posts_file": SimpleUploadedFile("p.csv", gold.encode())},
+                          HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.context["form"].errors["min_gold_answers"] == [
+        "正解付きの投稿は2件ですが、正答率の判定は正解付きの設問に6問回答した後なので、誰も除外されません。"
+        "正解付きの投稿をあと4件以上追加するか、2問の回答後に正答率を判定するようにしてください。"]
+    bad = "text,kind\npost,sometimes\n"
+    refused = client.post(reverse("campaign-new"), {**form, "posts_file": SimpleUploadedFile("p.csv", bad.encode())},
+                          HTTP_ACCEPT_LANGUAGE="ja")
+    assert "kindの「sometimes」はregular、gold、attentionのいずれでもありません。" in \
+        refused.context["form"].errors["posts_file"][0]

@@ -251,3 +251,23 @@ def test_the_quality_checks_and_the_forms_refusals_in_japanese(client, staff):
                           HTTP_ACCEPT_LANGUAGE="ja")
     assert "kindの「sometimes」はregular、gold、attentionのいずれでもありません。" in \
         refused.context["form"].errors["posts_file"][0]
+
+
+def test_a_japanese_strike_words_task_with_a_map(staff, location_models):
+    posts = [crowd.PostSpec("Lunch by the lake in Chicago today", external_id="r1")]
+    campaign = crowd.create_campaign(owner=staff, name="語を消す", instructions="消してください。",
+                                     consent_text="同意。", posts=posts, task=Campaign.Task.DEIDENTIFY,
+                                     ask_location=True, language="ja",
+                                     location_model=location_models["us-midwest-en"], min_gold_answers=0)
+    client = participant(campaign, "en")
+    page = client.get(reverse("crowd-task", args=[campaign.join_token])).content.decode()
+    for japanese in ("どこで書かれたかわからなくなるまで消す語をクリックし、送信してください。", "送信",
+                     "キーボード: Enterで送信、Uで取り消し。",
+                     "見当がつけば、投稿された地域を地図上でクリックしてください(任意)。",
+                     'aria-label="投稿された地域をクリックする地図"'):
+        assert japanese in page, japanese
+    served = client.get(reverse("crowd-api", args=[campaign.join_token, "next"])).json()
+    assert served["post"]["tokens"]  # the words to strike, as in English
+    wrong = client.post(reverse("crowd-api", args=[campaign.join_token, "answer"]),
+                        {"post": served["post"]["id"], "latitude": 41.0}, content_type="application/json")
+    assert wrong.json()["error"] == "deleted: 消した語の番号を指定してください。"

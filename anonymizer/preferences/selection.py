@@ -42,14 +42,22 @@ from anonymizer.preferences.ldp import LDPMatrixFactorization
 from anonymizer.preferences.mf import ItemMean, MatrixFactorization, fit_user_profiles, scores_of
 from anonymizer.preferences.ratings import Ratings
 from anonymizer.preferences.serving import PreferenceArtifact, item_space_dict, train_artifact
+from anonymizer.texts import gettext_noop
 
 FPR_TARGET = 0.2
 CANDIDATES = ("ldp-mf", "user-mean", "item-mean+offset")
 REFERENCES = ("item-mean", "mf")
-RULE = ("Served: of the LDP model, the person's own mean and the cells' means plus the person's offset, the one "
-        "with the highest recall at a false-positive rate of at most {target:g} on held-out users, each at its own "
-        "threshold (chosen on other users than those it is judged on); below the threshold the page says hide. "
-        "The plain item mean and non-private MF are measured for comparison only.")
+RULE = gettext_noop(
+    "Served: of the LDP model, the person's own mean and the cells' means plus the person's offset, the one with the "
+    "highest recall at a false-positive rate of at most {target:g} on held-out users, each at its own threshold "
+    "(chosen on other users than those it is judged on); below the threshold the page says hide. The plain item mean "
+    "and non-private MF are measured for comparison only.")
+# What a baseline's training record says (English where stored; the web shell shows them through the catalog).
+USER_MEAN_MECHANISM = gettext_noop("none: the item side is empty; each person's score is their own mean rating, "
+                                   "computed in their browser")
+USER_MEAN_ACCOUNTING = gettext_noop("no training user's rating is used (ε = 0)")
+ITEM_MEAN_MECHANISM = gettext_noop("none: each cell's mean rating over the training users, in the clear (no LDP)")
+ITEM_MEAN_ACCOUNTING = gettext_noop("not differentially private: the training ratings are used as they are")
 Builder = Callable[[Ratings], PreferenceArtifact]
 
 
@@ -84,9 +92,7 @@ def user_mean_artifact(name: str, ratings: Ratings, items: ItemSpace | dict, ran
         threshold=0.5, regularization=regularization, clip=1.0,
         training={"source": source, "method": "user-mean", "users": 0, "ratings": 0, "rank": rank,
                   "rounds": 1, "epsilon_per_user": 0.0, "epsilon_per_report": None, "reports_per_user": 0,
-                  "mechanism": "none: the item side is empty; each person's score is their own mean rating, "
-                               "computed in their browser",
-                  "accounting": "no training user's rating is used (ε = 0)"})
+                  "mechanism": USER_MEAN_MECHANISM, "accounting": USER_MEAN_ACCOUNTING})
 
 
 def item_mean_artifact(name: str, ratings: Ratings, items: ItemSpace | dict, rank: int, regularization: float,
@@ -98,8 +104,7 @@ def item_mean_artifact(name: str, ratings: Ratings, items: ItemSpace | dict, ran
     artifact.biases = ItemMean().fit(ratings).item_means_.astype(np.float64)
     artifact.training.update({
         "method": "item-mean+offset", "users": int(ratings.n_users), "ratings": len(ratings), "epsilon_per_user": None,
-        "mechanism": "none: each cell's mean rating over the training users, in the clear (no LDP)",
-        "accounting": "not differentially private: the training ratings are used as they are"})
+        "mechanism": ITEM_MEAN_MECHANISM, "accounting": ITEM_MEAN_ACCOUNTING})
     return artifact
 
 

@@ -40,16 +40,23 @@ from anonymizer.preferences.ldp import (
     one_bit_bound,
 )
 from anonymizer.preferences.ratings import Ratings
+from anonymizer.texts import gettext_noop
 
 FORMAT = 1
-PROXY_NOTICE = (
+# The notices and the texts a model's training record holds are English where stored; the web shell shows them
+# through the catalog (gettext_noop marks them for it).
+PROXY_NOTICE = gettext_noop(
     "The default model's training labels are a PROXY, not anyone's stated preferences: no public data set pairs "
     "check-ins with people's own publish/hide choices, so each Foursquare user's cells were labelled by a fixed "
     "rule (hide where most of their check-ins are at home, work, health, religious or intimate places, or at a "
     "venue they visit routinely; publish elsewhere). Recommendations follow that rule's patterns, not real "
     "people's wishes."
 )
-UPLOAD_NOTICE = "This model was trained on uploaded preferences (user, time, place, publish/hide), not on proxy labels."
+UPLOAD_NOTICE = gettext_noop("This model was trained on uploaded preferences (user, time, place, publish/hide), not on "
+                             "proxy labels.")
+BOUNDED_MECHANISM = gettext_noop("bounded: each round every user reports one sampled coordinate of their clipped "
+                                 "V-gradient through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)")
+LDP_ACCOUNTING = gettext_noop("basic sequential composition over each user's reports (pure epsilon-LDP)")
 
 
 @dataclass(frozen=True)
@@ -57,7 +64,7 @@ class PreferenceModelSpec:
     """How the default model is trained from the check-ins shipped in data/ (see data/preferences/)."""
 
     name: str = "foursquare-nyc"
-    title: str = "Foursquare NYC, 193 users (proxy labels)"
+    title: str = gettext_noop("Foursquare NYC, 193 users (proxy labels)")
     data: str = "preferences/foursquare_nyc/checkins.csv.gz"  # relative to DATA_DIR (settings.DATA_DIR)
     slot_hours: int = 4
     split_week: bool = True
@@ -163,8 +170,7 @@ def train_artifact(name: str, ratings: Ratings, items: ItemSpace, trainer: LDPMa
     # (groups_ > 0) a pass has a bias round and groups_ factor rounds, each user in exactly one of them.
     rounds = int(trainer.accountant_.reports().max())
     groups = int(getattr(trainer, "groups_", 0))
-    mechanism = ("bounded: each round every user reports one sampled coordinate of their clipped V-gradient "
-                 "through Duchi et al.'s one-bit mechanism (epsilon / rounds per report)")
+    mechanism = BOUNDED_MECHANISM
     if groups:
         mechanism = (f"bounded, partitioned: each pass splits the users at random into a bias group and {groups} "
                      "factor groups, each reporting once, one sampled coordinate of its columns of the clipped "
@@ -177,7 +183,7 @@ def train_artifact(name: str, ratings: Ratings, items: ItemSpace, trainer: LDPMa
         "server_rounds": rounds * (1 + groups) if groups else rounds,
         "epsilon_spent_max": float(spent.max()), "epsilon_spent_mean": float(spent.mean()),
         "mechanism": mechanism,
-        "accounting": "basic sequential composition over each user's reports (pure epsilon-LDP)",
+        "accounting": LDP_ACCOUNTING,
         "settings": {name: getattr(trainer, name, None) for name in (
             "learning_rate", "regularization", "clip", "projection", "noise_gate", "seed", "groups", "bias_share",
             "factor_clip", "factor_learning_rate")},

@@ -9,6 +9,8 @@
 // Duchi et al.'s one-bit mechanism with epsilon / rounds each: the reports are all that leaves the page.
 (function (root) {
   "use strict";
+  // Django's JavaScript catalog when the page has it (a bare page, as in the tests, shows the English).
+  const gettext = root.gettext || ((text) => text);
 
   // Tommy Ettinger's mulberry32: 32-bit integer arithmetic only, the same stream as the Python class.
   function Mulberry32(seed) {
@@ -47,7 +49,7 @@
 
   // B = (e^eps + 1) / (e^eps - 1), the magnitude of every report.
   function oneBitBound(epsilon) {
-    if (!(epsilon > 0)) throw new RangeError("epsilon must be positive");
+    if (!(epsilon > 0)) throw new RangeError(gettext("epsilon must be positive"));
     return 1 / Math.tanh(epsilon / 2);
   }
   // A value clipped to [-1, 1], NaN read as 0 (the rule of ldp.py's clip_unit and one_bit): a NaN must not
@@ -70,7 +72,7 @@
   }
   // `rounds` reports of epsilon / rounds each (epsilon in all, by sequential composition).
   function contributionReports(gradient, epsilon, rounds, uniform) {
-    if (!(rounds >= 1)) throw new RangeError("rounds must be at least 1");
+    if (!(rounds >= 1)) throw new RangeError(gettext("rounds must be at least 1"));
     const perReport = epsilon / rounds;
     const reports = [];
     for (let r = 0; r < rounds; r++) {

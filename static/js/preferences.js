@@ -14,7 +14,7 @@
   let model = null;
   let ratings = new Map(); // item id -> 1 (publish) or 0 (hide); never serialized, never sent
   let recommendations = new Map(); // item id -> {publish, confidence}
-  const LEDGER_PREFIX = "kakurega:ldp-ledger:";
+  const LEDGER_PREFIX = "kakurega:ldp-ledger:"; // not shown
   const DAY_MS = 86400000;
 
   function csrfToken() {
@@ -27,12 +27,24 @@
     $("pref-error").hidden = !message;
   }
 
+  // Numbers and dates in the page's language (document.documentElement.lang: "en", "ja").
+  const LANG = document.documentElement.lang || "en";
+  const PERCENT = new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 });
+  const DAY = new Intl.DateTimeFormat(LANG, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
   function percent(x) {
-    return Math.round(100 * x) + "%";
+    return PERCENT.format(x);
   }
 
   function fmt(x, digits) {
-    return x === null || x === undefined || Number.isNaN(x) ? "—" : Number(x).toFixed(digits);
+    if (x === null || x === undefined || Number.isNaN(Number(x))) return "—";
+    return new Intl.NumberFormat(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits,
+      useGrouping: false }).format(Number(x));
+  }
+
+  // What a cell's state or recommendation reads as (the data-state / data-recommendation values stay English).
+  function stateWord(state) {
+    return state === "publish" ? pgettext("rating", "publish") : pgettext("rating", "hide");
   }
 
   function stateOf(item) {
@@ -50,9 +62,10 @@
     delete button.dataset.level;
     if (state !== "unrated") {
       button.classList.add("rated-" + state);
-      button.textContent = state;
+      button.textContent = stateWord(state);
       button.removeAttribute("title");
-      button.setAttribute("aria-label", `${label}: ${state}`);
+      button.setAttribute("aria-label", interpolate(gettext("%(cell)s: %(state)s"),
+        { cell: label, state: stateWord(state) }, true));
       return;
     }
     const rec = recommendations.get(item);
@@ -66,12 +79,14 @@
       button.dataset.confidence = rec.confidence.toFixed(4);
       button.dataset.level = String(level);
       button.textContent = "";
-      button.title = `${word}? confidence ${percent(rec.confidence)}`;
-      button.setAttribute("aria-label", `${label}: not rated; recommended ${word}, confidence ${percent(rec.confidence)}`);
+      const shown = { cell: label, recommendation: stateWord(word), confidence: percent(rec.confidence) };
+      button.title = interpolate(gettext("%(recommendation)s? confidence %(confidence)s"), shown, true);
+      button.setAttribute("aria-label", interpolate(
+        gettext("%(cell)s: not rated; recommended %(recommendation)s, confidence %(confidence)s"), shown, true));
     } else {
       button.textContent = "";
       button.removeAttribute("title");
-      button.setAttribute("aria-label", `${label}: not rated`);
+      button.setAttribute("aria-label", interpolate(gettext("%(cell)s: not rated"), { cell: label }, true));
     }
   }
 
@@ -89,17 +104,18 @@
     corner.scope = "col";
     const cornerText = document.createElement("span");
     cornerText.className = "visually-hidden";
-    cornerText.textContent = "Time slot";
+    cornerText.textContent = gettext("Time slot");
     corner.appendChild(cornerText);
     head.appendChild(corner);
-    for (const column of space.columns) {
+    const shown = model.display || space; // the labels in the page's language
+    for (const column of shown.columns) {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = column;
       head.appendChild(th);
     }
     $("pref-grid").tHead.replaceChildren(head);
-    const rows = space.rows.map((rowLabel, r) => {
+    const rows = shown.rows.map((rowLabel, r) => {
       const tr = document.createElement("tr");
       const th = document.createElement("th");
       th.scope = "row";
@@ -121,7 +137,7 @@
 
   function updateCount() {
     const n = ratings.size;
-    $("pref-count").textContent = `${n} cell${n === 1 ? "" : "s"} rated.`;
+    $("pref-count").textContent = interpolate(ngettext("%(n)s cell rated.", "%(n)s cells rated.", n), { n: n }, true);
   }
 
   function onCellClick(event) {
@@ -134,7 +150,7 @@
     if (recommendations.size) { // the recommendations were for the old ratings
       recommendations = new Map();
       document.querySelectorAll("#pref-grid button[data-item]").forEach(drawCell);
-      $("pref-summary").textContent = "Your ratings changed: press Recommend again.";
+      $("pref-summary").textContent = gettext("Your ratings changed: press Recommend again.");
     } else {
       drawCell(button);
     }
@@ -143,7 +159,7 @@
 
   function recommend() {
     showError("");
-    if (!ratings.size) return showError("Rate at least one cell first.");
+    if (!ratings.size) return showError(gettext("Rate at least one cell first."));
     const profile = LDP.fitProfile(model, ratings);
     const scores = LDP.scores(model, profile);
     recommendations = new Map();
@@ -156,11 +172,17 @@
     });
     document.querySelectorAll("#pref-grid button[data-item]").forEach(drawCell);
     const empty = recommendations.size;
-    $("pref-summary").textContent = `${empty} empty cells: ${publish} publish, ${empty - publish} hide. ` +
-      `Fitted to your ${ratings.size} rated cells in this page; nothing was sent. A cell says publish only when ` +
-      `its score reaches ${fmt(model.threshold, 3)}` + (model.scores && model.scores.fpr_target ?
-      `, set so that on held-out users at most ${percent(model.scores.fpr_target)} of the cells they wanted ` +
-      "hidden came out publish; otherwise, and whenever the model cannot tell, it says hide." : ".");
+    const counts = { empty: empty, publish: publish, hide: empty - publish, rated: ratings.size,
+      threshold: fmt(model.threshold, 3), target: model.scores ? percent(model.scores.fpr_target) : "" };
+    $("pref-summary").textContent = [
+      interpolate(ngettext("%(empty)s empty cell: %(publish)s publish, %(hide)s hide.",
+        "%(empty)s empty cells: %(publish)s publish, %(hide)s hide.", empty), counts, true),
+      interpolate(ngettext("Fitted to your %(rated)s rated cell in this page; nothing was sent.",
+        "Fitted to your %(rated)s rated cells in this page; nothing was sent.", ratings.size), counts, true),
+      interpolate(model.scores && model.scores.fpr_target ?
+        gettext("A cell says publish only when its score reaches %(threshold)s, set so that on held-out users at most %(target)s of the cells they wanted hidden came out publish; otherwise, and whenever the model cannot tell, it says hide.") :
+        gettext("A cell says publish only when its score reaches %(threshold)s."), counts, true),
+    ].join(" ");
     $("pref-result").hidden = false;
   }
 
@@ -168,10 +190,11 @@
     const epsilon = Number($("pref-epsilon").value);
     const rounds = Number($("pref-rounds").value);
     if (!(epsilon > 0 && epsilon <= config.maxEpsilon)) {
-      throw new Error(`ε must be more than 0 and at most ${config.maxEpsilon}.`);
+      throw new Error(interpolate(gettext("ε must be more than 0 and at most %(max)s."), { max: config.maxEpsilon }, true));
     }
     if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= config.maxRounds)) {
-      throw new Error(`The number of reports must be a whole number from 1 to ${config.maxRounds}.`);
+      throw new Error(interpolate(gettext("The number of reports must be a whole number from 1 to %(max)s."),
+        { max: config.maxRounds }, true));
     }
     return { epsilon, rounds };
   }
@@ -188,10 +211,9 @@
     try {
       entries = JSON.parse(window.localStorage.getItem(ledgerKey()) || "[]");
     } catch (error) {
-      throw new Error("This browser's privacy ledger cannot be read (is site storage blocked?), so the page " +
-        "cannot tell what you have spent: contributing is off.");
+      throw new Error(gettext("This browser's privacy ledger cannot be read (is site storage blocked?), so the page cannot tell what you have spent: contributing is off."));
     }
-    if (!Array.isArray(entries)) throw new Error("This browser's privacy ledger is damaged: contributing is off.");
+    if (!Array.isArray(entries)) throw new Error(gettext("This browser's privacy ledger is damaged: contributing is off."));
     const since = Date.now() - config.ledgerDays * DAY_MS;
     return entries.filter((e) => e && Number.isFinite(e.epsilon) && e.epsilon > 0 && Number.isFinite(e.at) &&
       e.at > since);
@@ -209,7 +231,7 @@
   }
 
   function day(ms) {
-    return new Date(ms).toISOString().slice(0, 10);
+    return DAY.format(new Date(ms));
   }
 
   function showLedger() {
@@ -222,12 +244,15 @@
     }
     const used = ledgerSpent(entries);
     const left = Math.max(0, config.ledgerEpsilon - used);
-    let text = `Your budget on this model: ε = ${fmt(config.ledgerEpsilon, 2)} per ${config.ledgerDays} days, ` +
-      `kept in this browser only. Spent: ε = ${fmt(used, 3)} in ${entries.length} contribution` +
-      `${entries.length === 1 ? "" : "s"}; left: ε = ${fmt(left, 3)}.`;
+    const values = { budget: fmt(config.ledgerEpsilon, 2), days: config.ledgerDays, spent: fmt(used, 3),
+      count: entries.length, left: fmt(left, 3) };
+    let text = interpolate(ngettext(
+      "Your budget on this model: ε = %(budget)s per %(days)s days, kept in this browser only. Spent: ε = %(spent)s in %(count)s contribution; left: ε = %(left)s.",
+      "Your budget on this model: ε = %(budget)s per %(days)s days, kept in this browser only. Spent: ε = %(spent)s in %(count)s contributions; left: ε = %(left)s.", entries.length), values, true);
     if (entries.length) {
       const oldest = Math.min(...entries.map((e) => e.at));
-      text += ` The oldest counts until ${day(oldest + config.ledgerDays * DAY_MS)}.`;
+      text += " " + interpolate(gettext("The oldest counts until %(day)s."),
+        { day: day(oldest + config.ledgerDays * DAY_MS) }, true);
     }
     $("pref-ledger").textContent = text;
     $("pref-ledger").dataset.spent = String(used);
@@ -236,7 +261,7 @@
 
   async function contribute() {
     showError("");
-    if (!ratings.size) return showError("Rate at least one cell first: a contribution is built from your ratings.");
+    if (!ratings.size) return showError(gettext("Rate at least one cell first: a contribution is built from your ratings."));
     let budget;
     try {
       budget = readBudget();
@@ -248,9 +273,9 @@
       entries = readLedger();
       const left = config.ledgerEpsilon - ledgerSpent(entries);
       if (budget.epsilon > left + 1e-9) {
-        throw new Error(`This contribution would spend ε = ${fmt(budget.epsilon, 3)}, but only ε = ` +
-          `${fmt(Math.max(0, left), 3)} of your ${fmt(config.ledgerEpsilon, 2)} per ${config.ledgerDays} days on ` +
-          "this model is left in this browser's ledger. Nothing was sent.");
+        throw new Error(interpolate(gettext("This contribution would spend ε = %(epsilon)s, but only ε = %(left)s of your %(budget)s per %(days)s days on this model is left in this browser's ledger. Nothing was sent."),
+          { epsilon: fmt(budget.epsilon, 3), left: fmt(Math.max(0, left), 3), budget: fmt(config.ledgerEpsilon, 2),
+            days: config.ledgerDays }, true));
       }
     } catch (error) {
       return showError(error.message);
@@ -263,7 +288,7 @@
     try {
       entries = charge(entries, budget.epsilon);
     } catch (error) {
-      return showError("The privacy ledger could not be written in this browser's storage, so nothing was sent.");
+      return showError(gettext("The privacy ledger could not be written in this browser's storage, so nothing was sent."));
     }
     $("pref-contribute").disabled = true;
     try {
@@ -274,17 +299,17 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(answer.detail || JSON.stringify(answer) || response.statusText);
-      $("pref-contribution-summary").textContent =
-        `Sent ${reports.length} one-bit report${reports.length === 1 ? "" : "s"} of ε = ` +
-        `${fmt(budget.epsilon / budget.rounds, 4)} each: this contribution spends ε = ${fmt(budget.epsilon, 3)}` +
-        ` (${fmt(ledgerSpent(entries), 3)} of ${fmt(config.ledgerEpsilon, 2)} in ${config.ledgerDays} days on ` +
-        "this model, from this browser). Your ratings and profile were not sent.";
+      $("pref-contribution-summary").textContent = interpolate(ngettext(
+        "Sent %(n)s one-bit report of ε = %(each)s each: this contribution spends ε = %(epsilon)s (%(spent)s of %(budget)s in %(days)s days on this model, from this browser). Your ratings and profile were not sent.",
+        "Sent %(n)s one-bit reports of ε = %(each)s each: this contribution spends ε = %(epsilon)s (%(spent)s of %(budget)s in %(days)s days on this model, from this browser). Your ratings and profile were not sent.",
+        reports.length), { n: reports.length, each: fmt(budget.epsilon / budget.rounds, 4),
+        epsilon: fmt(budget.epsilon, 3), spent: fmt(ledgerSpent(entries), 3), budget: fmt(config.ledgerEpsilon, 2),
+        days: config.ledgerDays }, true);
       showReports(reports, budget);
       $("pref-sent").textContent = JSON.stringify(body, null, 1);
       $("pref-contribution").hidden = false;
     } catch (error) {
-      showError(`The contribution was not accepted: ${error.message} (Its ε stays in your ledger: the ` +
-        "reports did leave this page.)");
+      showError(interpolate(gettext("The contribution was not accepted: %(reason)s (Its ε stays in your ledger: the reports did leave this page.)"), { reason: error.message }, true));
     } finally {
       $("pref-contribute").disabled = false;
       showLedger();
@@ -310,44 +335,48 @@
       return tr;
     });
     $("pref-reports").tBodies[0].replaceChildren(...rows);
-    $("pref-reports-about").textContent =
-      "Each report carries one bit, + or −, and the page sends it as the number +B or −B, with " +
-      `B = (e^ε′ + 1) / (e^ε′ − 1) = ${fmt(bound, 4)} for the report's ε′ = ε / ${budget.rounds} = ` +
-      `${fmt(perReport, 4)}. B is the same for everyone at that ε′, so the number tells no more than its sign; ` +
-      "the server uses it so that the average of many reports is the average gradient (a report's expected " +
-      "value is the coordinate itself). The bit is + with probability ½ + x / (2B), x being that coordinate of " +
-      "your gradient clipped to [−1, 1]: it is the only part of a report that depends on your ratings. The " +
-      "coordinate was drawn at random, whatever you rated. Each report is ε′-locally differentially private; " +
-      `by sequential composition the ${reports.length} together are ε = ${fmt(budget.epsilon, 3)}-LDP.`;
+    $("pref-reports-about").textContent = interpolate(gettext(
+      "Each report carries one bit, + or −, and the page sends it as the number +B or −B, with B = (e^ε′ + 1) / (e^ε′ − 1) = %(bound)s for the report's ε′ = ε / %(rounds)s = %(each)s. B is the same for everyone at that ε′, so the number tells no more than its sign; the server uses it so that the average of many reports is the average gradient (a report's expected value is the coordinate itself). The bit is + with probability ½ + x / (2B), x being that coordinate of your gradient clipped to [−1, 1]: it is the only part of a report that depends on your ratings. The coordinate was drawn at random, whatever you rated. Each report is ε′-locally differentially private; by sequential composition the %(n)s together are ε = %(epsilon)s-LDP."), { bound: fmt(bound, 4), rounds: budget.rounds,
+      each: fmt(perReport, 4), n: reports.length, epsilon: fmt(budget.epsilon, 3) }, true);
   }
 
   function describeModel() {
     const t = model.training;
-    const space = `${model.item_space.rows.length} time slots × ${model.item_space.columns.length} places`;
+    const facts = { title: model.title, version: model.version, users: t.users, epsilon: t.epsilon_per_user,
+      rounds: t.rounds, each: fmt(t.epsilon_per_report, 3), accounting: t.accounting, mechanism: t.mechanism,
+      method: model.method, slots: model.item_space.rows.length, places: model.item_space.columns.length };
     let text;
     if (model.method === "ldp-mf") {
-      text = `${model.title} (version ${model.version}): trained on the LDP reports of ${t.users} users, ` +
-        `ε = ${t.epsilon_per_user} per user (${t.rounds} report${t.rounds === 1 ? "" : "s"} of ε = ` +
-        `${fmt(t.epsilon_per_report, 3)} each, by ${t.accounting}); ${space}.`;
+      text = interpolate(ngettext(
+        "%(title)s (version %(version)s): trained on the LDP reports of %(users)s users, ε = %(epsilon)s per user (%(rounds)s report of ε = %(each)s each, by %(accounting)s); %(slots)s time slots × %(places)s places.",
+        "%(title)s (version %(version)s): trained on the LDP reports of %(users)s users, ε = %(epsilon)s per user (%(rounds)s reports of ε = %(each)s each, by %(accounting)s); %(slots)s time slots × %(places)s places.",
+        t.rounds), facts, true);
     } else {
-      text = `${model.title} (version ${model.version}), served as ${model.method}: ${t.mechanism}; ` +
-        `${t.accounting}; ${space}.`;
+      text = interpolate(gettext("%(title)s (version %(version)s), served as %(method)s: %(mechanism)s; %(accounting)s; %(slots)s time slots × %(places)s places."), facts, true);
     }
     const scores = model.scores;
     if (scores && scores.methods) {
       const line = (name) => {
         const m = scores.methods[name];
-        return m ? ` ${name}${name === scores.served ? " (served)" : ""}: false-positive rate ${fmt(m.fpr, 3)}, ` +
-          `recall ${fmt(m.recall, 3)}, reconstruction ${fmt(m.reconstruction, 3)}.` : "";
+        if (!m) return "";
+        const figures = { name: name, fpr: fmt(m.fpr, 3), recall: fmt(m.recall, 3),
+          reconstruction: fmt(m.reconstruction, 3) };
+        return " " + interpolate(name === scores.served ?
+          gettext("%(name)s (served): false-positive rate %(fpr)s, recall %(recall)s, reconstruction %(reconstruction)s.") :
+          gettext("%(name)s: false-positive rate %(fpr)s, recall %(recall)s, reconstruction %(reconstruction)s."),
+          figures, true);
       };
       if (scores.rule) text += ` ${scores.rule}`;
-      text += ` Held out (${scores.folds}-fold over users, ${percent(scores.hidden_share)} of each test user's ` +
-        "ratings hidden" + (scores.fpr_target ? `, each at its threshold for a false-positive rate of at most ` +
-        `${scores.fpr_target}, chosen on other users):` : "):") + Object.keys(scores.methods).map(line).join("");
+      const held = { folds: scores.folds, hidden: percent(scores.hidden_share), target: scores.fpr_target };
+      text += " " + interpolate(scores.fpr_target ?
+        gettext("Held out (%(folds)s-fold over users, %(hidden)s of each test user's ratings hidden, each at its threshold for a false-positive rate of at most %(target)s, chosen on other users):") :
+        gettext("Held out (%(folds)s-fold over users, %(hidden)s of each test user's ratings hidden):"), held, true) +
+        Object.keys(scores.methods).map(line).join("");
     }
     $("pref-model-facts").textContent = text;
     $("pref-notice").textContent = model.notice;
-    $("pref-model-title").textContent = `${model.title}: rows are time slots, columns places.`;
+    $("pref-model-title").textContent = interpolate(gettext("%(title)s: rows are time slots, columns places."),
+      { title: model.title }, true);
     // Contribute the way the model was trained: as many reports, each spending epsilon / reports.
     $("pref-rounds").value = String(Math.min(t.rounds || 1, config.maxRounds));
   }
@@ -363,7 +392,8 @@
       model = answer;
     } catch (error) {
       $("pref-model-title").textContent = "";
-      return showError(`The model could not be loaded: ${error.message}`);
+      return showError(interpolate(gettext("The model could not be loaded: %(reason)s"), { reason: error.message },
+        true));
     }
     ratings = new Map();
     recommendations = new Map();

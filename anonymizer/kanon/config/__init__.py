@@ -106,7 +106,8 @@ def load_config(text: str | bytes, *, columns: Sequence[str], max_bytes: int = M
         rename = _same_field
     errors = errors_after(shape_errors, errors)
     config = _fit_columns(config, columns)
-    problems = [ConfigError(rename(error.field), error.message) for error in config_problems(config, columns)]
+    problems = [ConfigError(rename(error.field), error.template, **error.params)
+                for error in config_problems(config, columns)]
     # A field of the wrong shape, or that could not be parsed, got a placeholder: what validation says about
     # it would be noise.
     errors = errors_after(errors, problems)

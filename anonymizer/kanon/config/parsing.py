@@ -13,16 +13,23 @@ from pathlib import Path
 from typing import Any
 
 from anonymizer.recognize.entities import DEFAULT_MODEL, MODEL_ALIASES
+from anonymizer.texts import TranslatableError
 
 
-class ConfigError(ValueError):
+class ConfigError(TranslatableError):
     """A bad configuration. `field` is a dotted path ("attributes.age.type", "parameters.k"), `message` says what
-    is wrong and what is expected. `errors` lists every problem found (just this one unless made by `many`)."""
+    is wrong and what is expected. `errors` lists every problem found (just this one unless made by `many`).
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
+    A message users often meet is a catalog text: `message` is then a template marked with gettext_noop and
+    `params` its values, so the web shell shows it in the page's language (anonymizer.platform.i18n.user_message);
+    `message` and str() stay English."""
+
+    def __init__(self, field: str, message: str, /, **params: Any) -> None:
+        ValueError.__init__(self, field, message % params if params else message)
+        self.template = message
+        self.params = params
         self.field = field
-        self.message = message
+        self.message = message % params if params else message
         self.errors: list[ConfigError] = [self]
 
     def __str__(self) -> str:
@@ -40,7 +47,7 @@ class ConfigError(ValueError):
             raise ValueError("ConfigError.many needs at least one error")
         if len(flat) == 1:
             return flat[0]
-        combined = cls(flat[0].field, flat[0].message)
+        combined = cls(flat[0].field, flat[0].template, **flat[0].params)
         combined.errors = flat
         return combined
 

@@ -385,4 +385,4 @@ def structure_errors(document: Any, shape: Shape) -> list[ConfigError]:
     """Every value of ``document`` whose shape is not the declared one, as ConfigErrors naming its path."""
     errors: list[ConfigError] = []
     shape.check(document, "", errors)
-    return [ConfigError(error.field or "config", error.message) for error in errors]
+    return [ConfigError(error.field or "config", error.template, **error.params) for error in errors]

@@ -11,6 +11,7 @@ from typing import Any
 
 from anonymizer.recognize.entities import BUILTIN_TYPES, DEFAULT_MODEL, ONTONOTES_TYPES, RULE_TYPES
 from anonymizer.recognize.patterns import PatternError, compile_pattern
+from anonymizer.texts import gettext_noop
 
 from .parsing import model_installed, show, type_name
 from .schema import (
@@ -105,41 +106,45 @@ def _attribute_problems(attribute: AttributeConfig, known_entities: set[str]) ->
     field = f"attributes.{attribute.name}"
     errors = []
 
-    def error(key: str, message: str) -> None:
-        errors.append(ConfigError(f"{field}.{key}", message))
+    def error(key: str, message: str, **params: Any) -> None:
+        errors.append(ConfigError(f"{field}.{key}", message, **params))
 
     role_ok, type_ok = attribute.role in ROLES, attribute.type in TYPES
     if not role_ok:
-        error("role", f"{show(attribute.role)} is not a role; expected one of {', '.join(ROLES)}")
+        error("role", gettext_noop("%(value)s is not a role; expected one of %(roles)s"), value=show(attribute.role),
+              roles=", ".join(ROLES))
     if not type_ok:
-        error("type", f"{show(attribute.type)} is not a type; expected one of {', '.join(TYPES)}")
+        error("type", gettext_noop("%(value)s is not a type; expected one of %(types)s"), value=show(attribute.type),
+              types=", ".join(TYPES))
     if role_ok and type_ok:
         if attribute.role == "text" and attribute.type != "text":
-            error("type", f"a column with role text must have type text, not {attribute.type}")
+            error("type", gettext_noop("a column with role text must have type text, not %(type)s"),
+                  type=attribute.type)
         elif attribute.type == "text" and attribute.role != "text":
-            error("role", f"a column of type text must have role text, not {attribute.role}")
+            error("role", gettext_noop("a column of type text must have role text, not %(role)s"),
+                  role=attribute.role)
     if not _is_number(attribute.bias) or not 0 <= attribute.bias <= 1:
-        error("bias", f"{show(attribute.bias)} is not a number between 0 and 1")
+        error("bias", gettext_noop("%(value)s is not a number between 0 and 1"), value=show(attribute.bias))
     if attribute.type == "date":
         problem = _date_format_problem(attribute.date_format)
         if problem:
             error("date_format", problem)
     elif attribute.date_format is not None:
-        error("date_format", "only for type date; remove it or set the type to date")
+        error("date_format", gettext_noop("only for type date; remove it or set the type to date"))
     if attribute.type == "ordinal":
         order = attribute.order
         if not order:
-            error("order", "an ordinal column needs its values in order, low to high")
+            error("order", gettext_noop("an ordinal column needs its values in order, low to high"))
         elif not all(isinstance(value, str) for value in order):
-            error("order", "the values must be strings, as in the CSV")
+            error("order", gettext_noop("the values must be strings, as in the CSV"))
         elif len(set(order)) < len(order):
             twice = sorted({value for value in order if order.count(value) > 1})
-            error("order", f"values listed more than once: {', '.join(twice)}")
+            error("order", gettext_noop("values listed more than once: %(values)s"), values=", ".join(twice))
     elif attribute.order is not None:
-        error("order", "only for type ordinal; remove it or set the type to ordinal")
+        error("order", gettext_noop("only for type ordinal; remove it or set the type to ordinal"))
     if attribute.hierarchy is not None:
         if attribute.type != "numerical":
-            error("hierarchy", "only for type numerical; remove it or set the type to numerical")
+            error("hierarchy", gettext_noop("only for type numerical; remove it or set the type to numerical"))
         else:
             errors += [ConfigError(f"{field}.hierarchy", problem)
                        for problem in _hierarchy_problems(attribute.hierarchy)]
@@ -194,8 +199,8 @@ def config_problems(config: KanonConfig, columns: list[str]) -> list[ConfigError
     """Every problem of `config` for a CSV with header `columns`, fields in our schema's spelling."""
     errors: list[ConfigError] = []
 
-    def error(field: str, message: str) -> None:
-        errors.append(ConfigError(field, message))
+    def error(field: str, message: str, **params: Any) -> None:
+        errors.append(ConfigError(field, message, **params))
 
     custom_labels = {entity.label for entity in config.custom_entities if isinstance(entity.label, str)}
     known_entities = set(BUILTIN_TYPES) | custom_labels
@@ -208,16 +213,16 @@ def config_problems(config: KanonConfig, columns: list[str]) -> list[ConfigError
                     else f"the columns are: {', '.join(columns)}")
             error(field, f"no such column; {hint}")
         elif columns.count(attribute.name) > 1:
-            error(field, "the CSV header has several columns of this name; rename them")
+            error(field, gettext_noop("the CSV header has several columns of this name; rename them"))
         if attribute.name in seen:
-            error(field, "configured more than once")
+            error(field, gettext_noop("configured more than once"))
             continue
         seen.add(attribute.name)
         errors += _attribute_problems(attribute, known_entities)
     missing = [column for column in dict.fromkeys(columns) if column not in seen]
     if missing:
-        error("attributes", f"columns not configured: {', '.join(missing)}; give each a role (insensitive keeps "
-                            "a column unchanged)")
+        error("attributes", gettext_noop("columns not configured: %(columns)s; give each a role (insensitive keeps "
+                                         "a column unchanged)"), columns=", ".join(missing))
     # Which column identifies the person and what is left to anonymize are only told once every column's role
     # and type are known: with one misspelt, these would be noise (it may be the identifier).
     if all(_is_role(a.role) and _is_type(a.type) for a in config.attributes):
@@ -225,18 +230,21 @@ def config_problems(config: KanonConfig, columns: list[str]) -> list[ConfigError
         if problem:
             error("attributes", problem)
         if not any(a.role in ("quasi_identifier", "text") for a in config.attributes):
-            error("attributes", "no quasi-identifier and no text column: there is nothing to anonymize")
+            error("attributes", gettext_noop("no quasi-identifier and no text column: there is nothing to anonymize"))
 
     if not _is_integer(config.k):
-        error("k", f"{show(config.k)} is not an integer; expected an integer >= 2")
+        error("k", gettext_noop("%(value)s is not an integer; expected an integer >= 2"), value=show(config.k))
     elif config.k < 2:
-        error("k", f"{show(config.k)} is too small; expected an integer >= 2")
+        error("k", gettext_noop("%(value)s is too small; expected an integer >= 2"), value=show(config.k))
     elif config.k > MAX_K:
-        error("k", f"{show(config.k)} is too large; expected an integer from 2 to {MAX_K:,}")
+        error("k", gettext_noop("%(value)s is too large; expected an integer from 2 to %(max)s"), value=show(config.k),
+              max=f"{MAX_K:,}")
     if not isinstance(config.strategy, str) or config.strategy not in STRATEGIES:
-        error("strategy", f"{show(config.strategy)} is not a strategy; expected one of {', '.join(STRATEGIES)}")
+        error("strategy", gettext_noop("%(value)s is not a strategy; expected one of %(strategies)s"),
+              value=show(config.strategy), strategies=", ".join(STRATEGIES))
     if not _is_number(config.relational_weight) or not 0 <= config.relational_weight <= 1:
-        error("relational_weight", f"{show(config.relational_weight)} is not a number between 0 and 1")
+        error("relational_weight", gettext_noop("%(value)s is not a number between 0 and 1"),
+              value=show(config.relational_weight))
     for name in ("generalize_terms", "recode_everywhere", "numbered_pseudonyms"):
         if not isinstance(getattr(config, name), bool):
             error(name, f"{show(getattr(config, name))} is not true or false")
@@ -270,13 +278,16 @@ def _l_diversity_problems(config: KanonConfig) -> list[ConfigError]:
     try:
         column, l_value = config.l_diversity
     except (TypeError, ValueError):
-        return [ConfigError("l_diversity", "expected (sensitive column, l)")]
+        return [ConfigError("l_diversity", gettext_noop("expected (sensitive column, l)"))]
     roles = {a.name: a.role for a in config.attributes}
     if not isinstance(column, str) or column not in roles:
-        errors.append(ConfigError("l_diversity.column", f"{show(column)} is not a configured column"))
+        errors.append(ConfigError("l_diversity.column", gettext_noop("%(value)s is not a configured column"),
+                                  value=show(column)))
     elif roles[column] != "sensitive":
-        errors.append(ConfigError("l_diversity.column", f"{column!r} has role {_as_text(roles[column])}; l-diversity "
-                                                        "needs a column with role sensitive"))
+        errors.append(ConfigError("l_diversity.column", gettext_noop("%(column)s has role %(role)s; l-diversity needs "
+                                                                     "a column with role sensitive"),
+                                  column=repr(column), role=_as_text(roles[column])))
     if not _is_integer(l_value) or not 2 <= l_value <= MAX_K:
-        errors.append(ConfigError("l_diversity.l", f"{show(l_value)} is not an integer >= 2 (at most {MAX_K:,})"))
+        errors.append(ConfigError("l_diversity.l", gettext_noop("%(value)s is not an integer >= 2 (at most %(max)s)"),
+                                  value=show(l_value), max=f"{MAX_K:,}"))
     return errors

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework import serializers
 
@@ -36,32 +37,47 @@ from anonymizer.platform import selectors as platform_selectors
 from anonymizer.platform.charts import scatter_chart
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.forms import upload_refusals
+from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs.describe import parameter_summary
 from anonymizer.recognize.entities import ALWAYS_TYPES
 
 # A configuration field as the page labels it (in our schema, or as rx-anon's YAML spells it);
 # attributes.<column>.<key> are the cells of the columns table.
 _PAGE_NAMES = {"relational_weight": "λ", "parameters.relational_weight": "λ", "k": "k", "parameters.k": "k",
-               "strategy": "strategy", "parameters.strategy": "strategy", "entity_types": "sensitive entity types",
-               "entities.native": "sensitive entity types", "l_diversity": "l-diversity", "attributes": "columns",
-               "yaml_file": "YAML file", "yaml": "YAML"}
-_CELL_NAMES = {"role": "role", "anonymization_type": "role", "type": "type", "date_format": "date format",
-               "format": "date format", "order": "order", "entities": "entity types", "bias": "bias",
-               "hierarchy": "hierarchy"}
+               "strategy": gettext_lazy("strategy"), "parameters.strategy": gettext_lazy("strategy"),
+               "entity_types": gettext_lazy("sensitive entity types"),
+               "entities.native": gettext_lazy("sensitive entity types"), "l_diversity": gettext_lazy("l-diversity"),
+               "attributes": gettext_lazy("columns"), "yaml_file": gettext_lazy("YAML file"), "yaml": "YAML"}
+_CELL_NAMES = {"role": gettext_lazy("role"), "anonymization_type": gettext_lazy("role"), "type": gettext_lazy("type"),
+               "date_format": gettext_lazy("date format"), "format": gettext_lazy("date format"),
+               "order": gettext_lazy("order"), "entities": gettext_lazy("entity types"), "bias": gettext_lazy("bias"),
+               "hierarchy": gettext_lazy("hierarchy")}
+# What each role of the columns table means (the roles themselves are the configuration's words, kept as written).
+ROLE_HELP = (
+    ("direct_identifier", gettext_lazy("names a person (an id, an e-mail): used to group each person's rows, then "
+                                       "removed from the released file.")),
+    ("quasi_identifier", gettext_lazy("identifies a person together with others (age, gender, date): generalized "
+                                      "until every class has at least k persons.")),
+    ("sensitive", gettext_lazy("what must not be linked to a person (a diagnosis); l-diversity below can ask for "
+                               "varied values in every class.")),
+    ("insensitive", gettext_lazy("released unchanged.")),
+    ("text", gettext_lazy("free text: its sensitive terms (the entity types below) are found and recoded to what the "
+                          "person's class shares.")),
+)
 
 
 def _as_on_the_page(field: str) -> str:
     if field in _PAGE_NAMES:
         return _PAGE_NAMES[field]
     if field.startswith("l_diversity."):
-        return "l-diversity"
+        return str(_PAGE_NAMES["l_diversity"])
     if field.startswith("attributes."):
         parts = field.removeprefix("attributes.").split(".")
         # A column's name may hold dots: the cell is the first part after it that names one.
         cell = next((i for i in range(1, len(parts)) if parts[i] in _CELL_NAMES), None)
         if cell is None:
-            return f"column {'.'.join(parts)}"
-        return f"{_CELL_NAMES[parts[cell]]} of {'.'.join(parts[:cell])}"
+            return gettext("column %(column)s") % {"column": ".".join(parts)}
+        return gettext("%(cell)s of %(column)s") % {"cell": _CELL_NAMES[parts[cell]], "column": ".".join(parts[:cell])}
     return field
 
 
@@ -73,19 +89,26 @@ def _error_lines(exc: serializers.ValidationError) -> list[str]:
             # The configuration's own messages already start with the field they are about, and so does a
             # refused k ("k = 50 is more than the 12 persons in this file").
             named = field in ("config", "non_field_errors") or problem.startswith(f"{field} = ")
-            line = problem if named else f"{field}: {problem}"
+            line = problem if named else gettext("%(field)s: %(problem)s") % {"field": field, "problem": problem}
             if line not in lines:
                 lines.append(line)
     return lines
+
+
+def config_error_text(error: ConfigError) -> str:
+    """One problem of a configuration as the page shows it: its field as the configuration spells it, and its
+    message in the page's language (a catalog text) or as the core wrote it."""
+    return gettext("%(field)s: %(problem)s") % {"field": error.field, "problem": user_message(error)}
 
 
 def _numbers(text: str, kind, field: str) -> list:
     try:
         values = [kind(part) for part in text.replace(";", ",").split(",") if part.strip()]
     except ValueError:
-        raise serializers.ValidationError({field: [f"{text!r} is not a comma-separated list of numbers."]}) from None
+        raise serializers.ValidationError({field: [gettext("%(text)s is not a comma-separated list of numbers.") % {
+            "text": repr(text)}]}) from None
     if not values:
-        raise serializers.ValidationError({field: ["give at least one value."]})
+        raise serializers.ValidationError({field: [gettext("give at least one value.")]})
     return sorted(set(values))
 
 
@@ -129,7 +152,7 @@ def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonCo
         try:
             text = uploaded_yaml.read().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise serializers.ValidationError({"yaml_file": ["The YAML file is not UTF-8 text."]}) from None
+            raise serializers.ValidationError({"yaml_file": [gettext("The YAML file is not UTF-8 text.")]}) from None
     elif form["yaml"]:
         refuse_large_config(len(form["yaml"].encode("utf-8", errors="surrogatepass")), "yaml")
         text = form["yaml"]
@@ -138,7 +161,7 @@ def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonCo
     try:
         config = load_config(text, columns=columns, max_bytes=settings.KANON_CONFIG_MAX_BYTES)
     except ConfigError as exc:
-        raise serializers.ValidationError({"config": [str(error) for error in exc.errors]}) from exc
+        raise serializers.ValidationError({"config": [config_error_text(error) for error in exc.errors]}) from exc
     ks = _numbers(form["k"], int, "k") if form["k"].strip() else [config.k]
     lambdas = (_numbers(form["lambdas"], float, "relational_weight") if form["lambdas"].strip()
                else [config.relational_weight])
@@ -147,7 +170,8 @@ def _runs(request: HttpRequest, form: dict, columns: list[str]) -> tuple[KanonCo
                                  else [dataclasses.replace(base, k=k, relational_weight=lam)
                                        for k in ks for lam in lambdas])
     if len(runs) > MAX_RUNS:
-        raise serializers.ValidationError({"k": [f"{len(runs)} runs requested; at most {MAX_RUNS} at once."]})
+        raise serializers.ValidationError({"k": [gettext("%(runs)d runs requested; at most %(max)d at once.") % {
+            "runs": len(runs), "max": MAX_RUNS}]})
     return config, [{"config": config.with_run(run).to_dict()} for run in runs]
 
 
@@ -168,13 +192,17 @@ def configure(request: HttpRequest, upload_id) -> HttpResponse:
         except serializers.ValidationError as exc:
             errors = _error_lines(exc)
         else:
-            messages.success(request, f"{len(runs)} anonymization run(s) submitted; their status is in the table.")
+            messages.success(request, ngettext(
+                "%(count)d anonymization run submitted; its status is in the table.",
+                "%(count)d anonymization runs submitted; their status is in the table.", len(runs)) % {
+                "count": len(runs)})
             return redirect("kanon-compare", upload_id=upload.id)
     attributes = {a.name: a for a in config.attributes} if config else {}
     rows = [{"index": i, "name": name, "attribute": attributes.get(name)} for i, name in enumerate(columns)]
     chosen_types = set(config.entity_types) if config else set(BUILTIN_TYPES)
     return render(request, "kanon/configure.html", {
-        "upload": upload, "rows": rows, "roles": ROLES, "types": TYPES, "errors": errors, "form": form,
+        "upload": upload, "rows": rows, "roles": ROLES, "role_help": ROLE_HELP, "types": TYPES, "errors": errors,
+        "form": form,
         # ALWAYS_TYPES (CODE) are recognized whatever is ticked: shown ticked and fixed
         "entity_types": [(t, t in chosen_types or t in ALWAYS_TYPES, t in ALWAYS_TYPES) for t in BUILTIN_TYPES],
         "config": config,
@@ -203,8 +231,9 @@ def compare(request: HttpRequest, upload_id) -> HttpResponse:
     points = tradeoff_points(losses)
     # The SVG is built here with every text escaped, so it is safe to embed.
     chart = mark_safe(scatter_chart(
-        points, title="What each run lost: columns against texts", x_label="NCP_A (relational columns)",
-        y_label="NCP_X (texts)", corner_note="lower left loses less", shapes={GDF_SERIES: "square"},
+        points, title=gettext("What each run lost: columns against texts"),
+        x_label=gettext("NCP_A (relational columns)"), y_label=gettext("NCP_X (texts)"),
+        corner_note=gettext("lower left loses less"), shapes={GDF_SERIES: "square"},
         joined={series for _, series, _, _ in points if series != GDF_SERIES})) if points else ""
     # The rows with where each queued or running run stands; the page polls them (static/js/job-list.js).
     rows = [(job, standing, parameter_summary(job.kind, job.params))

@@ -18,7 +18,7 @@ from anonymizer.platform.api_input import refuse_wrong_json_types
 from anonymizer.platform.throttles import AddressRateThrottle
 from anonymizer.preferences.ldp import one_bit_bound
 from anonymizer.preferences.serving import PROXY_NOTICE, UPLOAD_NOTICE, PreferenceArtifact
-from anonymizer.preferences.web import selectors
+from anonymizer.preferences.web import display, selectors
 from anonymizer.preferences.web import services as preference_services
 from anonymizer.preferences.web.serializers import ContributionSerializer
 
@@ -36,20 +36,25 @@ class ContributionThrottle(AddressRateThrottle):
 def model_payload(request: Request, record: PreferenceModel, model: PreferenceArtifact) -> dict:
     """Everything the page needs to recommend and to contribute, and nothing about any person."""
     columns = len(model.item_space["columns"])
+    # The human texts in the request's language (a built-in model's title, the notice, the training record's
+    # sentences, the labels); item_space, ids and method names stay as stored.
+    labels = display.item_labels(model.item_space)
     return {
-        "id": str(record.id), "name": record.name, "title": record.title, "version": record.version,
-        "mine": record.owner_id is not None,
-        "item_space": model.item_space,
+        "id": str(record.id), "name": record.name, "version": record.version, "mine": record.owner_id is not None,
+        "title": record.title if record.owner_id is not None else display.stored_text(record.title),
+        "item_space": model.item_space, "display": display.grid_labels(model.item_space),
         "items": [{"id": j, "row": j // columns, "column": j % columns, "label": label}
-                  for j, label in enumerate(model.labels())],
+                  for j, label in enumerate(labels)],
         "rank": model.rank, "factors": model.factors.tolist(), "biases": model.biases.tolist(),
         "threshold": model.threshold, "regularization": model.regularization, "clip": model.clip,
         "coordinates": model.n_coordinates,
-        "training": record.training, "scores": record.metadata.get("scores"),
+        "training": display.training_record(record.training),
+        "scores": display.scores_record(record.metadata.get("scores")),
         # What the item side is (anonymizer.preferences.selection): "ldp-mf", "user-mean" or "item-mean+offset".
         "method": record.training.get("method", "ldp-mf"),
         "labels": record.metadata.get("labels", "proxy"),
-        "notice": PROXY_NOTICE if record.metadata.get("labels", "proxy") == "proxy" else UPLOAD_NOTICE,
+        "notice": display.stored_text(PROXY_NOTICE if record.metadata.get("labels", "proxy") == "proxy"
+                                      else UPLOAD_NOTICE),
         "contribute": {"url": reverse("api-preference-reports"), "max_epsilon": settings.PREFERENCE_MAX_EPSILON,
                        "max_rounds": settings.PREFERENCE_MAX_ROUNDS,
                        # The cap a person's own ledger keeps (the page's does); the server cannot.
@@ -72,6 +77,8 @@ _MODEL = inline_serializer("PreferenceModelPayload", {
     "id": serializers.UUIDField(), "name": serializers.CharField(), "title": serializers.CharField(),
     "version": serializers.CharField(), "mine": serializers.BooleanField(),
     "item_space": serializers.DictField(help_text="The time slots and places the items are made of."),
+    "display": serializers.DictField(help_text="The week grid's row and column labels in the request's language "
+                                               "(item_space's order)."),
     "items": _ITEMS, "rank": serializers.IntegerField(),
     "factors": serializers.ListField(child=serializers.ListField(child=serializers.FloatField())),
     "biases": serializers.ListField(child=serializers.FloatField()), "threshold": serializers.FloatField(),

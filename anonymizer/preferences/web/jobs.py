@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.models import Job, Upload
@@ -38,14 +39,19 @@ from anonymizer.preferences.web.services import (
     upload_items,
 )
 from anonymizer.tabular import export
+from anonymizer.texts import gettext_noop
 
 KIND = "preference_experiment"
 UPLOAD_KIND = "preference_experiment_upload"
 TRAIN_KIND = "train_preference_model"
 SWEEPS = ("slot_hours", "epsilon", "hidden_share")
-METRICS = (("fpr", "False-positive rate"), ("recall", "Recall"), ("reconstruction", "Reconstruction rate"))
-SWEEP_LABELS = {"slot_hours": "hours per time slot", "epsilon": "ε per user", "hidden_share": "share of ratings hidden"}
-UPLOAD_NOTICE = "Labels: the uploaded preferences (user, time, place, publish/hide) as given, not proxy labels."
+METRICS = (("fpr", gettext_lazy("False-positive rate")), ("recall", gettext_lazy("Recall")),
+           ("reconstruction", gettext_lazy("Reconstruction rate")))
+SWEEP_LABELS = {"slot_hours": gettext_lazy("hours per time slot"), "epsilon": gettext_lazy("ε per user"),
+                "hidden_share": gettext_lazy("share of ratings hidden")}
+# Stored in the report in English; the summary page shows it through the catalog.
+UPLOAD_NOTICE = gettext_noop("Labels: the uploaded preferences (user, time, place, publish/hide) as given, not proxy "
+                             "labels.")
 Progress = Callable[[int, int, str], None]
 
 
@@ -230,7 +236,7 @@ def run_train_preference_model(job: Job, run: JobRun) -> dict:
     data = read_uploaded_preferences(upload)
     items, ratings = upload_items(data, params["slot_hours"], params["split_week"])
     if ratings.n_users < 2:
-        raise UserFacingError("A preference model needs the ratings of at least two users.")
+        raise UserFacingError(gettext("A preference model needs the ratings of at least two users."))
     run.progress(1, 3, f"training on {ratings.n_users} users' simulated LDP reports")
     trainer = LDPMatrixFactorization(rank=params["rank"], epsilon=params["epsilon"], rounds=params["rounds"],
                                      seed=params["seed"])

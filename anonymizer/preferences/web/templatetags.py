@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from anonymizer.platform.charts import line_chart
 from anonymizer.preferences.web.jobs import METRICS, SWEEP_LABELS, chart_series
@@ -19,6 +20,9 @@ def preference_charts(rows: list[dict], sweep: str) -> SafeString:
         series = chart_series(rows, sweep, metric)
         if series:
             # line_chart escapes every text it writes, so its SVG is safe to embed.
-            charts.append(line_chart(series, title=f"{title} by {SWEEP_LABELS[sweep]}", x_label=SWEEP_LABELS[sweep],
-                                     y_label=title.lower(), log_x=sweep == "epsilon"))
+            swept = str(SWEEP_LABELS[sweep])
+            # Translators: a chart's title, e.g. "Recall by ε per user".
+            chart_title = gettext("%(metric)s by %(swept)s") % {"metric": title, "swept": swept}
+            charts.append(line_chart(series, title=chart_title,
+                                     x_label=swept, y_label=str(title).lower(), log_x=sweep == "epsilon"))
     return mark_safe("".join(charts))

@@ -11,12 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
 from anonymizer.platform import selectors as platform_selectors
 from anonymizer.platform.errors import UserFacingError
 from anonymizer.platform.forms import upload_refusals
+from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs.pages import Refused, start_job_from_page
 from anonymizer.platform.jobs.registry import get_job_kind
 from anonymizer.preferences.experiment import METHODS
@@ -24,7 +26,7 @@ from anonymizer.preferences.items import SLOT_HOURS
 from anonymizer.preferences.web import selectors
 from anonymizer.preferences.web import services as preference_services
 from anonymizer.preferences.web.jobs import KIND as EXPERIMENT_KIND
-from anonymizer.preferences.web.jobs import SWEEPS, TRAIN_KIND
+from anonymizer.preferences.web.jobs import SWEEP_LABELS, SWEEPS, TRAIN_KIND
 from anonymizer.preferences.web.jobs import UPLOAD_KIND as EXPERIMENT_UPLOAD_KIND
 from anonymizer.tabular import CsvFormatError
 
@@ -58,15 +60,16 @@ def _jobs_page(request: HttpRequest, *, experiment: dict | None = None, train: d
     return render(request, "preferences/jobs.html", {
         "uploads": uploads, "experiment": experiment or {**EXPERIMENT_DEFAULTS, "source": chosen or "proxy"},
         "train": train or {**TRAIN_DEFAULTS, "upload": chosen}, "errors": errors or {}, "which": which,
-        "sweeps": SWEEPS, "slot_hours": SLOT_HOURS, "methods": METHODS,
+        "sweeps": [(sweep, SWEEP_LABELS[sweep]) for sweep in SWEEPS], "slot_hours": SLOT_HOURS, "methods": METHODS,
         "models": selectors.preference_models_for(request.user).filter(owner_id=request.user.pk),
     }, status=status)
 
 
 def _start(request: HttpRequest, kind_name: str, data: dict, inputs: list, refused: Refused) -> HttpResponse:
     """Start the job, or show the page again with its field errors."""
-    return start_job_from_page(request, kind=kind_name, params=data, inputs=inputs,
-                               submitted=f"{get_job_kind(kind_name).label}: job submitted.", refused=refused)
+    submitted = gettext("%(kind)s: job submitted.") % {"kind": get_job_kind(kind_name).label}
+    return start_job_from_page(request, kind=kind_name, params=data, inputs=inputs, submitted=submitted,
+                               refused=refused)
 
 
 @login_required
@@ -83,11 +86,12 @@ def preference_jobs(request: HttpRequest) -> HttpResponse:
         uploaded = request.FILES.get("file")
         try:
             if uploaded is None:
-                raise UserFacingError("Choose a preference CSV file to upload.")
+                raise UserFacingError(gettext("Choose a preference CSV file to upload."))
             upload = preference_services.create_preference_upload(owner=request.user, uploaded=uploaded)
         except (UserFacingError, CsvFormatError) as exc:
-            return _jobs_page(request, errors={"file": [str(exc)]}, which="upload", status=400)
-        messages.success(request, f"{upload.original_name}: {upload.metadata.get('rows')} preference rows stored.")
+            return _jobs_page(request, errors={"file": [user_message(exc)]}, which="upload", status=400)
+        messages.success(request, gettext("%(name)s: %(rows)s preference rows stored.") % {
+            "name": upload.original_name, "rows": upload.metadata.get("rows")})
         return redirect(f"{reverse('preference-jobs')}?upload={upload.id}")
     if action == "experiment":
         form = {"source": request.POST.get("source", "proxy"), "sweeps": request.POST.getlist("sweeps"),
@@ -106,7 +110,7 @@ def preference_jobs(request: HttpRequest) -> HttpResponse:
             return _start(request, EXPERIMENT_KIND, data, [], experiment_refused)
         upload = platform_selectors.upload_of(request.user, form["source"])
         if upload is None:
-            return experiment_refused({"source": ["Choose the check-ins or one of your uploads."]})
+            return experiment_refused({"source": [gettext("Choose the check-ins or one of your uploads.")]})
         data.pop("place")
         return _start(request, EXPERIMENT_UPLOAD_KIND, data, [upload], experiment_refused)
     if action == "train":
@@ -119,8 +123,8 @@ def preference_jobs(request: HttpRequest) -> HttpResponse:
             return _jobs_page(request, train=form, errors=errors, which="train", status=400)
 
         if upload is None:
-            return train_refused({"upload": ["Choose one of your uploads."]})
+            return train_refused({"upload": [gettext("Choose one of your uploads.")]})
         data = {k: v for k, v in form.items() if k != "upload"}
         data["rounds"] = data["rounds"] or None  # empty: the trainer's choice for the epsilon
         return _start(request, TRAIN_KIND, data, [upload], train_refused)
-    return _jobs_page(request, errors={"action": ["Unknown action."]}, status=400)
+    return _jobs_page(request, errors={"action": [gettext("Unknown action.")]}, status=400)

@@ -53,7 +53,7 @@ def test_only_the_ldp_reports_leave_the_page(live_server, preference_model, defa
     assert sorted(recommended) == sorted(set(range(120)) - set(ratings))
     assert f"ε = {EPSILON:.3f}" in summary and f"{ROUNDS} one-bit reports" in summary
 
-    # Every request: the page, its static files, the model (GET, no query), and one POST of the reports.
+    # Every request: the page, its static files and texts, the model (GET, no query), and one POST of the reports.
     with_data = [r for r in sent if r["body"]]
     assert [(r["method"], urlsplit(r["url"]).path) for r in with_data] == [("POST", "/api/v1/preferences/reports")]
     for request in sent:
@@ -62,7 +62,9 @@ def test_only_the_ldp_reports_leave_the_page(live_server, preference_model, defa
         assert not parts.query, request["url"]
         if request is not with_data[0]:
             assert request["method"] == "GET" and (
-                parts.path in ("/preferences/", "/api/v1/preferences/model") or parts.path.startswith("/static/"))
+                # /i18n/catalog.js: the interface's texts in the page's language (base.html), the same for all
+                parts.path in ("/preferences/", "/api/v1/preferences/model", "/i18n/catalog.js")
+                or parts.path.startswith("/static/"))
     body = json.loads(with_data[0]["body"])
     assert body == shown_sent  # the page shows exactly what it sent
     assert set(body) == {"model", "reports"} and body["model"] == str(preference_model.id)

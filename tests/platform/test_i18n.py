@@ -20,8 +20,8 @@ from tests import i18n_catalog
 
 # Templates and scripts whose texts are not yet all in the catalog, while the translation goes on: each one leaves
 # the list when it is done (the test below fails when a listed one has nothing left, so the list only shrinks).
-NOT_YET_TRANSLATED = {
-}
+# Empty since issue 49's last area landed: every template and script shows only catalog texts.
+NOT_YET_TRANSLATED: set[str] = set()
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import time
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.location.corpus import ColumnMap, load_corpus
@@ -36,7 +37,7 @@ from anonymizer.location.protection import REPLACEMENTS, evaluate_protection, pr
 from anonymizer.location.verdict import model_strength
 from anonymizer.location.web import selectors
 from anonymizer.location.web.serializers import InspectOptionsSerializer, inspect_options
-from anonymizer.location.web.services import TrainingRequest, train_from_file
+from anonymizer.location.web.services import TrainingRequest, english_only, train_from_file
 from anonymizer.models import Job, TrainedLocationModel
 from anonymizer.platform import artifacts, compute
 from anonymizer.platform.deadline import DeadlineExceeded
@@ -110,7 +111,7 @@ def run_train_location_model(job: Job, run: JobRun) -> dict:
             "corpus": report.as_dict()}
 
 
-register(JobKind(name=KIND, label="Train a location model", run=run_train_location_model,
+register(JobKind(name=KIND, label=gettext_lazy("Train a location model"), run=run_train_location_model,
                  params_serializer=TrainLocationModelParams, inputs=1,
                  summary_template="jobs/summary/train_location_model.html",
                  distinguishing=(Distinguishing("name", "name={}", "{}"),)))
@@ -160,7 +161,7 @@ def run_evaluate_location_protection(job: Job, run: JobRun) -> dict:
             "report": protection_table(result)}
 
 
-register(JobKind(name=PROTECTION_KIND, label="Evaluate location protection against independent attackers",
+register(JobKind(name=PROTECTION_KIND, label=gettext_lazy("Evaluate location protection against independent attackers"),
                  run=run_evaluate_location_protection, params_serializer=EvaluateLocationProtectionParams, inputs=0,
                  summary_template="jobs/summary/evaluate_location_protection.html",
                  distinguishing=(Distinguishing("replacement", "replacement={}", "{}"),
@@ -184,7 +185,7 @@ class DeidentifyPostsParams(InspectOptionsSerializer):
                                                             "/api/v1/location-models/).")
     text_columns = serializers.ListField(
         child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
-        error_messages={"min_length": "Choose at least one text column."},
+        error_messages={"min_length": gettext_lazy("Choose at least one text column.")},
         help_text="The columns that hold the posts; every other column is copied as it is, and for each a verdict "
                   "column (<column>_location_verdict: pass, review, places or fail) and a review column "
                   "(<column>_location_review: the names no scorer could resolve, \"; \"-joined) are added.")
@@ -211,8 +212,7 @@ def prepare_deidentify(params: dict, inputs: list) -> dict:
         errors["model"] = [str(exc)]
     if params.get("remove_time"):
         if record is not None and record.language != time_removal.LANGUAGE:
-            errors["remove_time"] = [f"Time expressions are found in English posts only; the model {record.name!r} "
-                                     f"is for {record.language!r} posts."]
+            errors["remove_time"] = [english_only(record)]
         if params.get("time_patterns"):
             try:
                 succeeded_job(upload.owner, params["time_patterns"], time_removal.PATTERNS_JOB,
@@ -309,7 +309,7 @@ def run_deidentify_posts(job: Job, run: JobRun) -> dict:
     return {**report, "sample": sample[:SAMPLE_SIZE]}
 
 
-register(JobKind(name=DEIDENTIFY_KIND, label="De-identify the location of every post of a file",
+register(JobKind(name=DEIDENTIFY_KIND, label=gettext_lazy("De-identify the location of every post of a file"),
                  run=run_deidentify_posts, params_serializer=DeidentifyPostsParams, inputs=1,
                  prepare=prepare_deidentify, summary_template="jobs/summary/deidentify_posts.html",
                  title="De-identify the posts of",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.location import file_review
@@ -21,8 +22,8 @@ from anonymizer.models import Job, ReviewedRow
 # an edit or a deletion that leaves nothing is refused), replace it with an edit, or forget the review.
 ACCEPT, DELETE, DELETE_POST, EDIT, CLEAR = "accept", "delete", "delete_post", "edit", "clear"
 ACTIONS = (ACCEPT, DELETE, DELETE_POST, EDIT, CLEAR)
-EMPTY = ("The post would be left empty; to delete the whole post, say so explicitly (delete_post; the key X on the "
-         "review page).")
+EMPTY = gettext_lazy("The post would be left empty; to delete the whole post, say so explicitly (delete_post; the "
+                     "key X on the review page).")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ def _decide(request: ReviewRequest, released: str) -> tuple[str, str, list[list[
         return file_review.DELETED, "", [[0, len(released)]]
     if request.action == DELETE:
         if not request.spans:
-            raise serializers.ValidationError({"spans": ["Name at least one span of the released text to delete."]})
+            raise serializers.ValidationError({"spans": [
+                gettext("Name at least one span of the released text to delete.")]})
         try:
             spans = file_review.check_spans(released, request.spans)
             text = file_review.delete_spans(released, spans)
@@ -60,7 +62,8 @@ def _decide(request: ReviewRequest, released: str) -> tuple[str, str, list[list[
         if request.text == released:  # nothing changed: the released text is accepted as it is
             return file_review.ACCEPTED, released, []
         return file_review.EDITED, request.text, []
-    raise serializers.ValidationError({"action": [f"One of {', '.join(ACTIONS)}, not {request.action!r}."]})
+    raise serializers.ValidationError({"action": [gettext("One of %(actions)s, not %(action)r.") % {
+        "actions": ", ".join(ACTIONS), "action": request.action}]})
 
 
 def save_reviews(user: AbstractBaseUser, job: Job, requests: Sequence[ReviewRequest]) -> list[ReviewedRow | None]:
@@ -73,11 +76,13 @@ def save_reviews(user: AbstractBaseUser, job: Job, requests: Sequence[ReviewRequ
     seen: dict[tuple[int, str], int] = {}
     for index, request in enumerate(requests):
         if request.column not in names:
-            errors[index] = {"column": [f"{request.column!r} is not a text column of this job; its text columns are "
-                                        f"{', '.join(names)}."]}
+            errors[index] = {"column": [gettext("%(column)r is not a text column of this job; its text columns are "
+                                                "%(columns)s.") % {"column": request.column,
+                                                                   "columns": ", ".join(names)}]}
         elif (request.row, request.column) in seen:
-            errors[index] = {"row": [f"Row {request.row}, column {request.column!r} is already decided by review "
-                                     f"{seen[(request.row, request.column)] + 1} of this request."]}
+            errors[index] = {"row": [gettext("Row %(row)d, column %(column)r is already decided by review %(other)d of "
+                                             "this request.") % {"row": request.row, "column": request.column,
+                                                                 "other": seen[(request.row, request.column)] + 1}]}
         seen.setdefault((request.row, request.column), index)
     released = review_selectors.released_cells(job, {(r.row, r.column) for r in requests if r.column in names})
     decided: list[tuple[ReviewRequest, tuple[str, str, list[list[int]]] | None]] = []
@@ -86,8 +91,9 @@ def save_reviews(user: AbstractBaseUser, job: Job, requests: Sequence[ReviewRequ
             continue
         if (request.row, request.column) not in released:
             rows = (job.result or {}).get("rows")
-            errors[index] = {"row": [f"The result has no row {request.row} (its rows are 2 to {rows + 1}, the header "
-                                     "being row 1)." if rows else f"The result has no row {request.row}."]}
+            errors[index] = {"row": [gettext("The result has no row %(row)d (its rows are 2 to %(last)d, the header "
+                                             "being row 1).") % {"row": request.row, "last": rows + 1} if rows else
+                                     gettext("The result has no row %(row)d.") % {"row": request.row}]}
             continue
         if request.action == CLEAR:
             decided.append((request, None))

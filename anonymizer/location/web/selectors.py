@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from anonymizer.location import review
 from anonymizer.location.deidentify import LinearScorer
@@ -30,7 +31,8 @@ def resolve_location_model(user: AbstractBaseUser | None, ref: str | None, text:
     models = artifacts.own_first(location_models_for(user))
     found = models.filter(language=detect_language(text)).first() or models.first()
     if found is None:
-        raise LookupError("No location model is available yet; run `manage.py bootstrap` to train the defaults.")
+        raise LookupError(gettext("No location model is available yet; run `manage.py bootstrap` to train the "
+                                  "defaults."))
     return found
 
 

@@ -8,6 +8,7 @@ from dataclasses import fields
 
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.location.options import DEFAULT_OPTIONS, PLACE_POLICIES, REPLACEMENTS, InspectOptions
@@ -61,7 +62,7 @@ class InspectOptionsSerializer(serializers.Serializer):
     def validate(self, data: dict) -> dict:
         if data["mode"] == "fixed":
             if "m" not in data:
-                raise serializers.ValidationError({"m": ["m is required when mode is fixed."]})
+                raise serializers.ValidationError({"m": [gettext("m is required when mode is fixed.")]})
         else:
             data.pop("m", None)
         return data
@@ -397,7 +398,8 @@ class ReviewItemSerializer(serializers.Serializer):
     """One decision on one post the de-identify-posts job left for review."""
 
     row = serializers.IntegerField(min_value=2, max_value=2**31 - 1,
-                                   error_messages={"min_value": "Rows are numbered from 2 (the header is row 1)."},
+                                   error_messages={
+                                       "min_value": gettext_lazy("Rows are numbered from 2 (the header is row 1).")},
                                    help_text="The post's row in the job's result file (the header is row 1).")
     column = serializers.CharField(max_length=1000, help_text="One of the job's text columns.")
     action = serializers.ChoiceField(

@@ -17,7 +17,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.templatetags.static import static
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 
 from anonymizer.location import report
@@ -122,7 +122,7 @@ def inspect_posts(user: AbstractBaseUser | None, texts: Sequence[str], options: 
         raise serializers.ValidationError({"model": [str(exc)]}) from exc
     model, extra = selectors.load_location_model(record), selectors.human_scorers(record)
     anonymizer = _time_removal(user, record, texts, options.time) if options.remove_time else None
-    what = "De-identifying this post" if len(texts) == 1 else f"De-identifying these {len(texts)} posts"
+    what = ngettext("De-identifying this post", "De-identifying these %(n)d posts", len(texts)) % {"n": len(texts)}
     deadline = compute.request_deadline()
     with nullcontext() if in_job else compute.compute_slot(deadline, what):
         results: list[dict | TooFewDeletable] = []
@@ -189,20 +189,26 @@ def inspection_report(user: AbstractBaseUser | None, text: str, options: Inspect
                   report.report_filename(description, created, fmt, include_before=before))
 
 
+def english_only(record: TrainedLocationModel) -> str:
+    """Why a model of another language cannot remove time expressions (they are found in English posts only)."""
+    return gettext("Time expressions are found in English posts only; the model %(model)r is for %(language)r "
+                   "posts.") % {"model": record.name, "language": record.language}
+
+
 def _time_removal(user: AbstractBaseUser | None, record: TrainedLocationModel, texts: Sequence[str],
                   options: Mapping):
     """The time anonymizer the time-removal options ask for, once the posts and options are checked for it."""
     if record.language != time_removal.LANGUAGE:
-        raise serializers.ValidationError({"remove_time": [
-            f"Time expressions are found in English posts only; the model {record.name!r} is for "
-            f"{record.language!r} posts."]})
+        raise serializers.ValidationError({"remove_time": [english_only(record)]})
     refused = time_removal.not_english(texts)
     if refused:
         # The parser, lexicon and neutral phrases are English: another language comes out broken, dates intact.
         field = "text" if len(texts) == 1 else "texts"
         raise serializers.ValidationError({field: [
-            (f"post {index + 1}: " if len(texts) > 1 else "") + f"not English ({reason}); time expressions are "
-            "removed from English posts only." for index, reason in refused]})
+            gettext("post %(n)d: not English (%(reason)s); time expressions are removed from English posts only.") % {
+                "n": index + 1, "reason": reason} if len(texts) > 1 else
+            gettext("not English (%(reason)s); time expressions are removed from English posts only.") % {
+                "reason": reason} for index, reason in refused]})
     time_options = time_removal.TimeRemovalOptions.from_params(options)  # typed once, here
     known = None
     if time_options.time_patterns:

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -57,29 +57,32 @@ def use_model_version(request: HttpRequest, version_id) -> HttpResponse:
     a confirmation page first, and only the owner's own models; a built-in default changes by operator command."""
     record = services.own_version(request.user, version_id)
     if record is None:
-        raise Http404("No such model version of yours.")
+        raise Http404(gettext("No such model version of yours."))
     back = request.GET.get("back") or request.POST.get("back") or reverse("home")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = reverse("home")
     if not confirmed(request):
-        what = (f"the human-inferability classifier beside “{record.location_model.name}”"
-                if isinstance(record, HumanInferabilityModel) else f"your model “{record.name}” ({record.title})")
+        line = (gettext("This version becomes the human-inferability classifier beside “%(model)s”: the inspect page "
+                        "and your jobs use it from now on.") % {"model": record.location_model.name}
+                if isinstance(record, HumanInferabilityModel) else
+                gettext("This version becomes your model “%(model)s” (%(title)s): the inspect page and your jobs use "
+                        "it from now on.") % {"model": record.name, "title": gettext(record.title)})
         return confirmation_page(request, Confirmation(
-            title="Use this version?", action_url=request.path, confirm_label="Use this version", cancel_url=back,
-            danger=False, hidden={"back": back},
-            lines=[f"This version becomes {what}: the inspect page and your jobs use it from now on.",
-                   "Built-in models and other users' models do not change."],
-            undo="The version in use now is kept, unused, not deleted."))
+            title=gettext("Use this version?"), action_url=request.path, confirm_label=gettext("Use this version"),
+            cancel_url=back, danger=False, hidden={"back": back},
+            lines=[line, gettext("Built-in models and other users' models do not change.")],
+            undo=gettext("The version in use now is kept, unused, not deleted.")))
     services.use_version(record)
-    messages.success(request, "The version is now in use.")
+    messages.success(request, gettext("The version is now in use."))
     return redirect(back)
 
 
 # -- de-identify every post of an upload -------------------------------------------------------------------------
 # The form's fields as the page labels them, for the list of refusals above the form.
-_DEIDENTIFY_LABELS = {"text_columns": "Text column(s)", "model": "Location model",
-                      "replacement": "A deleted place becomes", "places": "Place names", "remove_time": "Time",
-                      "time_mode": "Time", "non_field_errors": "The form"}
+_DEIDENTIFY_LABELS = {"text_columns": gettext_lazy("Text column(s)"), "model": gettext_lazy("Location model"),
+                      "replacement": gettext_lazy("A deleted place becomes"), "places": gettext_lazy("Place names"),
+                      "remove_time": gettext_lazy("Time"), "time_mode": gettext_lazy("Time"),
+                      "non_field_errors": gettext_lazy("The form")}
 
 def _deidentify_page(request: HttpRequest, upload: Upload, *, form: dict | None = None,
                      errors: dict | None = None) -> HttpResponse:
@@ -109,7 +112,7 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
             "places": request.POST.get("places", DEFAULT_OPTIONS.places)}
     return start_job_from_page(
         request, kind=DEIDENTIFY_KIND, params=form, inputs=[upload],
-        submitted=f"De-identifying the posts of {upload.original_name}: job submitted.",
+        submitted=gettext("De-identifying the posts of %(name)s: job submitted.") % {"name": upload.original_name},
         refused=lambda errors: _deidentify_page(request, upload, form=form, errors=errors))
 
 
@@ -117,7 +120,7 @@ def deidentify_posts(request: HttpRequest, upload_id) -> HttpResponse:
 def _review_job(request: HttpRequest, job_id):
     job = review_selectors.review_job(request.user, job_id)
     if job is None:  # another user's job, another kind, not succeeded: none of it exists for this user
-        raise Http404("No succeeded de-identify-posts job of yours has this id.")
+        raise Http404(gettext("No succeeded de-identify-posts job of yours has this id."))
     return job
 
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.models import Job, Upload
@@ -62,7 +63,7 @@ class RemoveTimeParams(serializers.Serializer):
                                                  help_text=OPTION_HELP["time_patterns_top"])
     text_columns = serializers.ListField(
         child=serializers.CharField(max_length=1000), min_length=1, max_length=1000, default=("text",),
-        error_messages={"min_length": "Choose at least one text column."},
+        error_messages={"min_length": gettext_lazy("Choose at least one text column.")},
         help_text="The columns that hold the posts; every other column is copied as it is.")
     location_model = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, default=None, max_length=200,
@@ -158,7 +159,7 @@ def run_remove_time(job: Job, run: JobRun) -> dict:
     return {**done.report, "sample": done.sample}
 
 
-register(JobKind(name=KIND, label="Remove time expressions from a dataset's posts", run=run_remove_time,
+register(JobKind(name=KIND, label=gettext_lazy("Remove time expressions from a dataset's posts"), run=run_remove_time,
                  params_serializer=RemoveTimeParams, inputs=1, summary_template="jobs/summary/remove_time.html",
                  prepare=prepare, title="Remove time from",
                  run_chunk=lambda job, work: rewrite_part(job, work, time_rewrite(job)),
@@ -223,6 +224,6 @@ def run_temporal_patterns(job: Job, run: JobRun) -> dict:
     return summary
 
 
-register(JobKind(name=PATTERNS_JOB, label="Learn temporal patterns from posts", run=run_temporal_patterns,
+register(JobKind(name=PATTERNS_JOB, label=gettext_lazy("Learn temporal patterns from posts"), run=run_temporal_patterns,
                  params_serializer=TemporalPatternParams, inputs=1, prepare=prepare_patterns,
                  summary_template="jobs/summary/temporal_patterns.html", title="Learn time patterns of"))

@@ -8,6 +8,7 @@ import uuid
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext
 
 from anonymizer.location.deidentify import LinearScorer
 from anonymizer.location.human import HumanModel
@@ -50,8 +51,9 @@ def english_location_model(owner: AbstractBaseUser | None,
     unknown model or one for another language."""
     record = artifacts.resolve(TrainedLocationModel, owner, ref, what="model")
     if record.language != LANGUAGE:
-        raise LookupError(f"Time expressions are found in English posts only; the model {record.name!r} is for "
-                          f"{record.language!r} posts. Choose an English model (language {LANGUAGE!r}).")
+        raise LookupError(gettext("Time expressions are found in English posts only; the model %(model)r is for "
+                                  "%(language)r posts. Choose an English model (language %(english)r).") % {
+            "model": record.name, "language": record.language, "english": LANGUAGE})
     human = record.human_models.filter(active=True).first()
     extra = [artifacts.load(human, HumanModel.load).scorer()] if human is not None else []
     return record, artifacts.load(record, LocationModel.load), extra

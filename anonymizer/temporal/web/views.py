@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from anonymizer.models import TrainedLocationModel, Upload
@@ -18,9 +18,12 @@ from anonymizer.temporal.tagging import KIND_LABELS
 from anonymizer.temporal.web.jobs import KIND as REMOVE_TIME_KIND
 
 # The form's fields as the page labels them, for the list of refusals above the form.
-_LABELS = {"text_columns": "Text column(s)", "time_mode": "How", "keep_time": "Keep", "remove_how_long": "Keep",
-           "time_patterns": "Known patterns", "time_patterns_top": "Use the top", "location_model": "Location too",
-           "non_field_errors": "The form"}
+_LABELS = {"text_columns": gettext_lazy("Text column(s)"), "time_mode": gettext_lazy("How"),
+           "keep_time": pgettext_lazy("time kinds to keep", "Keep"),
+           "remove_how_long": pgettext_lazy("time kinds to keep", "Keep"),
+           "time_patterns": gettext_lazy("Known patterns"),
+           "time_patterns_top": gettext_lazy("Use the top"), "location_model": gettext_lazy("Location too"),
+           "non_field_errors": gettext_lazy("The form")}
 
 
 def _default_column(header: list[str]) -> str:
@@ -62,7 +65,7 @@ def remove_time(request: HttpRequest, upload_id) -> HttpResponse:
     params = {**form, "time_patterns": form["time_patterns"] or None, "location_model": form["location_model"] or None}
     return start_job_from_page(
         request, kind=REMOVE_TIME_KIND, params=params, inputs=[upload],
-        submitted=f"Removing time expressions from {upload.original_name}: job submitted.",
+        submitted=gettext("Removing time expressions from %(name)s: job submitted.") % {"name": upload.original_name},
         refused=lambda errors: _page(request, upload, form=form, errors=errors))
 
 
@@ -74,5 +77,6 @@ def learn_patterns(request: HttpRequest, upload_id) -> HttpResponse:
     patterns_form = {"text_column": request.POST.get("text_column", "")}
     return start_job_from_page(
         request, kind=PATTERNS_JOB, params=patterns_form, inputs=[upload],
-        submitted=f"Learning the temporal patterns of {upload.original_name}: job submitted.",
+        submitted=gettext("Learning the temporal patterns of %(name)s: job submitted.") % {
+            "name": upload.original_name},
         refused=lambda errors: _page(request, upload, patterns_form=patterns_form, patterns_errors=errors))

@@ -58,9 +58,16 @@ def test_the_api_answers_japanese_texts_and_the_same_codes(location_models):
     assert english["warnings"] == [{"field": "keep", "message": "“Ames” is not in the post."}]
 
 
-def test_a_bad_request_keeps_its_field_names(location_models):
+def test_a_bad_request_keeps_its_field_names_and_says_why_in_japanese(location_models):
     response = inspect("ja", text="", model="us-midwest-en")
     assert response.status_code == 400 and "text" in response.json()
+    fixed = inspect("ja", text=POST, model="us-midwest-en", mode="fixed")
+    assert fixed.status_code == 400 and fixed.json() == {"m": ["modeがfixedのときはmが必要です。"]}
+    assert inspect("en", text=POST, model="us-midwest-en", mode="fixed").json() == {
+        "m": ["m is required when mode is fixed."]}
+    timed = inspect("ja", text="渋谷で待ち合わせ", model="tokyo-ja", remove_time=True).json()
+    assert timed["remove_time"] == [
+        "時間表現を見つけられるのは英語の投稿だけです。モデル'tokyo-ja'は'ja'の投稿用です。"]
 
 
 def test_place_names_follow_the_language_where_the_gazetteer_has_both(location_models, tokyo):

@@ -24,8 +24,11 @@ limit_request_field_size = 8190
 
 def _write_json_error(sock, status_int: int, reason: str, mesg: str) -> None:
     """What gunicorn answers a request it refuses before the app sees it (a request line or headers too long, a
-    malformed request): the API's error shape, JSON {"detail": ...}, instead of gunicorn's HTML page."""
-    body = json.dumps({"detail": f"{reason}: {mesg}" if mesg else reason}).encode()
+    malformed request): the API's error shape, JSON {"detail": ..., "code": ...}, instead of gunicorn's HTML page.
+    The detail stays English: the request was not read, so its language is not known."""
+    code = {400: "malformed_request", 414: "query_too_long"}.get(
+        status_int, "_".join(reason.lower().replace("-", " ").split()) or "error")
+    body = json.dumps({"detail": f"{reason}: {mesg}" if mesg else reason, "code": code}).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin1") + body)

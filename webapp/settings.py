@@ -397,6 +397,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["anonymizer.platform.api_input.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "anonymizer.platform.api_schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "anonymizer.platform.api_input.StrictPageNumberPagination",
+    # {"detail": ...} errors get their stable code beside the (translated) detail: anonymizer.platform.api_errors.
+    "EXCEPTION_HANDLER": "anonymizer.platform.api_errors.exception_handler",
     "PAGE_SIZE": 50,
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }

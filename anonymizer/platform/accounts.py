@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
@@ -31,7 +32,6 @@ from anonymizer.models import (
     TrainedLocationModel,
     Upload,
 )
-from anonymizer.platform.confirm import plural
 from anonymizer.platform.errors import UserFacingError
 
 
@@ -50,14 +50,20 @@ class Holdings:
 
     def lines(self) -> list[str]:
         """One line per kind the account has any of ("3 uploaded files"), for the confirmation page."""
-        kinds = [(self.uploads, "uploaded file", None), (self.jobs, "job", None),
-                 (self.result_files, "result file", None),
-                 (self.campaigns, "crowdsourcing campaign (with its posts, participants and answers)",
-                  "crowdsourcing campaigns (with their posts, participants and answers)"),
-                 (self.location_models, "location model", None),
-                 (self.human_models, "human-inferability model", None),
-                 (self.preference_models, "preference model", None)]
-        return [plural(count, noun, nouns) for count, noun, nouns in kinds if count]
+        kinds = [
+            (self.uploads, ngettext("%(n)s uploaded file", "%(n)s uploaded files", self.uploads)),
+            (self.jobs, ngettext("%(n)s job", "%(n)s jobs", self.jobs)),
+            (self.result_files, ngettext("%(n)s result file", "%(n)s result files", self.result_files)),
+            (self.campaigns, ngettext("%(n)s crowdsourcing campaign (with its posts, participants and answers)",
+                                      "%(n)s crowdsourcing campaigns (with their posts, participants and answers)",
+                                      self.campaigns)),
+            (self.location_models, ngettext("%(n)s location model", "%(n)s location models", self.location_models)),
+            (self.human_models, ngettext("%(n)s human-inferability model", "%(n)s human-inferability models",
+                                         self.human_models)),
+            (self.preference_models, ngettext("%(n)s preference model", "%(n)s preference models",
+                                              self.preference_models)),
+        ]
+        return [text % {"n": f"{count:,}"} for count, text in kinds if count]
 
 
 def holdings_of(user: AbstractBaseUser) -> Holdings:
@@ -79,8 +85,8 @@ def delete_account(user: AbstractBaseUser) -> None:
     running: a worker would go on writing for an account that no longer exists."""
     with transaction.atomic():
         if Job.objects.select_for_update().filter(owner_id=user.pk, status__in=Job.ACTIVE_STATUSES).exists():
-            raise UserFacingError("A job of yours is still queued or running: cancel it (or wait for it to end) "
-                                  "before deleting your account.")
+            raise UserFacingError(gettext("A job of yours is still queued or running: cancel it (or wait for it to "
+                                          "end) before deleting your account."))
         user.delete()
 
 
@@ -135,8 +141,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class DeleteAccountForm(forms.Form):
-    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-                               help_text="Your password, to confirm that it is you.")
+    password = forms.CharField(label=gettext_lazy("Password"),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                               help_text=gettext_lazy("Your password, to confirm that it is you."))
 
     def __init__(self, *args, request: HttpRequest, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -145,7 +152,7 @@ class DeleteAccountForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not is_password_of(self.request, self.request.user, password):
-            raise forms.ValidationError("That is not your password; nothing was deleted.")
+            raise forms.ValidationError(gettext("That is not your password; nothing was deleted."))
         return password
 
 
@@ -168,7 +175,8 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             logout(request)
-            messages.success(request, f"The account {username} and everything it owned were deleted.")
+            messages.success(request, gettext("The account %(name)s and everything it owned were deleted.")
+                             % {"name": username})
             return redirect("home")
     return render(request, "registration/account_delete.html", {"holdings": holdings, "form": form},
                   status=400 if form.errors else 200)

@@ -8,6 +8,7 @@ import uuid
 from axes.handlers.proxy import AxesProxyHandler
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -32,6 +33,7 @@ from anonymizer.platform import uploads as upload_services
 from anonymizer.platform.api_input import BoundedJSONParser, refuse_wrong_json_types
 from anonymizer.platform.downloads import file_download
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs import runner
 from anonymizer.platform.jobs import services as job_services
 from anonymizer.platform.jobs.registry import get_job_kind, job_kinds
@@ -81,12 +83,14 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
             raise ValidationError({refused[0]: [refused[1]]})
         uploaded = request.FILES.get("file")
         if uploaded is None:
-            raise ValidationError({"file": ["Send the CSV file in the multipart field 'file'."]})
+            raise ValidationError({"file": [gettext("Send the CSV file in the multipart field 'file'.")]})
         try:
             upload = upload_services.create_csv_upload(owner=request.user, uploaded=uploaded)
         except CsvFormatError as exc:
             # A plain response rather than ValidationError, which would turn row and column into strings.
-            return Response({"file": [exc.as_dict()]}, status=status.HTTP_400_BAD_REQUEST)
+            # The message in the request's language; row, column and column_name as they are.
+            return Response({"file": [{**exc.as_dict(), "message": user_message(exc)}]},
+                            status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(upload).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_UPLOAD,
@@ -95,7 +99,7 @@ class UploadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Des
         try:
             upload_services.delete_upload(self.get_object())
         except UserFacingError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+            return Response({"detail": str(exc), "code": "upload_in_use"}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.BINARY, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_UPLOAD})
@@ -235,7 +239,7 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         try:
             job_services.delete_job(self.get_object())
         except UserFacingError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+            return Response({"detail": str(exc), "code": "job_active"}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={200: JobSerializer, 403: _NOT_SIGNED_IN, 404: _NO_SUCH_JOB,
@@ -244,7 +248,8 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
     def cancel(self, request: Request, pk=None) -> Response:
         job = self.get_object()
         if not job_services.cancel_job(job):
-            return Response({"detail": f"The job has already ended ({job.status})."}, status=status.HTTP_409_CONFLICT)
+            return Response({"detail": gettext("The job has already ended (%(status)s).") % {"status": job.status},
+                             "code": "job_ended"}, status=status.HTTP_409_CONFLICT)
         job.refresh_from_db()
         return Response(JobSerializer(job, context={"request": request}).data)
 
@@ -256,9 +261,10 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Destro
         try:
             requeued = job_services.retry_job(job)
         except UserFacingError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+            return Response({"detail": str(exc), "code": "input_deleted"}, status=status.HTTP_409_CONFLICT)
         if not requeued:
-            return Response({"detail": f"Only a failed or cancelled job can run again; this one is {job.status}."},
+            return Response({"detail": gettext("Only a failed or cancelled job can run again; this one is "
+                                               "%(status)s.") % {"status": job.status}, "code": "job_not_ended"},
                             status=status.HTTP_409_CONFLICT)
         job.refresh_from_db()
         return Response(JobSerializer(job, context={"request": request}).data)

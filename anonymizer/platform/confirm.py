@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from anonymizer.platform.selectors import Consequences
 
@@ -33,7 +34,7 @@ class Confirmation:
     consequences: Consequences | None = None  # the jobs and files that go, and what stays
     undo: str = ""  # how to undo it, or that it cannot be undone
     danger: bool = True
-    back_label: str = "Go back, change nothing"
+    back_label: str = gettext_lazy("Go back, change nothing")
     hidden: Mapping[str, str] = field(default_factory=dict)  # more fields the confirmed POST sends
 
 
@@ -54,8 +55,10 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 def listing(names: Iterable[str], *, limit: int = 5) -> str:
     """"a, b and c"; "a, b, c, d, e and 3 more"."""
     names = list(names)
+    separator = pgettext("list separator", ", ")
     if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit:,} more"
+        return gettext("%(names)s and %(more)s more") % {"names": separator.join(names[:limit]),
+                                                          "more": f"{len(names) - limit:,}"}
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return gettext("%(names)s and %(last)s") % {"names": separator.join(names[:-1]), "last": names[-1]}

@@ -98,6 +98,9 @@ def user_message(error: BaseException) -> str:
     """An error's message in the active language: a core's TranslatableError through the catalog, any other
     error as its text."""
     if isinstance(error, TranslatableError):
+        translate = getattr(error, "translate", None)
+        if callable(translate):  # an error that words more than its message (a CSV error: where it is, too)
+            return translate(gettext)
         translated = gettext(error.template)
         return translated % dict(error.params) if error.params else translated
     return str(error)

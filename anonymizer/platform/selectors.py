@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from anonymizer.models import Job, JobResult, PreferenceModel, TrainedLocationModel, Upload
 from anonymizer.platform.jobs.describe import (
@@ -55,9 +56,10 @@ def succeeded_job(user: AbstractBaseUser | None, job_id: uuid.UUID | str, kind: 
     job = jobs_of(user).filter(id=job_id, kind=kind).first() if user is not None else None
     label = what or kind_label(kind)
     if job is None:
-        raise LookupError(f"You have no '{label}' job {job_id}.")
+        raise LookupError(gettext("You have no '%(label)s' job %(id)s.") % {"label": label, "id": job_id})
     if job.status != Job.Status.SUCCEEDED:
-        raise LookupError(f"The '{label}' job {job_id} is {job.status}, not succeeded.")
+        raise LookupError(gettext("The '%(label)s' job %(id)s is %(status)s, not succeeded.") % {
+            "label": label, "id": job_id, "status": job.status})
     return job
 
 
@@ -143,25 +145,36 @@ def job_standing(job: Job, now: datetime | None = None, *, running: int | None =
         place = queue_place(job, now, running=running)
         if place is None:
             return Standing(status=status, text="")
-        jobs = "job" if place.ahead == 1 else "jobs"
+        brief = ngettext("%(ordinal)s in the queue, %(ahead)s job ahead", "%(ordinal)s in the queue, %(ahead)s jobs "
+                         "ahead", place.ahead) % {"ordinal": ordinal(place.position), "ahead": place.ahead}
         return Standing(status=status, text=place.text, place=place, waited_seconds=_seconds(now - job.created_at),
-                        brief=f"{ordinal(place.position)} in the queue, {place.ahead} {jobs} ahead")
+                        brief=brief)
     if job.status == Job.Status.RUNNING and job.started_at:
         elapsed = _seconds(now - job.started_at)
         estimate = estimate_seconds(job.progress_fraction, elapsed)
         ran = duration_text(now - job.started_at)
         left = remaining_text(estimate)
-        return Standing(status=status, text=f"Running for {ran} (since {local(job.started_at).strftime(when)})",
-                        brief=f"running {ran}" + (f", {left}" if left else ""),
+        values = {"ran": ran, "since": local(job.started_at).strftime(when), "left": left}
+        return Standing(status=status, text=gettext("Running for %(ran)s (since %(since)s)") % values,
+                        brief=(gettext("running %(ran)s, %(left)s") if left else gettext("running %(ran)s")) % values,
                         elapsed_seconds=elapsed, estimate_seconds=estimate)
     if job.finished_at is None:
         return Standing(status=status, text="")
-    took = f" after {duration_text(job.finished_at - job.started_at)}" if job.started_at else ""
-    verb = {Job.Status.SUCCEEDED: "Succeeded", Job.Status.FAILED: "Failed",
-            Job.Status.CANCELLED: "Cancelled"}.get(job.status, status.capitalize())
+    values = {"when": local(job.finished_at).strftime(when),
+              "took": duration_text(job.finished_at - job.started_at) if job.started_at else ""}
     if job.status == Job.Status.FAILED and job.started_at is None:
-        took = " before it started"
-    return Standing(status=status, text=f"{verb} at {local(job.finished_at).strftime(when)}{took}",
+        text = gettext("Failed at %(when)s before it started")
+    elif job.started_at:
+        text = {Job.Status.SUCCEEDED: gettext("Succeeded at %(when)s after %(took)s"),
+                Job.Status.FAILED: gettext("Failed at %(when)s after %(took)s"),
+                Job.Status.CANCELLED: gettext("Cancelled at %(when)s after %(took)s")}.get(
+                    job.status, f"{status.capitalize()} at %(when)s after %(took)s")
+    else:
+        text = {Job.Status.SUCCEEDED: gettext("Succeeded at %(when)s"),
+                Job.Status.FAILED: gettext("Failed at %(when)s"),
+                Job.Status.CANCELLED: gettext("Cancelled at %(when)s")}.get(
+                    job.status, f"{status.capitalize()} at %(when)s")
+    return Standing(status=status, text=text % values,
                     elapsed_seconds=_seconds(job.finished_at - job.started_at) if job.started_at else None)
 
 
@@ -205,10 +218,13 @@ def _losses(jobs: QuerySet[Job]) -> list[JobLoss]:
 def _models_from(job_ids: list) -> list[str]:
     """The models the jobs trained: their records stay when the jobs go (their ``job`` link is cleared)."""
     kept = []
-    for model_class, what in ((TrainedLocationModel, "location model"), (PreferenceModel, "preference model")):
+    for model_class, sentence in (
+            (TrainedLocationModel, gettext("The location model “%(name)s” version %(version)s trained by one of "
+                                           "these jobs stays (it no longer links to its job).")),
+            (PreferenceModel, gettext("The preference model “%(name)s” version %(version)s trained by one of these "
+                                      "jobs stays (it no longer links to its job)."))):
         for record in model_class.objects.filter(job_id__in=job_ids).order_by("name", "created_at"):
-            kept.append(f"The {what} “{record.name}” version {record.version} trained by one of these jobs stays "
-                        "(it no longer links to its job).")
+            kept.append(sentence % {"name": record.name, "version": record.version})
     return kept
 
 
@@ -218,13 +234,13 @@ def upload_deletion(upload: Upload) -> Consequences:
     jobs = upload.jobs.all()
     consequences = Consequences(jobs=_losses(jobs), kept=_models_from(list(jobs.values_list("id", flat=True))))
     if jobs.filter(status__in=Job.ACTIVE_STATUSES).exists():
-        consequences.blocked = ("A queued or running job still uses this file; cancel the job or wait for it to "
-                                "end, then delete the file.")
+        consequences.blocked = gettext("A queued or running job still uses this file; cancel the job or wait for it "
+                                       "to end, then delete the file.")
     return consequences
 
 
 def job_deletion(job: Job) -> Consequences:
     consequences = Consequences(jobs=_losses(Job.objects.filter(id=job.id)), kept=_models_from([job.id]))
     if job.is_active:
-        consequences.blocked = "This job is still queued or running; cancel it before deleting it."
+        consequences.blocked = gettext("This job is still queued or running; cancel it before deleting it.")
     return consequences

@@ -6,12 +6,11 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import pgettext_lazy
 
 from anonymizer.models import Job
 from anonymizer.platform import selectors
 from anonymizer.platform.charts import bar_chart, histogram
-from anonymizer.platform.jobs.describe import flatten
+from anonymizer.platform.jobs.describe import flatten, status_label
 from anonymizer.platform.jobs.registry import kind_label
 
 register = template.Library()
@@ -23,20 +22,10 @@ def job_kind_label(kind: str) -> str:
     return kind_label(kind)
 
 
-# A job's status as a page shows it; the value itself (queued, running, ...) stays the API's and the CSS class's.
-STATUS_LABELS = {
-    Job.Status.QUEUED: pgettext_lazy("job status", "queued"),
-    Job.Status.RUNNING: pgettext_lazy("job status", "running"),
-    Job.Status.SUCCEEDED: pgettext_lazy("job status", "succeeded"),
-    Job.Status.FAILED: pgettext_lazy("job status", "failed"),
-    Job.Status.CANCELLED: pgettext_lazy("job status", "cancelled"),
-}
-
-
 @register.filter
 def job_status_label(status: str) -> str:
     """A job's status in the page's language ("queued" / "待機中"); an unknown one as it is."""
-    return str(STATUS_LABELS.get(status, status))
+    return status_label(status)
 
 
 @register.filter

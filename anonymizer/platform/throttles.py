@@ -11,6 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -83,7 +84,8 @@ class ClientRateThrottle(SimpleRateThrottle):
         return max(0.0, self.duration - (self.now - self.history[-min(over, len(self.history))]))
 
     def too_large(self, request) -> str:
-        return f"This request counts {self.units} against a limit of {self.rate}."
+        return gettext("This request counts %(units)s against a limit of %(rate)s.") % {
+            "units": self.units, "rate": self.rate}
 
     def get_ident(self, request) -> str:
         return client_address(getattr(request, "_request", request))
@@ -110,10 +112,13 @@ class InspectThrottle(ClientRateThrottle):
         return len(texts) if isinstance(texts, list) and 0 < len(texts) <= settings.INSPECT_MAX_BATCH else 1
 
     def too_large(self, request) -> str:
-        name = "INSPECT_RATE_USER" if request.user.is_authenticated else "INSPECT_RATE_ANON"
-        advice = "" if request.user.is_authenticated else f", or sign in ({settings.INSPECT_RATE_USER})"
-        return (f"Each post of a batch counts against the inspect limit: {self.units} posts is more than the "
-                f"{self.rate} allowed ({name}); send at most {self.num_requests} per request{advice}.")
+        values = {"units": self.units, "rate": self.rate, "most": self.num_requests}
+        if request.user.is_authenticated:
+            return gettext("Each post of a batch counts against the inspect limit: %(units)s posts is more than the "
+                           "%(rate)s allowed (INSPECT_RATE_USER); send at most %(most)s per request.") % values
+        return gettext("Each post of a batch counts against the inspect limit: %(units)s posts is more than the "
+                       "%(rate)s allowed (INSPECT_RATE_ANON); send at most %(most)s per request, or sign in "
+                       "(%(user_rate)s).") % {**values, "user_rate": settings.INSPECT_RATE_USER}
 
 
 class AddressRateThrottle(ClientRateThrottle):
@@ -158,8 +163,9 @@ class AuthRateLimitMiddleware:
                 wait = throttle.wait()
                 minutes = max(1, round((wait or 60) / 60))
                 if request.path.startswith("/api/"):
-                    response = JsonResponse({"detail": f"Too many sign-in attempts from your address; try again in "
-                                                       f"{minutes} minute(s)."}, status=429)
+                    detail = gettext("Too many sign-in attempts from your address; try again in %(minutes)s "
+                                     "minute(s).") % {"minutes": minutes}
+                    response = JsonResponse({"detail": detail, "code": "throttled"}, status=429)
                 else:
                     body = render_to_string("registration/too_many_attempts.html", {"wait_minutes": minutes},
                                             request=request)
@@ -173,10 +179,10 @@ class AuthRateLimitMiddleware:
 def lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """What django-axes answers a sign-in to a locked username from this address (AXES_LOCKOUT_CALLABLE)."""
     minutes = settings.LOGIN_LOCKOUT_MINUTES
-    message = (f"Too many wrong passwords for this account from your address: signing in to it, or confirming its "
-               f"password, from here is locked for {minutes} minutes.")
+    message = gettext("Too many wrong passwords for this account from your address: signing in to it, or "
+                      "confirming its password, from here is locked for %(minutes)s minutes.") % {"minutes": minutes}
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": message}, status=429)
+        response = JsonResponse({"detail": message, "code": "locked_out"}, status=429)
     else:
         response = HttpResponse(render_to_string("registration/locked_out.html", {"message": message},
                                                  request=request), status=429)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest
+from django.utils.translation import gettext
 
 
 class UploadSizeLimitHandler(FileUploadHandler):
@@ -34,7 +35,8 @@ class UploadSizeLimitHandler(FileUploadHandler):
 
 def _message(file_name: str) -> str:
     limit_mb = settings.UPLOAD_MAX_BYTES / (1024 * 1024)
-    return f"The file {file_name} is larger than the upload limit of {limit_mb:g} MB."
+    return gettext("The file %(name)s is larger than the upload limit of %(limit)s MB.") % {
+        "name": file_name, "limit": f"{limit_mb:g}"}
 
 
 def refused_uploads(request: HttpRequest) -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.utils.translation import gettext
 
 from anonymizer.models import Job, Upload
 from anonymizer.models.jobs import MAX_ORIGINAL_NAME_CHARS, bounded_name, upload_directory
@@ -80,7 +81,7 @@ def delete_upload(upload: Upload) -> int:
         jobs = Job.objects.filter(inputs=upload)
         if jobs.filter(status__in=Job.ACTIVE_STATUSES).exists():
             raise UserFacingError(
-                "A queued or running job still uses this file; cancel the job or wait for it to end.")
+                gettext("A queued or running job still uses this file; cancel the job or wait for it to end."))
         deleted = Job.objects.filter(id__in=list(jobs.values_list("id", flat=True))).delete()[1].get(
             Job._meta.label, 0)
         upload.delete()  # files go with their rows, once this commits (anonymizer.platform.signals)

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from anonymizer.texts import gettext_noop
+
 from .reader import CsvFormatError, CsvSource
 
 
@@ -34,8 +36,8 @@ def check_csv(fileobj: BinaryIO, *, max_bytes: int, max_columns: int = 1000) -> 
     for _batch in source.batches():
         pass
     if source.rows == 0:
-        raise CsvFormatError("The file has a header row but no data rows; expected at least one data row "
-                             "below the header.")
+        raise CsvFormatError(gettext_noop("The file has a header row but no data rows; expected at least one data "
+                                          "row below the header."))
     fileobj.seek(0)
     return CsvShape(encoding=source.encoding, delimiter=source.delimiter, header=source.header,
                     rows=source.rows, size_bytes=source.size_bytes, nul_bytes=source.nul_bytes)

@@ -11,7 +11,9 @@ import csv
 import io
 import itertools
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
+
+from anonymizer.texts import TranslatableError, gettext_noop
 
 # csv's default field limit (128 KiB) is too small for long free text such as blog posts. The limit is
 # process-global, so it is raised once, here, and never lowered if something else already raised it.
@@ -25,29 +27,51 @@ MAX_LINE_CHARS = 64 * 1024 * 1024
 DELIMITERS = (",", ";", "\t", "|")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 
+# Each whole sentence is a catalog text (the web shell shows it in the page's language: TranslatableError).
 _MAGIC = (
-    (b"PK\x03\x04", "an Excel workbook (.xlsx) or another ZIP archive"),
-    (b"\xd0\xcf\x11\xe0", "an old Excel workbook (.xls)"),
-    (b"\x1f\x8b", "a gzip-compressed file"),
-    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", gettext_noop("The file looks like an Excel workbook (.xlsx) or another ZIP archive, not a CSV "
+                                  "text file; export or save it as CSV.")),
+    (b"\xd0\xcf\x11\xe0", gettext_noop("The file looks like an old Excel workbook (.xls), not a CSV text file; "
+                                          "export or save it as CSV.")),
+    (b"\x1f\x8b", gettext_noop("The file looks like a gzip-compressed file, not a CSV text file; export or save it "
+                                "as CSV.")),
+    (b"%PDF-", gettext_noop("The file looks like a PDF document, not a CSV text file; export or save it as CSV.")),
 )
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-_RESAVE = 'Re-save it as UTF-8 (in Excel: "CSV UTF-8"; in LibreOffice: character set "Unicode (UTF-8)").'
 
 
-class CsvFormatError(ValueError):
-    """A file that is not an acceptable CSV, with the 1-based row (the header is row 1) and column."""
+class CsvFormatError(TranslatableError):
+    """A file that is not an acceptable CSV, with the 1-based row (the header is row 1) and column.
+
+    ``message`` is a catalog text (``gettext_noop``) with %-style named placeholders filled from ``params``, so the
+    web shell shows it, and where it is, in the page's language (``translate``); str() is the English text."""
 
     def __init__(self, message: str, *, row: int | None = None, column: int | None = None,
-                 column_name: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+                 column_name: str | None = None, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.message = message % params if params else message
         self.row = row
         self.column = column
         self.column_name = column_name
 
     def __reduce__(self):  # keyword-only arguments would otherwise be lost when pickled (e.g. by Celery)
-        return (type(self), (self.message,), self.__dict__)
+        return (type(self), (self.template,), self.__dict__)
+
+    def translate(self, gettext) -> str:
+        """The message and where it is, through ``gettext`` (the active language's catalog)."""
+        message = gettext(self.template) % dict(self.params) if self.params else gettext(self.template)
+        values = {"row": self.row, "column": self.column, "column_name": self.column_name, "message": message}
+        if self.row is not None and self.column is not None:
+            where = (gettext_noop('Row %(row)s, column %(column)s ("%(column_name)s"): %(message)s')
+                     if self.column_name is not None else gettext_noop("Row %(row)s, column %(column)s: %(message)s"))
+        elif self.row is not None:
+            where = gettext_noop("Row %(row)s: %(message)s")
+        elif self.column is not None:
+            where = (gettext_noop('Column %(column)s ("%(column_name)s"): %(message)s')
+                     if self.column_name is not None else gettext_noop("Column %(column)s: %(message)s"))
+        else:
+            return message
+        return gettext(where) % values
 
     @property
     def location(self) -> str:
@@ -73,12 +97,13 @@ class CsvFormatError(ValueError):
 class _BadBytes(Exception):
     """Raised by the line iterator; the reader turns it into a CsvFormatError once it knows row and line.
 
-    `message` has a {line} placeholder for the physical line number.
+    `template` has a %(line)s placeholder for the physical line number, `params` its other values.
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
 
 
 def describe_size(size: int) -> str:
@@ -130,13 +155,14 @@ class CsvSource:
         self.size_bytes: int = fileobj.tell()
         fileobj.seek(0)
         if self.size_bytes == 0:
-            raise CsvFormatError("The file is empty (0 bytes); expected a CSV file with a header row and "
-                                 "data rows.")
+            raise CsvFormatError(gettext_noop("The file is empty (0 bytes); expected a CSV file with a header row "
+                                              "and data rows."))
         if max_bytes is not None and self.size_bytes > max_bytes:
             size, limit = describe_size(self.size_bytes), describe_size(max_bytes)
             if size == limit:
                 size, limit = f"{self.size_bytes:,} bytes", f"{max_bytes:,} bytes"
-            raise CsvFormatError(f"The file is {size}, larger than the limit of {limit}.")
+            raise CsvFormatError(gettext_noop("The file is %(size)s, larger than the limit of %(limit)s."),
+                                 size=size, limit=limit)
         head = fileobj.read(SNIFF_BYTES)
         self._refuse_binary(head)
         bom = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
@@ -156,14 +182,13 @@ class CsvSource:
     @staticmethod
     def _refuse_binary(head: bytes) -> None:
         if head.startswith(_UTF16_BOMS):
-            raise CsvFormatError(
-                "The file is encoded as UTF-16 (it starts with a UTF-16 byte order mark), "
-                f"but a UTF-8 CSV file is expected. {_RESAVE}"
-            )
-        for magic, what in _MAGIC:
+            raise CsvFormatError(gettext_noop(
+                "The file is encoded as UTF-16 (it starts with a UTF-16 byte order mark), but a UTF-8 CSV file is "
+                'expected. Re-save it as UTF-8 (in Excel: "CSV UTF-8"; in LibreOffice: character set "Unicode '
+                '(UTF-8)").'))
+        for magic, sentence in _MAGIC:
             if head.startswith(magic):
-                raise CsvFormatError(f"The file looks like {what}, not a CSV text file; export or save it as "
-                                     "CSV.")
+                raise CsvFormatError(sentence)
 
     def _lines(self) -> Iterator[str]:
         """Decode the file incrementally and yield physical lines with their line breaks (csv needs them).
@@ -187,11 +212,11 @@ class CsvSource:
                 text = exc.object[: exc.start].decode("utf-8")
                 bad = exc.object[exc.start]
                 position = text_offset + exc.start
-                failure = _BadBytes(
-                    f"byte 0x{bad:02X} on line {{line}} (byte offset {position:,}) is not valid UTF-8; the "
-                    "file must be encoded as UTF-8 (it may be in Windows-1252, Latin-1 or another encoding). "
-                    + _RESAVE
-                )
+                failure = _BadBytes(gettext_noop(
+                    "byte %(byte)s on line %(line)s (byte offset %(offset)s) is not valid UTF-8; the file must be "
+                    "encoded as UTF-8 (it may be in Windows-1252, Latin-1 or another encoding). Re-save it as "
+                    'UTF-8 (in Excel: "CSV UTF-8"; in LibreOffice: character set "Unicode (UTF-8)").'),
+                    byte=f"0x{bad:02X}", offset=f"{position:,}")
             offset += len(chunk)
             self.bytes_read = offset
             nuls = text.count("\x00")
@@ -225,10 +250,9 @@ class CsvSource:
             if final:
                 return
             if pending_chars > MAX_LINE_CHARS:
-                raise _BadBytes(
-                    f"line {{line}} is longer than {MAX_LINE_CHARS // 2**20} MiB characters; the file does "
-                    "not look like a CSV file with one record per line."
-                )
+                raise _BadBytes(gettext_noop(
+                    "line %(line)s is longer than %(mib)s MiB characters; the file does not look like a CSV file "
+                    "with one record per line."), mib=MAX_LINE_CHARS // 2**20)
 
     def _record_number(self) -> int:
         """Row number of the record being read: the header is row 1."""
@@ -239,27 +263,29 @@ class CsvSource:
         row = self._record_number()
         line_num = self._reader.line_num
         if isinstance(exc, _BadBytes):
-            return CsvFormatError(exc.message.replace("{line}", str(line_num + 1)), row=row)
+            return CsvFormatError(exc.template, row=row, line=line_num + 1, **exc.params)
         text = str(exc)
-        where = f"the row starts on line {self._last_line + 1}"
+        start = self._last_line + 1
         if text == "unexpected end of data":
-            message = (f"a quoted value is never closed: the file ends inside a value that starts with a "
-                       f"double quote ({where}). Add the missing closing double quote.")
-        elif text.startswith("field larger than field limit"):
+            return CsvFormatError(gettext_noop(
+                "a quoted value is never closed: the file ends inside a value that starts with a double quote (the "
+                "row starts on line %(start)s). Add the missing closing double quote."), row=row, start=start)
+        if text.startswith("field larger than field limit"):
             limit = csv.field_size_limit()
-            message = (f"a value is longer than the limit of {limit // 2**20} MiB ({limit:,}) characters ({where}); "
-                       "usually a double quote that opens a value is never closed.")
             column = self._long_field_column(self._last_line + 1, limit)
             names = self.header if self._header_read else ()
             name = names[column - 1] if column is not None and column <= len(names) else None
-            return CsvFormatError(message, row=row, column=column, column_name=name)
-        elif text.endswith("expected after '\"'"):
-            message = (f"unexpected character after a closing double quote on line {line_num}. Inside a "
-                       'quoted value a double quote must be doubled (""); a value that contains double '
-                       "quotes must be enclosed in double quotes as a whole.")
-        else:
-            message = f"the CSV syntax is invalid on line {line_num} ({text})."
-        return CsvFormatError(message, row=row)
+            return CsvFormatError(gettext_noop(
+                "a value is longer than the limit of %(mib)s MiB (%(limit)s) characters (the row starts on line "
+                "%(start)s); usually a double quote that opens a value is never closed."),
+                row=row, column=column, column_name=name, mib=limit // 2**20, limit=f"{limit:,}", start=start)
+        if text.endswith("expected after '\"'"):
+            return CsvFormatError(gettext_noop(
+                "unexpected character after a closing double quote on line %(line)s. Inside a quoted value a double "
+                'quote must be doubled (""); a value that contains double quotes must be enclosed in double quotes '
+                "as a whole."), row=row, line=line_num)
+        return CsvFormatError(gettext_noop("the CSV syntax is invalid on line %(line)s (%(reason)s)."),
+                              row=row, line=line_num, reason=text)
 
     def _long_field_column(self, first_line: int, limit: int) -> int | None:
         """The 1-based column of the first value longer than `limit` in the record that starts on physical line
@@ -290,8 +316,8 @@ class CsvSource:
             self._last_line = self._reader.line_num  # blank lines before the header are skipped
             record = self._next_record()
         if record is None:
-            raise CsvFormatError("The file is empty: it contains only whitespace; expected a CSV file with "
-                                 "a header row and data rows.")
+            raise CsvFormatError(gettext_noop("The file is empty: it contains only whitespace; expected a CSV file "
+                                              "with a header row and data rows."))
         self._last_line = self._reader.line_num
         self._header_read = True
         header = tuple(record)
@@ -334,18 +360,34 @@ class CsvSource:
     def _field_count_error(self, record: list[str]) -> CsvFormatError:
         width = len(self.header)
         found = len(record)
-        message = f"the row has {found} field{'s' if found != 1 else ''}, but the header has {width} columns."
-        if found > width:
-            message += (f" A value that contains the delimiter {_delimiter_text(self.delimiter)} must be "
-                        "enclosed in double quotes.")
-        else:
-            message += (" Check for a missing delimiter, or a line break inside a value that is not enclosed "
-                        "in double quotes.")
         row = self._record_number()
         start = self._last_line + 1
-        if start != row:
-            message += f" The row starts on line {start} of the file."
-        return CsvFormatError(message, row=row)
+        # Whole sentences, one per case, so each reads naturally in every language.
+        if found > width:
+            message = (gettext_noop("the row has %(found)s fields, but the header has %(width)s columns. A value "
+                                    "that contains the delimiter %(delimiter)s must be enclosed in double quotes.")
+                       if start == row else
+                       gettext_noop("the row has %(found)s fields, but the header has %(width)s columns. A value "
+                                    "that contains the delimiter %(delimiter)s must be enclosed in double quotes. "
+                                    "The row starts on line %(start)s of the file."))
+        elif found == 1:
+            message = (gettext_noop("the row has %(found)s field, but the header has %(width)s columns. Check for a "
+                                    "missing delimiter, or a line break inside a value that is not enclosed in "
+                                    "double quotes.")
+                       if start == row else
+                       gettext_noop("the row has %(found)s field, but the header has %(width)s columns. Check for a "
+                                    "missing delimiter, or a line break inside a value that is not enclosed in "
+                                    "double quotes. The row starts on line %(start)s of the file."))
+        else:
+            message = (gettext_noop("the row has %(found)s fields, but the header has %(width)s columns. Check for a "
+                                    "missing delimiter, or a line break inside a value that is not enclosed in "
+                                    "double quotes.")
+                       if start == row else
+                       gettext_noop("the row has %(found)s fields, but the header has %(width)s columns. Check for a "
+                                    "missing delimiter, or a line break inside a value that is not enclosed in "
+                                    "double quotes. The row starts on line %(start)s of the file."))
+        return CsvFormatError(message, row=row, found=found, width=width,
+                              delimiter=_delimiter_text(self.delimiter), start=start)
 
 
 def _column_over_limit(lines: Iterator[str], delimiter: str, limit: int) -> int | None:
@@ -391,22 +433,21 @@ def _split_lines(body: str) -> list[str] | io.StringIO:
 
 def _check_header(header: tuple[str, ...], delimiter: str, max_columns: int | None) -> None:
     if max_columns is not None and len(header) > max_columns:
-        raise CsvFormatError(
-            f"the header has {len(header):,} columns, more than the limit of {max_columns:,}.", row=1
-        )
+        raise CsvFormatError(gettext_noop("the header has %(columns)s columns, more than the limit of %(limit)s."),
+                             row=1, columns=f"{len(header):,}", limit=f"{max_columns:,}")
     seen: dict[str, int] = {}
     for number, name in enumerate(header, start=1):
         key = name.strip()
         if not key:
-            message = "the column has no name; every column needs a name in the header row."
             if number == len(header) and number > 1:
-                message += (f" A delimiter {_delimiter_text(delimiter)} at the end of the header line adds "
-                            "an empty last column.")
-            raise CsvFormatError(message, row=1, column=number)
+                raise CsvFormatError(gettext_noop(
+                    "the column has no name; every column needs a name in the header row. A delimiter %(delimiter)s "
+                    "at the end of the header line adds an empty last column."),
+                    row=1, column=number, delimiter=_delimiter_text(delimiter))
+            raise CsvFormatError(gettext_noop("the column has no name; every column needs a name in the header row."),
+                                 row=1, column=number)
         if key in seen:
-            raise CsvFormatError(
-                f'the column name "{key}" is used for columns {seen[key]} and {number}; column names must be '
-                "unique.",
-                row=1, column=number, column_name=name,
-            )
+            raise CsvFormatError(gettext_noop('the column name "%(name)s" is used for columns %(first)s and '
+                                              "%(second)s; column names must be unique."),
+                                 row=1, column=number, column_name=name, name=key, first=seen[key], second=number)
         seen[key] = number

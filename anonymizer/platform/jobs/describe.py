@@ -13,9 +13,25 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+
 from anonymizer.platform.jobs.registry import Distinguishing, get_job_kind, kind_label
 
 EMPTY = "—"
+
+# A job's status as people read it; the value itself (queued, running, ...) stays the API's and the CSS class's.
+STATUS_LABELS = {
+    "queued": pgettext_lazy("job status", "queued"),
+    "running": pgettext_lazy("job status", "running"),
+    "succeeded": pgettext_lazy("job status", "succeeded"),
+    "failed": pgettext_lazy("job status", "failed"),
+    "cancelled": pgettext_lazy("job status", "cancelled"),
+}
+
+
+def status_label(status: str) -> str:
+    """A job's status in the active language ("queued" / "待機中"); an unknown one as it is."""
+    return str(STATUS_LABELS.get(status, status))
 
 
 def number_text(value: Any) -> str:
@@ -114,7 +130,7 @@ def _scalar(value: Any) -> str:
     if value is None or value == "":
         return EMPTY
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("boolean", "yes") if value else pgettext("boolean", "no")
     if isinstance(value, float):
         return number_text(round(value, 6))
     return str(value)
@@ -129,7 +145,8 @@ def flatten(value: Any, prefix: str = "", *, max_rows: int = 500) -> list[tuple[
     _flatten_into(rows, value, prefix)
     if len(rows) > max_rows:
         more = len(rows) - max_rows + 1
-        rows = [*rows[:max_rows - 1], ("…", f"{more:,} more values: see the result files")]
+        rows = [*rows[:max_rows - 1], ("…", gettext("%(more)s more values: see the result files") % {
+            "more": f"{more:,}"})]
     return rows
 
 
@@ -151,9 +168,11 @@ def _flatten_into(rows: list[tuple[str, str]], value: Any, prefix: str) -> None:
 
 # -- where a job stands ------------------------------------------------------------------------------------------
 def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st (in Japanese 1番目, 2番目, ...)."""
     suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    template = {"st": pgettext("ordinal", "%(n)sst"), "nd": pgettext("ordinal", "%(n)snd"),
+                "rd": pgettext("ordinal", "%(n)srd"), "th": pgettext("ordinal", "%(n)sth")}[suffix]
+    return template % {"n": number}
 
 
 def duration_text(elapsed: timedelta) -> str:
@@ -163,20 +182,25 @@ def duration_text(elapsed: timedelta) -> str:
     hours, rest = divmod(rest, 3600)
     minutes, seconds = divmod(rest, 60)
     if days:
-        return f"{days} day{'s' if days != 1 else ''} {hours} h"
+        return ngettext("%(days)s day %(hours)s h", "%(days)s days %(hours)s h", days) % {"days": days,
+                                                                                         "hours": hours}
     if hours:
-        return f"{hours} h {minutes} min"
+        return gettext("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
     if minutes:
-        return f"{minutes} min {seconds} s"
-    return f"{seconds} s"
+        return gettext("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+    return gettext("%(seconds)s s") % {"seconds": seconds}
 
 
 def queue_text(ahead: int, running: int, queued_at: datetime, now: datetime) -> str:
     """"2nd in the queue: 1 job ahead (3 running), queued 2 min 5 s ago"."""
-    jobs = "job" if ahead == 1 else "jobs"
-    doing = f" ({running} running)" if running else ""
-    return (f"{ordinal(ahead + 1)} in the queue: {ahead} {jobs} ahead{doing}, queued "
-            f"{duration_text(now - queued_at)} ago")
+    values = {"ordinal": ordinal(ahead + 1), "ahead": ahead, "running": running,
+              "waited": duration_text(now - queued_at)}
+    if running:
+        return ngettext("%(ordinal)s in the queue: %(ahead)s job ahead (%(running)s running), queued %(waited)s ago",
+                        "%(ordinal)s in the queue: %(ahead)s jobs ahead (%(running)s running), queued %(waited)s ago",
+                        ahead) % values
+    return ngettext("%(ordinal)s in the queue: %(ahead)s job ahead, queued %(waited)s ago",
+                    "%(ordinal)s in the queue: %(ahead)s jobs ahead, queued %(waited)s ago", ahead) % values
 
 
 # An estimate of the time left is given only once the job has shown a rate worth extrapolating.
@@ -199,9 +223,11 @@ def remaining_text(seconds: int | None) -> str:
     if seconds is None:
         return ""
     if seconds < 55:
-        return f"about {max(5, 5 * round(seconds / 5))} s left"
+        return gettext("about %(seconds)s s left") % {"seconds": max(5, 5 * round(seconds / 5))}
     minutes = max(1, round(seconds / 60))
     if minutes < 60:
-        return f"about {minutes} min left"
+        return gettext("about %(minutes)s min left") % {"minutes": minutes}
     hours, minutes = divmod(5 * round(minutes / 5), 60)
-    return f"about {hours} h {minutes} min left" if minutes else f"about {hours} h left"
+    if minutes:
+        return gettext("about %(hours)s h %(minutes)s min left") % {"hours": hours, "minutes": minutes}
+    return gettext("about %(hours)s h left") % {"hours": hours}

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from anonymizer.models import Job, JobChunk
 
@@ -24,8 +25,8 @@ def worker_name() -> str:
 def time_limit_message() -> str:
     limit = settings.JOB_TIME_LIMIT_SECONDS
     shown = f"{limit / 3600:g} h" if limit >= 3600 else f"{limit / 60:g} min" if limit >= 60 else f"{limit:g} s"
-    return (f"The job ran longer than the time limit of {shown} (JOB_TIME_LIMIT_SECONDS) and was stopped. "
-            "Try a smaller file or simpler settings, or ask the operator for a longer limit.")
+    return gettext("The job ran longer than the time limit of %(limit)s (JOB_TIME_LIMIT_SECONDS) and was stopped. "
+                   "Try a smaller file or simpler settings, or ask the operator for a longer limit.") % {"limit": shown}
 
 
 def stop_chunks(job_id) -> list[str]:

@@ -128,4 +128,4 @@ def upload_actions() -> list[UploadAction]:
 def kind_label(name: str) -> str:
     """What a kind is called on pages; a kind removed from the code base shows its name (its old jobs stay)."""
     kind = _KINDS.get(name)
-    return kind.label if kind is not None else name
+    return str(kind.label) if kind is not None else name

@@ -22,11 +22,13 @@ from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import close_old_connections, connection, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from anonymizer.models import FanOutInput, Job, JobChunk, JobResult
 from anonymizer.platform import disk
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.i18n import language_of, user_message
 from anonymizer.platform.jobs.chunks import fan_out
 from anonymizer.platform.jobs.lifecycle import stop_chunks, time_limit_message, worker_name
 from anonymizer.platform.jobs.publishing import job_ids_in_broker, publish_job
@@ -168,25 +170,27 @@ def run_job(job_id) -> None:
     heartbeat = _Heartbeat(job.id, settings.JOB_HEARTBEAT_SECONDS)
     heartbeat.start()
     run = JobRun(job)
-    try:
-        summary = get_job_kind(job.kind).run(job, run)
-        _finish(job, run, summary)
-    except JobAborted:
-        logger.info("Job %s stopped: it was cancelled or declared lost", job.id)
-    except SoftTimeLimitExceeded:
-        _fail(job.id, time_limit_message())
-    except UserFacingError as exc:
-        _fail(job.id, str(exc))
-    except Exception as exc:
-        logger.exception("Job %s (%s) failed unexpectedly", job.id, job.kind)
-        _fail(job.id, f"The job failed because of an internal error ({type(exc).__name__}). "
-                      "The details are in the worker's log; please report it.")
-    finally:
-        heartbeat.stopped.set()
-        heartbeat.join()
-        remove_scratch(job.id)
-        JobChunk.objects.filter(job_id=job.id, output__isnull=False).update(output=None)  # gathered or void
-        FanOutInput.objects.filter(job_id=job.id).delete()  # what parts of a pass read is not kept past the job
+    # What the job writes for its owner (progress, summary, the reason it failed) is in the owner's language.
+    with translation.override(language_of(job.owner_id)):
+        try:
+            summary = get_job_kind(job.kind).run(job, run)
+            _finish(job, run, summary)
+        except JobAborted:
+            logger.info("Job %s stopped: it was cancelled or declared lost", job.id)
+        except SoftTimeLimitExceeded:
+            _fail(job.id, time_limit_message())
+        except UserFacingError as exc:
+            _fail(job.id, user_message(exc))
+        except Exception as exc:
+            logger.exception("Job %s (%s) failed unexpectedly", job.id, job.kind)
+            _fail(job.id, gettext("The job failed because of an internal error (%(error)s). The details are in the "
+                                  "worker's log; please report it.") % {"error": type(exc).__name__})
+        finally:
+            heartbeat.stopped.set()
+            heartbeat.join()
+            remove_scratch(job.id)
+            JobChunk.objects.filter(job_id=job.id, output__isnull=False).update(output=None)  # gathered or void
+            FanOutInput.objects.filter(job_id=job.id).delete()  # what parts of a pass read is not kept past the job
 
 
 def _finish(job: Job, run: JobRun, summary: dict | None) -> None:
@@ -251,11 +255,13 @@ def fail_stale_jobs(now: datetime | None = None) -> int:
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.JOB_STALE_AFTER_SECONDS)
     failed = 0
-    for job in Job.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff).only("id", "heartbeat_at", "worker"):
-        message = (
-            f"The worker running this job ({job.worker or 'unknown'}) stopped responding: no heartbeat since "
-            f"{job.heartbeat_at:%Y-%m-%d %H:%M:%S} UTC. It probably crashed or was stopped. Start the job again."
-        )
+    for job in Job.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff).only(
+            "id", "heartbeat_at", "worker", "owner_id"):
+        with translation.override(language_of(job.owner_id)):  # the reason, in its owner's language
+            message = gettext(
+                "The worker running this job (%(worker)s) stopped responding: no heartbeat since %(since)s UTC. It "
+                "probably crashed or was stopped. Start the job again.") % {
+                    "worker": job.worker or "unknown", "since": f"{job.heartbeat_at:%Y-%m-%d %H:%M:%S}"}
         with transaction.atomic():
             lost = Job.objects.filter(id=job.id, status=Status.RUNNING, heartbeat_at__lt=cutoff).update(
                 status=Status.FAILED, error=message, finished_at=now, progress_message=FAILED_MESSAGE

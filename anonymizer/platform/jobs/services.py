@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from anonymizer.models import Job, Upload
 from anonymizer.platform.errors import UserFacingError
@@ -81,7 +82,7 @@ def cancel_job(job: Job) -> bool:
 def retry_job(job: Job) -> bool:
     """Queue a failed or cancelled job again with the same inputs and parameters."""
     if job.inputs.count() != get_job_kind(job.kind).inputs:
-        raise UserFacingError("An input file of this job was deleted; start a new job instead.")
+        raise UserFacingError(gettext("An input file of this job was deleted; start a new job instead."))
     with transaction.atomic():
         requeued = Job.objects.filter(id=job.id, status__in=[Status.FAILED, Status.CANCELLED]).update(
             status=Status.QUEUED, error="", result=None, started_at=None, finished_at=None, heartbeat_at=None,
@@ -95,5 +96,5 @@ def retry_job(job: Job) -> bool:
 def delete_job(job: Job) -> None:
     """Delete an ended job, its result files and its scratch files (an active job must be cancelled first)."""
     if job.status in Job.ACTIVE_STATUSES:
-        raise UserFacingError("This job is still queued or running; cancel it before deleting it.")
+        raise UserFacingError(gettext("This job is still queued or running; cancel it before deleting it."))
     job.delete()  # its files go once this commits (anonymizer.platform.signals)

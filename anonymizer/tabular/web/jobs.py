@@ -7,10 +7,12 @@ import io
 import json
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from anonymizer.models import Job
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs.registry import JobKind, register
 from anonymizer.platform.jobs.runner import JobRun
 from anonymizer.tabular import CsvFormatError, export, profile_csv
@@ -41,10 +43,12 @@ def run_profile_csv(job: Job, run: JobRun) -> dict:
     try:
         with upload.file.open("rb") as fileobj:
             profile = profile_csv(fileobj, sample_rows=job.params.get("sample_rows", 10), progress=run.progress)
-    except CsvFormatError as exc:
-        raise UserFacingError(f"{upload.original_name}: {exc}") from exc
+    except CsvFormatError as exc:  # worded in the owner's language (the runner runs the job in it)
+        raise UserFacingError(gettext("%(file)s: %(problem)s") % {"file": upload.original_name,
+                                                                  "problem": user_message(exc)}) from exc
     except FileNotFoundError as exc:
-        raise UserFacingError(f"The uploaded file {upload.original_name} is missing from storage.") from exc
+        raise UserFacingError(gettext("The uploaded file %(file)s is missing from storage.") % {
+            "file": upload.original_name}) from exc
     stem = upload.stem("upload")
     run.add_result(f"{stem}.profile.json", json.dumps(profile, ensure_ascii=False, indent=1).encode("utf-8"),
                    "application/json")
@@ -52,5 +56,5 @@ def run_profile_csv(job: Job, run: JobRun) -> dict:
     return profile
 
 
-register(JobKind(name=KIND, label="Profile a CSV file", run=run_profile_csv, params_serializer=ProfileCsvParams,
-                 inputs=1, summary_template="jobs/summary/profile_csv.html"))
+register(JobKind(name=KIND, label=gettext_lazy("Profile a CSV file"), run=run_profile_csv,
+                 params_serializer=ProfileCsvParams, inputs=1, summary_template="jobs/summary/profile_csv.html"))

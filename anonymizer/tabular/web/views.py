@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from anonymizer.platform.i18n import user_message
 from anonymizer.tabular import CsvFormatError
 from anonymizer.tabular.web import selectors, services
 from anonymizer.tabular.web.forms import ProfileCsvForm
@@ -23,7 +24,7 @@ def profile_new(request: HttpRequest) -> HttpResponse:
                                          uploaded=form.cleaned_data["file"],
                                          sample_rows=form.cleaned_data["sample_rows"])
         except CsvFormatError as exc:  # a refused file raises before anything is stored
-            form.add_error("file", str(exc))
+            form.add_error("file", user_message(exc))
         else:
             return redirect("job-detail", job_id=job.id)
     return render(request, "jobs/profile_new.html", {"form": form, "uploads": uploads})

@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.i18n import JavaScriptCatalog
@@ -244,6 +244,8 @@ def campaign_detail(request: HttpRequest, campaign_id) -> HttpResponse:
         [GoldRow(str(p["id"])[:8], p["gold_correct"], p["gold_answered"], bool(p["flagged_reason"]))
          for p in report["participants"][:200]],
         min_accuracy=plan.min_accuracy, judged_after=plan.judged_after)) if plan.gold else ""
+    for participant in report["participants"]:
+        participant["flag_text"] = flag_text(participant["flagged_reason"])
     return render(request, "crowd/detail.html", {
         "campaign": campaign, "report": report, "join_url": join_url, "aggregates": aggregates, "jobs": jobs,
         "chart": chart, "aggregate_rows": list(zip(aggregates, texts, ids, [label_name(a.label) for a in aggregates],
@@ -266,6 +268,30 @@ def label_name(label: str) -> str:
     return str(LABEL_NAMES.get(label, label))
 
 
+#: A participant's stored flag (anonymizer.crowd.stats.flag_participants, English: it is exported as it is), each of
+#: its parts as the dashboard says it.
+_FLAG_PARTS = [
+    (re.compile(r"failed an attention check"), gettext_noop("failed an attention check")),
+    (re.compile(r"failed (?P<count>\d+) attention checks"), gettext_noop("failed %(count)s attention checks")),
+    (re.compile(r"gold accuracy (?P<correct>\d+) of (?P<answered>\d+) \((?P<share>[\d.]+%)\) is below "
+                r"(?P<minimum>[\d.]+%)"),
+     gettext_noop("gold accuracy %(correct)s of %(answered)s (%(share)s) is below %(minimum)s")),
+]
+
+
+def flag_text(reason: str) -> str:
+    """A stored flag reason in the page's language (a part it does not know stays as stored)."""
+    said = []
+    for part in reason.split("; ") if reason else []:
+        for pattern, template in _FLAG_PARTS:
+            if found := pattern.fullmatch(part):
+                said.append(gettext(template) % found.groupdict())
+                break
+        else:
+            said.append(part)
+    return pgettext("list separator", "; ").join(said)
+
+
 # Actions that stop participants or change a model others use: a confirmation page first (a GET, or a POST
 # without confirm=yes); the other actions (reopen, the table) are one click.
 CONFIRMED_ACTIONS = ("close", "train_human_model", "calibrate_threshold")
@@ -279,7 +305,7 @@ def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
         counts = selectors.campaign_counts(campaign)
         return Confirmation(
             title=gettext("Close “%(name)s”?") % {"name": campaign.name}, action_url=url,
-            confirm_label=gettext("Close the campaign"), cancel_url=back,
+            confirm_label=gettext("Close the campaign"), cancel_url=back, back_label=gettext("Go back, change nothing"),
             lines=[ngettext("Its link stops admitting participants at once; the %(count)s participant who joined and "
                             "has not finished can no longer answer.",
                             "Its link stops admitting participants at once; the %(count)s participants who joined "
@@ -295,6 +321,7 @@ def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
         return Confirmation(
             title=gettext("Train the human-inferability classifier on “%(name)s”?") % {"name": campaign.name},
             action_url=url, confirm_label=gettext("Train the classifier"), cancel_url=back, danger=False,
+            back_label=gettext("Go back, change nothing"),
             lines=[gettext("A classifier is trained from this campaign's decided posts (undecided ones have no "
                            "label) beside the location model %(model)s and saved unused: nothing anybody uses "
                            "changes.") % {"model": named},
@@ -306,6 +333,7 @@ def _campaign_confirmation(campaign: Campaign, action: str) -> Confirmation:
         title=gettext("Calibrate the threshold of %(model)s from “%(name)s”?") % {"model": named,
                                                                                  "name": campaign.name},
         action_url=url, confirm_label=gettext("Calibrate"), cancel_url=back, danger=False,
+        back_label=gettext("Go back, change nothing"),
         lines=[gettext("A new version of the location model is saved, yours and unused, with the threshold "
                        "calibrated from %(texts)s hand de-identifications of %(posts)s posts (each by at least "
                        "%(participants)s participants who were not flagged) and its 95%% interval.") % {

@@ -218,6 +218,7 @@ def test_the_close_confirmation_and_messages_in_japanese(client, staff):
     client.force_login(staff)
     url = reverse("campaign-action", args=[campaign.id, "close"])
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "何も変更せずに戻る" in page and "Go back" not in page
     assert "「where」を終了しますか?" in page and "これまでの回答6件" in page  # 4 posts' answers and 2 gold
     closed = client.post(url, {"confirm": "yes"}, HTTP_ACCEPT_LANGUAGE="ja", follow=True).content.decode()
     assert "キャンペーンを終了しました。" in closed and "終了 — リンクからは誰も参加できません" in closed
@@ -271,3 +272,20 @@ def test_a_japanese_strike_words_task_with_a_map(staff, location_models):
     wrong = client.post(reverse("crowd-api", args=[campaign.join_token, "answer"]),
                         {"post": served["post"]["id"], "latitude": 41.0}, content_type="application/json")
     assert wrong.json()["error"] == "deleted: 消した語の番号を指定してください。"
+
+
+def test_a_stored_flag_reads_in_the_owners_language():
+    from django.utils import translation
+
+    from anonymizer.crowd.stats import flag_participants
+    from anonymizer.crowd.web.views import flag_text
+
+    stored = flag_participants({"p": (1, 4)}, min_accuracy=0.5, min_gold=4, failed_attention=["p", "p"])["p"]
+    assert stored == "failed 2 attention checks; gold accuracy 1 of 4 (25%) is below 50%"  # exported as it is
+    with translation.override("en"):
+        assert flag_text(stored) == stored and flag_text("") == ""
+    with translation.override("ja"):
+        assert flag_text(stored) == ("注意確認の設問2問に誤答。"
+                                     "正解付きの設問の正答率が4問中1問(25%)で、最低の50%を下回る")
+        assert flag_text("failed an attention check") == "注意確認の設問に誤答"
+        assert flag_text("something new") == "something new"  # a reason it does not know: as stored

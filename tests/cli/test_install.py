@@ -19,7 +19,7 @@ import typer
 from kakurega import __version__
 from tests.helpers import ROOT
 
-SHARED = ("data", "templates", "static", "docs", "docs_theme", "mkdocs.yml", "gunicorn.conf.py")
+SHARED = ("data", "templates", "static", "locale", "docs", "docs_theme", "mkdocs.yml", "gunicorn.conf.py")
 
 LOAD = """
 import sys

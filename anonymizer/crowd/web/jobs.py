@@ -60,7 +60,7 @@ def _human_labels(campaign: Campaign) -> tuple[list[str], list[bool]]:
 def run_train_human_model(job: Job, run: JobRun) -> dict:
     campaign = _campaign(job, Campaign.Task.INFERABLE)
     texts, labels = _human_labels(campaign)  # decided posts only: an undecided one has no label to learn
-    run.progress(1, 3, f"training on {len(texts)} labelled posts")
+    run.progress(1, 3, gettext("training on %(posts)s labelled posts") % {"posts": len(texts)})
     location = artifacts.load(campaign.location_model, LocationModel.load)
     try:
         model = train_human_model(texts, labels, location.tokenizer_settings)
@@ -110,7 +110,7 @@ def run_calibrate_threshold(job: Job, run: JobRun) -> dict:
             "Too few hand de-identifications to calibrate: it needs at least %(need)s posts each de-identified by "
             "%(participants)s participants who were not flagged; there are %(posts)s. Nothing was changed.") % {
                 "need": sample["need_posts"], "participants": sample["need_participants"], "posts": sample["posts"]})
-    run.progress(1, 2, f"scoring {len(sample['texts'])} hand de-identified posts")
+    run.progress(1, 2, gettext("scoring %(posts)s hand de-identified posts") % {"posts": len(sample["texts"])})
     record = calibrate_threshold(campaign.location_model, sample["texts"], owner=job.owner, campaign=campaign)
     calibration = record.metadata["calibration"]
     return {"location_model": record.name, "version": record.version, "model_version": str(record.id),
@@ -127,7 +127,7 @@ def run_machine_human_table(job: Job, run: JobRun) -> dict:
     texts = dict(campaign.posts.filter(id__in=[int(p) for p in human]).values_list("id", "text"))
     location = artifacts.load(campaign.location_model, LocationModel.load)
     ids = sorted(human, key=int)
-    run.progress(1, 2, f"classifying {len(ids)} posts")
+    run.progress(1, 2, gettext("classifying %(posts)s posts") % {"posts": len(ids)})
     top = location.cell_probabilities([[t.norm for t in location.tokenize(texts[int(p)])] for p in ids]).max(axis=1)
     machine = {p: bool(probability >= location.threshold.value) for p, probability in zip(ids, top, strict=True)}
     table = cross_table(machine, human)

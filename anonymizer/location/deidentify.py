@@ -491,8 +491,8 @@ class Deidentifier:
         forbidden = set(keep)
         allowed = [i for i in range(n) if deletable[i] and i not in forbidden]
         if m is not None and not 0 <= m <= len(allowed):
-            raise TooFewDeletable(f"The post has {len(allowed)} deletable units (words or whole place names), so "
-                                  f"exactly {m} cannot be deleted.")
+            raise TooFewDeletable(gettext("The post has %(n)d deletable units (words or whole place names), so "
+                                          "exactly %(m)d cannot be deleted.") % {"n": len(allowed), "m": m})
         last = len(allowed) if m is None else m
         post = _Post(norms, allowed, self.scorers, max_run=self._longest_exhaustive(len(allowed), last))
         ratio0, scores0 = post.ratios_of_scores(post.z_full[None, :])

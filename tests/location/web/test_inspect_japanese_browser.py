@@ -1,6 +1,7 @@
 """The inspect page in Debian's chromium with a Japanese browser (issue 49): after an inspection the page, the
 maps' legend and captions, the numbers table and the verdict are Japanese, with no English word left but the kept
-ones (tests/i18n_catalog.KEPT_WORDS) and the post's own; a screenshot at 1280 px goes to test-artifacts/i18n/."""
+ones (tests/i18n_catalog.KEPT_WORDS) and the post's own; no sideways scroll at 390 px; screenshots at 1280 and 390 px
+go to test-artifacts/i18n/."""
 
 from __future__ import annotations
 
@@ -51,3 +52,7 @@ def test_the_inspected_page_is_japanese(live_server, location_models, tokyo, pag
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "inspect-ja.png"), full_page=True)
+    # On a phone's width the Japanese texts wrap: nothing scrolls sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    wait_for_js(page, "document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(ARTIFACTS / "inspect-ja-390.png"), full_page=True)

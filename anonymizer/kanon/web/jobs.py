@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 
 from anonymizer.kanon.config import ConfigError, KanonConfig, check_config_size
@@ -31,6 +32,7 @@ from anonymizer.kanon.web.selectors import KIND
 from anonymizer.kanon.web.term_cache import DatabaseTermCache
 from anonymizer.models import Job, JobResult, Upload
 from anonymizer.platform.errors import UserFacingError
+from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs.chunks import ChunkWork
 from anonymizer.platform.jobs.describe import result_file_name
 from anonymizer.platform.jobs.registry import Distinguishing, JobKind, UploadAction, register
@@ -56,7 +58,7 @@ class KanonParams(serializers.Serializer):
 
     def validate(self, data: dict) -> dict:
         if ("config" in data) == ("config_yaml" in data):
-            raise serializers.ValidationError("Give exactly one of config and config_yaml.")
+            raise serializers.ValidationError(gettext("Give exactly one of config and config_yaml."))
         return data
 
 
@@ -69,6 +71,12 @@ def refuse_large_config(size: int, field: str | None = None) -> None:
         raise serializers.ValidationError({field: [exc.message]} if field else [exc.message]) from None
 
 
+def config_error_text(error: ConfigError) -> str:
+    """One problem of a configuration as a person reads it: its field as the configuration spells it, and its
+    message in the request's language (a catalog text) or as the core wrote it; in English, str(error)."""
+    return gettext("%(field)s: %(problem)s") % {"field": error.field, "problem": user_message(error)}
+
+
 def config_for(upload: Upload, params: dict) -> KanonConfig:
     """The validated configuration of a job's parameters against the upload's columns."""
     return config_of_params(params, upload.metadata.get("header", []), settings.KANON_CONFIG_MAX_BYTES)
@@ -79,7 +87,7 @@ def prepare(params: dict, inputs: list) -> dict:
     try:
         config = config_for(inputs[0], params)
     except ConfigError as exc:
-        raise serializers.ValidationError({"config": [str(error) for error in getattr(exc, "errors", [exc])]}) from exc
+        raise serializers.ValidationError({"config": [config_error_text(error) for error in exc.errors]}) from exc
     problem = too_few_persons(inputs[0], config)
     if problem:
         raise serializers.ValidationError({"k": [problem]})
@@ -97,7 +105,17 @@ def too_few_persons(upload: Upload, config: KanonConfig) -> str | None:
     persons = _profiled_persons(upload, column, config.k)
     if persons is None:
         persons = _count_persons(upload, column, config.k)
-    return too_few_persons_message(persons, config.k, column)
+    if too_few_persons_message(persons, config.k, column) is None:
+        return None
+    # The core's message (too_few_persons_message), in the request's language.
+    values = {"k": config.k, "persons": f"{persons:,}", "column": repr(column)}
+    if persons >= 2:
+        return gettext("k = %(k)s is more than the %(persons)s persons in this file (distinct values of %(column)s); "
+                       "choose k from 2 to %(persons)s") % values
+    return ngettext("k = %(k)s is more than the %(persons)s person in this file (distinct values of %(column)s); "
+                    "k-anonymity needs at least 2 persons",
+                    "k = %(k)s is more than the %(persons)s persons in this file (distinct values of %(column)s); "
+                    "k-anonymity needs at least 2 persons", persons) % values
 
 
 def _profiled_persons(upload: Upload, column: str, k: int) -> int | None:

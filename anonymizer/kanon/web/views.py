@@ -31,13 +31,12 @@ from anonymizer.kanon.config import (
 )
 from anonymizer.kanon.tradeoff import GDF_SERIES, RunLoss, inversion_note, tradeoff_points
 from anonymizer.kanon.web import selectors, services
-from anonymizer.kanon.web.jobs import MAX_RUNS, refuse_large_config
+from anonymizer.kanon.web.jobs import MAX_RUNS, config_error_text, refuse_large_config
 from anonymizer.models import Job
 from anonymizer.platform import selectors as platform_selectors
 from anonymizer.platform.charts import scatter_chart
 from anonymizer.platform.errors import field_errors
 from anonymizer.platform.forms import upload_refusals
-from anonymizer.platform.i18n import user_message
 from anonymizer.platform.jobs.describe import parameter_summary
 from anonymizer.recognize.entities import ALWAYS_TYPES
 
@@ -93,12 +92,6 @@ def _error_lines(exc: serializers.ValidationError) -> list[str]:
             if line not in lines:
                 lines.append(line)
     return lines
-
-
-def config_error_text(error: ConfigError) -> str:
-    """One problem of a configuration as the page shows it: its field as the configuration spells it, and its
-    message in the page's language (a catalog text) or as the core wrote it."""
-    return gettext("%(field)s: %(problem)s") % {"field": error.field, "problem": user_message(error)}
 
 
 def _numbers(text: str, kind, field: str) -> list:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from anonymizer.platform.api_input import StrictUUIDField
@@ -21,8 +22,9 @@ class ReportSerializer(serializers.Serializer):
     def validate(self, data: dict) -> dict:
         if not is_report_value(data["value"], data["epsilon"]):
             raise serializers.ValidationError({"value": [
-                f"A one-bit report at ε = {data['epsilon']:g} is ±{one_bit_bound(data['epsilon']):.12g}, "
-                f"not {data['value']:g}."]})
+                gettext("A one-bit report at ε = %(epsilon)s is ±%(bound)s, not %(value)s.") % {
+                    "epsilon": f"{data['epsilon']:g}", "bound": f"{one_bit_bound(data['epsilon']):.12g}",
+                    "value": f"{data['value']:g}"}]})
         return data
 
 
@@ -40,29 +42,33 @@ class ContributionSerializer(serializers.Serializer):
 
     @staticmethod
     def _too_many(count: int) -> str:
-        return f"At most {settings.PREFERENCE_MAX_ROUNDS} reports (rounds) per contribution; got {count}."
+        return gettext("At most %(max)s reports (rounds) per contribution; got %(count)s.") % {
+            "max": settings.PREFERENCE_MAX_ROUNDS, "count": count}
 
     def validate_reports(self, reports: list[dict]) -> list[dict]:
         if len(reports) > settings.PREFERENCE_MAX_ROUNDS:
             raise serializers.ValidationError(self._too_many(len(reports)))
         if sorted(r["round"] for r in reports) != list(range(len(reports))):
-            raise serializers.ValidationError("The rounds must be 0, 1, …, R − 1, each once.")
+            raise serializers.ValidationError(gettext("The rounds must be 0, 1, …, R − 1, each once."))
         if len({r["epsilon"] for r in reports}) != 1:
-            raise serializers.ValidationError("Every report of a contribution spends the same ε (ε / rounds).")
+            raise serializers.ValidationError(gettext("Every report of a contribution spends the same ε (ε / rounds)."))
         total = sum(r["epsilon"] for r in reports)
         if total > settings.PREFERENCE_MAX_EPSILON * (1 + 1e-9):
-            raise serializers.ValidationError(f"The reports spend ε = {total:g} in all; at most "
-                                              f"{settings.PREFERENCE_MAX_EPSILON:g} is accepted.")
+            raise serializers.ValidationError(gettext("The reports spend ε = %(total)s in all; at most %(max)s is "
+                                                      "accepted.") % {
+                "total": f"{total:g}", "max": f"{settings.PREFERENCE_MAX_EPSILON:g}"})
         return reports
 
     def validate(self, data: dict) -> dict:
         record = selectors.preference_model_version_for(self.context["user"], data["model"])
         if record is None:
-            raise serializers.ValidationError({"model": [f"No preference model {data['model']} is available to you."]})
+            raise serializers.ValidationError({"model": [
+                gettext("No preference model %(model)s is available to you.") % {"model": data["model"]}]})
         coordinates = selectors.load_preference_model(record).n_coordinates
         # Keyed by the report's position, as DRF reports a list child's own errors.
-        errors = {str(i): {"index": [f"The model has {coordinates} coordinates: the index must be 0 … "
-                                     f"{coordinates - 1}."]}
+        message = gettext("The model has %(coordinates)s coordinates: the index must be 0 … %(last)s.") % {
+            "coordinates": coordinates, "last": coordinates - 1}
+        errors = {str(i): {"index": [message]}
                   for i, r in enumerate(data["reports"]) if r["index"] >= coordinates}
         if errors:
             raise serializers.ValidationError({"reports": errors})

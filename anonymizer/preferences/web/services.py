@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.utils.translation import gettext
 
 from anonymizer.models import Job, PreferenceContribution, PreferenceModel, PreferenceReport, Upload
 from anonymizer.platform import artifacts
@@ -117,7 +118,8 @@ def _parse(text: str, name: str) -> PreferenceUpload:
     except InputFormatError as exc:
         raise UserFacingError(f"{name}: {exc}") from exc
     except csv.Error as exc:  # CSV syntax the shared check lets through to no other reader (it refuses it first)
-        raise UserFacingError(f"{name}: the CSV syntax is invalid ({exc}).") from exc
+        raise UserFacingError(gettext("%(name)s: the CSV syntax is invalid (%(error)s).") % {
+            "name": name, "error": exc}) from exc
 
 
 def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
@@ -126,7 +128,7 @@ def read_uploaded_preferences(upload: Upload) -> PreferenceUpload:
         with upload.file.open("rb") as handle:
             text = handle.read().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UserFacingError(f"{upload.original_name} is not UTF-8 text") from exc
+        raise UserFacingError(gettext("%(name)s is not UTF-8 text") % {"name": upload.original_name}) from exc
     return _parse(text, upload.original_name)
 
 
@@ -139,7 +141,7 @@ def create_preference_upload(*, owner: AbstractBaseUser, uploaded: UploadedFile)
     try:
         text = uploaded.read().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UserFacingError(f"{uploaded.name} is not UTF-8 text") from exc
+        raise UserFacingError(gettext("%(name)s is not UTF-8 text") % {"name": uploaded.name}) from exc
     _parse(text, uploaded.name)
     uploaded.seek(0)
     return create_csv_upload(owner=owner, uploaded=uploaded)

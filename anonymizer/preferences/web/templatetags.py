@@ -7,6 +7,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from anonymizer.platform.charts import line_chart
+from anonymizer.preferences.web import display
 from anonymizer.preferences.web.jobs import METRICS, SWEEP_LABELS, chart_series
 
 register = template.Library()
@@ -26,3 +27,17 @@ def preference_charts(rows: list[dict], sweep: str) -> SafeString:
             charts.append(line_chart(series, title=chart_title,
                                      x_label=swept, y_label=str(title).lower(), log_x=sweep == "epsilon"))
     return mark_safe("".join(charts))
+
+
+@register.filter
+def stored_text(text):
+    """A text a model or report stored in English (a notice, a training record's mechanism or accounting), in
+    the page's language where the catalog has it."""
+    return display.stored_text(text)
+
+
+@register.filter
+def served_rule(scores: dict | None) -> str:
+    """The held-out scores' served-model rule in the page's language (as stored when it is not the standard
+    one)."""
+    return (display.scores_record(scores) or {}).get("rule", "")

@@ -80,3 +80,17 @@ def test_the_runs_and_a_report_are_in_japanese_with_japanese_charts(api, alice_c
     assert "Information loss" not in report and "Equivalence classes" not in report
     surviving = re.search(r'id="kanon-surviving">(.*?)</dd>', report, re.S).group(1)
     assert surviving.startswith("認識器が見つけた名前のうち") and "Only what" not in surviving
+
+
+def test_the_api_refuses_a_k_above_the_persons_in_japanese(api, upload):
+    yaml = kanon_file("rx-anon/e_blog_authorship_corpus.yaml").read_text(encoding="utf-8")
+    params = {"kind": "kanon", "params": {"config_yaml": f"parameters: {{k: 50}}\n{yaml}"}, "inputs": [str(upload.id)]}
+    japanese = api.post(reverse("api-job-list"), params, format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    english = api.post(reverse("api-job-list"), params, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert japanese.status_code == english.status_code == 400
+    assert japanese.json().keys() == english.json().keys()
+    wanted = "k = 50は、このファイルの人数6人（'id'の異なる値の数）を超えています。kは2から6までの値にしてください"
+    assert wanted in str(japanese.json())
+    assert "k = 50 is more than the 6 persons in this file (distinct values of 'id'); choose k from 2 to 6" in str(
+        english.json())
+    assert not Job.objects.exists()

@@ -122,3 +122,17 @@ def test_rating_recommending_and_contributing_in_japanese_leave_no_english(live_
     assert not left, [shown[max(0, shown.find(w) - 80):shown.find(w) + 80] for w in left]
     (ROOT / "test-artifacts" / "i18n").mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ROOT / "test-artifacts" / "i18n" / "preferences-ja.png"), full_page=True)
+
+
+@pytest.mark.django_db
+def test_a_refused_contribution_says_why_in_japanese_under_the_same_keys(preference_model):
+    body = {"model": str(preference_model.id),
+            "reports": [{"round": 0, "index": 0, "value": 0.5, "epsilon": 0.5},
+                        {"round": 0, "index": 1, "value": 0.5, "epsilon": 0.5}]}
+    japanese = Client(**JA).post(reverse("api-preference-reports"), body, content_type="application/json")
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").post(reverse("api-preference-reports"), body,
+                                                    content_type="application/json")
+    assert japanese.status_code == english.status_code == 400
+    assert japanese.json().keys() == english.json().keys()
+    shown = json.dumps(japanese.json(), ensure_ascii=False)
+    assert "1ビット報告の値は±" in shown and "one-bit report" in json.dumps(english.json())

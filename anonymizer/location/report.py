@@ -24,6 +24,7 @@ from pathlib import Path
 from anonymizer.location.topojson import Shapes
 from anonymizer.location.verdict import before_sentence
 from anonymizer.platform.grid import Grid
+from anonymizer.texts import gettext, gettext_noop
 
 # The inspect page's scale (static/js/inspect.js BREAKS and COLORS; a test keeps them equal): viridis, 8 steps,
 # cells under the first break clear.
@@ -31,12 +32,14 @@ BREAKS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.37, 0.6)
 COLORS = ("#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#46327e", "#440154")
 LAND, LINE, CELL_LINE = "#e8e4d8", "#8a8a8a", "#6b7785"
 WARNING_COLOR = "#b35000"
-SHARING_NOTE = ("This file holds the released (de-identified) text, where that text points and the checks on it; "
-                "nothing of the original post. It is made to be shared. Made by Kakurega; it works offline.")
-BEFORE_WARNING = ("WARNING: this file includes the “before” map: it reveals where the original post points (its "
-                  "area, top cell and place). Share it only with whoever may know that.")
-BEFORE_NOTE = ("It holds the de-identified text, not the original post, but the “before” map and numbers show where "
-               "the original pointed. Made by Kakurega; it works offline.")
+# Shown in the request's language (anonymizer.texts.gettext): English on the command line.
+SHARING_NOTE = gettext_noop("This file holds the released (de-identified) text, where that text points and the checks "
+                            "on it; nothing of the original post. It is made to be shared. Made by Kakurega; it works "
+                            "offline.")
+BEFORE_WARNING = gettext_noop("WARNING: this file includes the “before” map: it reveals where the original post points "
+                              "(its area, top cell and place). Share it only with whoever may know that.")
+BEFORE_NOTE = gettext_noop("It holds the de-identified text, not the original post, but the “before” map and numbers "
+                           "show where the original pointed. Made by Kakurega; it works offline.")
 MAX_LABEL_LEVEL = 0  # place labels: those the page's map draws at the zoom that fits the grid
 # Leaflet and leaflet.sync under the static files (vendored from npm, see static/vendor/README.md).
 LEAFLET_JS, LEAFLET_CSS = "vendor/leaflet/leaflet.js", "vendor/leaflet/leaflet.css"
@@ -44,7 +47,11 @@ SYNC_JS = "vendor/leaflet.sync/L.Map.Sync.js"
 LEAFLET_IMAGES = "vendor/leaflet/images"
 _EXTERNAL = re.compile(r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""",
                        re.IGNORECASE)
-SCORER_LABELS = {"location": "classifier", "places": "place scorer"}
+SCORER_LABELS = {"location": gettext_noop("classifier"), "places": gettext_noop("place scorer")}
+
+
+def _scorer_label(scorer: str) -> str:
+    return gettext(SCORER_LABELS[scorer]) if scorer in SCORER_LABELS else scorer
 
 
 def color_of(p: float) -> str | None:
@@ -86,9 +93,10 @@ def _distribution(result: Mapping, which: str, scorer: str) -> Mapping:
 
 
 def _heading(result: Mapping, model: Mapping, created: str, include_before: bool) -> tuple[str, str]:
-    what = "Where a post points, before and after de-identification" if include_before else \
-        "Where the released (de-identified) text points"
-    return f"{what} — {model['title']} ({model['name']}), {created}", result["text_after"]
+    what = gettext("Where a post points, before and after de-identification") if include_before else \
+        gettext("Where the released (de-identified) text points")
+    return gettext("%(what)s — %(title)s (%(name)s), %(created)s") % {
+        "what": what, "title": model["title"], "name": model["name"], "created": created}, result["text_after"]
 
 
 def _verdict_lines(result: Mapping, include_before: bool) -> list[str]:
@@ -104,8 +112,10 @@ def _verdict_lines(result: Mapping, include_before: bool) -> list[str]:
 
 def _panel_heading(distribution: Mapping, which: str, scorer: str) -> str:
     place = f" ≈ {distribution['top_place']}" if distribution.get("top_place") else ""
-    return (f"{which.capitalize()} ({SCORER_LABELS.get(scorer, scorer)}): {percent(distribution['top_probability'])} "
-            f"on {distribution['top_label']}{place}")
+    template = gettext("Before (%(scorer)s): %(p)s on %(cell)s") if which == "before" else \
+        gettext("After (%(scorer)s): %(p)s on %(cell)s")
+    return template % {"scorer": _scorer_label(scorer), "p": percent(distribution["top_probability"]),
+                       "cell": f"{distribution['top_label']}{place}"}
 
 
 def _text_width(text: str, size: float = 11) -> float:
@@ -127,8 +137,8 @@ def report_svg(result: Mapping, model: Mapping, shapes: Shapes, created: str, *,
     gap, left = 24, 12
     title, text = _heading(result, model, created, include_before)
     lines = _verdict_lines(result, include_before)
-    header = ([(BEFORE_WARNING, f'font-weight="bold" fill="{WARNING_COLOR}"')] if include_before else []) + [
-        (title, 'font-size="14" font-weight="bold"'), (f"De-identified text: “{text}”", ""),
+    header = ([(gettext(BEFORE_WARNING), f'font-weight="bold" fill="{WARNING_COLOR}"')] if include_before else []) + [
+        (title, 'font-size="14" font-weight="bold"'), (gettext("De-identified text: “%(text)s”") % {"text": text}, ""),
         (lines[0], 'fill="#555555"')]
     top = 20 + 18 * len(header) + 22
     legend_top = top + height + 30
@@ -148,11 +158,11 @@ def report_svg(result: Mapping, model: Mapping, shapes: Shapes, created: str, *,
         return " ".join(out)
 
     esc = html.escape
-    parts = ([f"<!-- {esc(BEFORE_WARNING)} -->"] if include_before else []) + [
+    parts = ([f"<!-- {esc(gettext(BEFORE_WARNING))} -->"] if include_before else []) + [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{total_w}" height="{total_h}" '
         f'viewBox="0 0 {total_w} {total_h}" font-family="sans-serif" font-size="12">',
         f"<title>{esc(title)}</title>",
-        f"<desc>{esc(BEFORE_NOTE if include_before else SHARING_NOTE)}</desc>",
+        f"<desc>{esc(gettext(BEFORE_NOTE if include_before else SHARING_NOTE))}</desc>",
         f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="#ffffff" class="background"/>']
     for i, (line, style) in enumerate(header):
         parts.append(f'<text x="{left}" y="{20 + 18 * i}" {style}>{esc(line)}</text>')
@@ -180,9 +190,11 @@ def report_svg(result: Mapping, model: Mapping, shapes: Shapes, created: str, *,
         parts.append(f'<g class="place-labels">{labels}</g>')
         parts.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="none" stroke="#333333"/>')
         parts.append("</g>")
+    legend_title = (gettext("Probability of the cell (%(scorer)s, the same scale for both; under %(p)s: clear)")
+                    if include_before else gettext("Probability of the cell (%(scorer)s; under %(p)s: clear)")) % {
+        "scorer": _scorer_label(scorer), "p": "0.5%"}
     parts.append(f'<g id="legend" transform="translate({left},{legend_top})">'
-                 f'<text x="0" y="0">Probability of the cell ({SCORER_LABELS.get(scorer, scorer)}'
-                 f'{", the same scale for both" if include_before else ""}; under 0.5%: clear)</text>')
+                 f'<text x="0" y="0">{esc(legend_title)}</text>')
     for i, (lower, color) in enumerate(zip(BREAKS, COLORS, strict=True)):
         upper = BREAKS[i + 1] if i + 1 < len(BREAKS) else 1.0
         parts.append(f'<rect class="swatch" x="{i * 100}" y="10" width="16" height="12" fill="{color}"/>'
@@ -233,24 +245,27 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
     grid = Grid.from_dict(model["grid"])
     bounds = [[grid.south, grid.west], [grid.north, grid.east]]
     panels, scorer = _panels(include_before), _scorer(result, include_before)
-    figure = Figure(title="Kakurega map report" + (" (reveals where the post points)" if include_before else ""))
+    figure = Figure(title=gettext("Kakurega map report (reveals where the post points)") if include_before else
+                    gettext("Kakurega map report"))
     title, text = _heading(result, model, created, include_before)
     esc = html.escape
     lines = _verdict_lines(result, include_before)
     checks = "".join(f"<li>{esc(line)}</li>" for line in lines[1:])
+    legend_title = (gettext("Probability of the cell (%(scorer)s, the same scale for both maps):") if include_before
+                    else gettext("Probability of the cell (%(scorer)s):")) % {"scorer": _scorer_label(scorer)}
+    clear = gettext("(under %(p)s: clear)") % {"p": "0.5%"}
     legend = "".join(f'<span class="kk-item"><span class="kk-swatch" style="background:{c}"></span> '
                      f"{percent(lo)}–{percent(BREAKS[i + 1] if i + 1 < len(BREAKS) else 1.0)}</span>"
                      for i, (lo, c) in enumerate(zip(BREAKS, COLORS, strict=True)))
     share = 100 // len(panels) - 1  # % of the width per map: 99 or 49, the rest a margin
     figure.header.add_child(Element(_report_style(static_root, share)), name="kk_style")
     _add_inline_scripts(figure, static_root, include_before)
-    warning = f"<p class='kk-warning' id='before-warning'>{esc(BEFORE_WARNING)}</p>" if include_before else ""
+    warning = f"<p class='kk-warning' id='before-warning'>{esc(gettext(BEFORE_WARNING))}</p>" if include_before else ""
     figure.html.add_child(Element(
         f"{warning}<h1>{esc(title)}</h1><p class='kk-text' id='deidentified-text'>{esc(text)}</p>"
-        f"<p class='kk-note'>{esc(BEFORE_NOTE if include_before else SHARING_NOTE)}</p>"
+        f"<p class='kk-note'>{esc(gettext(BEFORE_NOTE if include_before else SHARING_NOTE))}</p>"
         f"<p><strong>{esc(lines[0])}</strong></p><ul>{checks}</ul>"
-        f"<p>Probability of the cell ({SCORER_LABELS.get(scorer, scorer)}"
-        f"{', the same scale for both maps' if include_before else ''}): {legend} (under 0.5%: clear)</p>"
+        f"<p>{esc(legend_title)} {legend} {esc(clear)}</p>"
         "<div class='kk-heads'>" + "".join(
             f"<h2>{esc(_panel_heading(_distribution(result, w, scorer), w, scorer))}</h2>"
             for w in panels) + "</div>"), name="kk_heading")
@@ -284,7 +299,7 @@ def report_html(result: Mapping, model: Mapping, shapes: Shapes, created: str, s
         document = document.replace("</script>\n</html>", sync.render() + "\n</script>\n</html>", 1) \
             if "</script>\n</html>" in document else document + _inline_script(sync.render())
         # The file's first line says what it reveals (a comment before the doctype leaves standards mode on).
-        document = f"<!-- {esc(BEFORE_WARNING)} -->\n" + document
+        document = f"<!-- {esc(gettext(BEFORE_WARNING))} -->\n" + document
     return document
 
 

@@ -92,3 +92,17 @@ def test_english_words_left_in_the_japanese_verdict_are_only_kept_ones(location_
     # them: "Des Moines, IA").
     left = english_words(" ".join([verdict["before"], verdict["summary"], verdict["cannot_know"]]))
     assert left and set(left) <= set(english_words(POST)) | {"IA"}, left
+
+
+def test_the_map_report_is_in_the_requests_language(location_models):
+    body = {"text": POST, "model": "us-midwest-en", "format": "html"}
+    japanese = APIClient(HTTP_ACCEPT_LANGUAGE="ja").post(reverse("api-inspect-report"), body, format="json")
+    english = APIClient(HTTP_ACCEPT_LANGUAGE="en").post(reverse("api-inspect-report"), body, format="json")
+    assert japanese.status_code == english.status_code == 200
+    ja, en = japanese.content.decode(), english.content.decode()
+    assert "<title>Kakurega 地図レポート</title>" in ja and "セルの確率(分類器)：" in ja
+    assert "共有用のファイルです。" in ja
+    assert "<title>Kakurega map report</title>" in en and "Probability of the cell (classifier):" in en
+    svg = APIClient(HTTP_ACCEPT_LANGUAGE="ja").post(reverse("api-inspect-report"), {**body, "format": "svg"},
+                                                   format="json").content.decode()
+    assert "匿名化したテキスト：「" in svg and "セルの確率(分類器。0.5%未満は色なし)" in svg

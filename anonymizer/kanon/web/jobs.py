@@ -162,7 +162,8 @@ def run_kanon(job: Job, run: JobRun) -> dict:
     try:
         config = config_for(upload, job.params)
     except ConfigError as exc:
-        raise UserFacingError(f"The configuration is invalid: {exc}") from exc
+        raise UserFacingError(gettext("The configuration is invalid: %(problems)s") % {
+            "problems": "; ".join(config_error_text(error) for error in exc.errors)}) from exc
     output = run.scratch_path("anonymized.csv")
     review = run.scratch_path("left_for_review.csv")
     source = _source_path(upload, run)

@@ -170,14 +170,14 @@ def _run(job: Job, run: JobRun, data, *, source: str, name: str, stem: str) -> d
 
 
 def run_preference_experiment(job: Job, run: JobRun) -> dict:
-    run.progress(0, 1, "reading the check-ins")
+    run.progress(0, 1, gettext("reading the check-ins"))
     return _run(job, run, shipped_checkins(), source="proxy", name=DEFAULT_PREFERENCE_MODEL.data,
                 stem="foursquare-nyc-proxy")
 
 
 def run_preference_experiment_upload(job: Job, run: JobRun) -> dict:
     upload = job.inputs.get()
-    run.progress(0, 1, "reading the preferences")
+    run.progress(0, 1, gettext("reading the preferences"))
     return _run(job, run, read_uploaded_preferences(upload), source="upload", name=upload.original_name,
                 stem=upload.stem("preferences"))
 
@@ -232,15 +232,15 @@ def prepare_uploaded_preferences(params: dict, inputs: list[Upload]) -> dict:
 def run_train_preference_model(job: Job, run: JobRun) -> dict:
     upload = job.inputs.get()
     params = job.params
-    run.progress(0, 3, "reading the preferences")
+    run.progress(0, 3, gettext("reading the preferences"))
     data = read_uploaded_preferences(upload)
     items, ratings = upload_items(data, params["slot_hours"], params["split_week"])
     if ratings.n_users < 2:
         raise UserFacingError(gettext("A preference model needs the ratings of at least two users."))
-    run.progress(1, 3, f"training on {ratings.n_users} users' simulated LDP reports")
+    run.progress(1, 3, gettext("training on %(users)s users' simulated LDP reports") % {"users": ratings.n_users})
     trainer = LDPMatrixFactorization(rank=params["rank"], epsilon=params["epsilon"], rounds=params["rounds"],
                                      seed=params["seed"])
-    run.progress(2, 3, "choosing the served model on held-out users")
+    run.progress(2, 3, gettext("choosing the served model on held-out users"))
     artifact, scores = select_served_model(params["name"], ratings, items, trainer, source="upload",
                                           folds=min(5, ratings.n_users), seed=params["seed"])
     metadata = {"labels": "uploaded", "input": upload.original_name, "scores": scores}

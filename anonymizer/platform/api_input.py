@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator
 from django.http import QueryDict
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
@@ -27,7 +28,7 @@ class JsonTooDeep(ValueError):
     """A JSON document nested deeper than MAX_JSON_DEPTH levels."""
 
     def __init__(self) -> None:
-        super().__init__(f"The JSON body is nested deeper than {MAX_JSON_DEPTH} levels.")
+        super().__init__(gettext("The JSON body is nested deeper than %(depth)s levels.") % {"depth": MAX_JSON_DEPTH})
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -87,7 +88,8 @@ class StrictPageNumberPagination(PageNumberPagination):
             return 1
         if not (raw.isascii() and raw.isdigit()) or int(raw[:19]) < 1:
             raise ValidationError({self.page_query_param: [
-                f"Expected a whole number from 1 (the page of the list); got {raw[:40]!r}."]})
+                gettext("Expected a whole number from 1 (the page of the list); got %(value)s.") % {
+                    "value": repr(raw[:40])}]})
         return raw  # the paginator answers 404 past the last page, however large the number
 
     def get_schema_operation_parameters(self, view) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
@@ -86,10 +87,12 @@ class JobCreateSerializer(serializers.Serializer):
         owned = {upload.id: upload for upload in self.context["uploads"].filter(id__in=data["inputs"])}
         missing = [str(upload_id) for upload_id in data["inputs"] if upload_id not in owned]
         if missing:
-            raise serializers.ValidationError({"inputs": [f"No upload of yours has the id {', '.join(missing)}."]})
+            raise serializers.ValidationError({"inputs": [
+                gettext("No upload of yours has the id %(ids)s.") % {"ids": ", ".join(missing)}]})
         if len(data["inputs"]) != kind.inputs:
             raise serializers.ValidationError(
-                {"inputs": [f"A {kind.name} job takes {kind.inputs} input file(s), got {len(data['inputs'])}."]}
+                {"inputs": [gettext("A %(kind)s job takes %(n)s input file(s), got %(got)s.")
+                            % {"kind": kind.name, "n": kind.inputs, "got": len(data["inputs"])}]}
             )
         data["inputs"] = [owned[upload_id] for upload_id in data["inputs"]]
         return data

@@ -86,7 +86,7 @@ def retry_job(job: Job) -> bool:
     with transaction.atomic():
         requeued = Job.objects.filter(id=job.id, status__in=[Status.FAILED, Status.CANCELLED]).update(
             status=Status.QUEUED, error="", result=None, started_at=None, finished_at=None, heartbeat_at=None,
-            progress_done=0, progress_total=0, progress_message="Queued again",
+            progress_done=0, progress_total=0, progress_message=gettext("Queued again"),
         )
         if requeued:
             transaction.on_commit(lambda: publish_job(job.id))

@@ -39,6 +39,7 @@ from anonymizer.tabular import chosen_columns
 from anonymizer.tabular.reader import CsvFormatError, CsvSource
 from anonymizer.tabular.rewrite import Part, gather, rewrite_file, start_method
 from anonymizer.temporal import removal as time_removal
+from kakurega.checks import DeidentifyError, located, posts_header
 from kakurega.config import ReleaseSettings
 from kakurega.location_models import default_model_for, load_location_model
 
@@ -51,10 +52,6 @@ Progress = Callable[[int, int, str], None]
 LANGUAGE_SAMPLE = 200
 WARM_UP_POST = "Chicago tomorrow at 5pm"
 _NOT_ENGLISH_ADVICE = "remove or translate those rows, or run again without removing time."
-
-
-class DeidentifyError(ValueError):
-    """Input the release cannot take: the message names the file, the row and the column, and what was expected."""
 
 
 def deidentify_csv(path: str | Path, output: str | Path, *, column: str | Sequence[str] = "text",
@@ -91,7 +88,7 @@ def deidentify_csv(path: str | Path, output: str | Path, *, column: str | Sequen
                              neutralize=ReleaseSettings.from_environment().neutralize_formulas,
                              progress=_progress_of(progress), check=check)
     except CsvFormatError as exc:
-        raise DeidentifyError(_located(path, exc)) from exc
+        raise DeidentifyError(located(path, exc)) from exc
     counts, _, _ = gather(parts)
     return release_report(input_name=path.name, rows=sum(part.rows for part in parts), names=names, counts=counts,
                           released=verdicts_in(output, names), model=_model_report(loaded, reference),
@@ -194,23 +191,10 @@ class _Collect:
 def _checked_header(path: Path, names: list[str]) -> None:
     """DeidentifyError naming the file and what was expected unless the text columns are in its header and none
     of the columns the release adds is."""
-    try:
-        with path.open("rb") as handle:
-            header = CsvSource(handle).header
-    except CsvFormatError as exc:
-        raise DeidentifyError(_located(path, exc)) from exc
-    except OSError as exc:
-        raise DeidentifyError(f"{path}: {exc.strerror or exc}; expected a readable CSV file") from exc
-    _, missing = chosen_columns(names, header, path.name)
-    if missing:
-        raise DeidentifyError(missing[0])
+    header = posts_header(path, names)
     taken = taken_columns(header, names)
     if taken:
         raise DeidentifyError(taken_message(path.name, taken[0]))
-
-
-def _located(path: Path, exc: CsvFormatError) -> str:
-    return f"{path.name}: {exc.location}: {exc.message}" if exc.location else f"{path.name}: {exc.message}"
 
 
 def _model(model: str | Path | LocationModel | None, path: Path, names: list[str], progress: Progress | None,

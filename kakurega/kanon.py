@@ -32,6 +32,7 @@ from anonymizer.kanon.run import (
     with_run_options,
 )
 from anonymizer.tabular import CsvFormatError
+from kakurega.checks import KanonInputError, kanon_paths
 from kakurega.config import ReleaseSettings
 from kakurega.paths import cache_dir
 
@@ -46,11 +47,6 @@ JOB_KIND = "kanon"
 ConfigSource = str | os.PathLike | Mapping | KanonConfig
 #: ``progress(done, total, message)``.
 Progress = Callable[[int, int, str], None]
-
-
-class KanonInputError(ValueError):
-    """Bad input, said as the web says it: the file and its row and column, or the configuration's key and line,
-    and what was expected."""
 
 
 @dataclass(frozen=True)
@@ -125,10 +121,7 @@ def run_file(source: Path, output: Path, config: ConfigSource, options: KanonOpt
     renamed once all are complete."""
     from anonymizer.recognize import TermCache
 
-    if not source.is_file():
-        raise KanonInputError(f"{source}: no such file")
-    if output.resolve() == source.resolve():
-        raise KanonInputError(f"{output}: the output would overwrite the input; give another file name")
+    kanon_paths(source, output)
     try:
         columns = header_of(source)
     except CsvFormatError as exc:

@@ -179,18 +179,20 @@ class Server:
         return destination
 
     # -- all of it ------------------------------------------------------------------------------------------------
-    def run(self, kind: str, file: Path | str, params: Mapping[str, Any], outputs: Mapping[str, Path | str], *,
-            progress: ProgressCallback | None = None, timeout: float | None = None) -> JobRun:
+    def run(self, kind: str, file: Path | str, params: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
+            outputs: Mapping[str, Path | str], *, progress: ProgressCallback | None = None,
+            timeout: float | None = None) -> JobRun:
         """Upload ``file``, run a job of ``kind`` with ``params`` on it, wait for it (Ctrl-C cancels it on the
         server) and download its results: ``outputs`` maps the end of a result file's name (``report.json``,
         ``.time-removed.csv``) to the local path to write it to. Every file is downloaded before any is put in
         place, so a failure leaves none of them; each one's folder must exist. The job's summary is in the returned
-        ``JobRun``."""
+        ``JobRun``. ``params`` may be a function that returns them, called once the server took the upload (what
+        is slow to work out, such as the default model of the posts' language, waits until the server answered)."""
         endings = list(outputs)
         # The temporary files first: an output that cannot be written is found before the job runs, not after.
         with _temporaries([Path(outputs[ending]) for ending in endings]) as temporaries:
             upload = self.upload(file)
-            job = self.start_job(kind, params, [upload["id"]])
+            job = self.start_job(kind, params() if callable(params) else params, [upload["id"]])
             try:
                 ended = self.wait(job["id"], progress=progress, timeout=timeout)
             except KeyboardInterrupt:

@@ -89,11 +89,12 @@ def _stderr_console():
     return Console(stderr=True)
 
 
-def run_on_server(server: str, token: str | None, *, kind: str, file: Path, params: dict,
+def run_on_server(server: str, token: str | None, *, kind: str, file: Path, params: dict | Callable[[], dict],
                   outputs: dict[str, Path], quiet: bool = False) -> dict:
     """Run a file command as a job of ``kind`` on a Kakurega server (``--server URL --token T``): upload
     ``file``, start the job with ``params``, show its progress, download the result files whose names end as
-    ``outputs``' keys to its paths (all or none), and return the job's summary. The server's refusals exit as
+    ``outputs``' keys to its paths (all or none), and return the job's summary (``params`` may be a function
+    returning them, called once the server took the upload: ``remote.Server.run``). The server's refusals exit as
     the command's own would: 2 for a field at fault (the web's message, naming the field, row and column), 3
     when the server cannot be reached or refuses the token, 1 when the job failed or was cancelled."""
     from kakurega import remote

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from kakurega.checks import DeidentifyError, posts_header
 from kakurega.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -68,11 +69,19 @@ def deidentify_command(
     """De-identify the location of every post of a CSV file (the web's de-identify-posts job, here)."""
     columns = list(dict.fromkeys(column or ["text"]))
     times = time_options(time_mode, keep_time, remove_how_long)
+    # The file and its columns are checked before the language models' modules load (seconds): a typo in
+    # --column is refused at once. With --server and a model named, the server checks them (as it always did).
+    header: list[str] = []
+    if not server or model is None:
+        try:
+            header = posts_header(file, columns)
+        except DeidentifyError as exc:
+            fail(str(exc), EXIT_BAD_INPUT)
     if server:
         _on_server(server, token, file, output, report, columns, model, keep, replacement, places, remove_time,
-                   times)
+                   times, header)
         return
-    from kakurega.deidentify import DeidentifyError, deidentify_csv  # the language models load here, not for --help
+    from kakurega.deidentify import deidentify_csv  # the language models load here, not for --help
 
     try:
         with progress_bar("de-identifying posts") as progress:
@@ -92,27 +101,35 @@ def deidentify_command(
 
 def _on_server(server: str, token: str | None, file: Path, output: Path, report: Path | None, columns: list[str],
                model: str | None, keep: list[str] | None, replacement: str, places: str, remove_time: bool,
-               times) -> None:
-    """The same request as the web's de-identify-posts job: the model by name (a folder stays on this machine)."""
+               times, header: list[str]) -> None:
+    """The same request as the web's de-identify-posts job: the model by name (a folder stays on this machine).
+    With no model named, the default model of the posts' language is chosen once the server took the upload (a
+    closed port or a wrong token is refused before the language detector's modules load), unless the header has
+    a column that may be one the job adds (``<column>_...``): that is refused here first, as before."""
     if model is not None and Path(model).expanduser().exists():
         fail(f"--model {model}: with --server, name a model the server has (tokyo-ja, us-midwest-en, or one of "
              "yours); a model folder stays on this machine", EXIT_BAD_INPUT)
-    if model is None:
-        from kakurega.deidentify import DeidentifyError, first_posts_model
-
-        try:
-            model = first_posts_model(file, columns)
-        except DeidentifyError as exc:
-            fail(str(exc), EXIT_BAD_INPUT)
     params = {"text_columns": columns, "model": model, "replacement": replacement, "places": places,
               "keep": list(keep or ()), "remove_time": remove_time}
     if remove_time:
         params.update(time_mode=times.time_mode, keep_time=list(times.keep_time),
                       remove_how_long=times.remove_how_long)
+
+    def with_model() -> dict:
+        from kakurega.deidentify import first_posts_model
+
+        try:
+            return {**params, "model": first_posts_model(file, columns)}
+        except DeidentifyError as exc:
+            fail(str(exc), EXIT_BAD_INPUT)
+
+    if model is None and any(found.startswith(f"{name}_") for found in header for name in columns):
+        params = with_model()
     outputs = {".deidentified.csv": output}
     if report is not None:
         outputs[".deidentified.report.json"] = report
-    run_on_server(server, token, kind=JOB_KIND, file=file, params=params, outputs=outputs)
+    run_on_server(server, token, kind=JOB_KIND, file=file, params=params if params["model"] is not None else with_model,
+                  outputs=outputs)
 
 
 def _write_report(path: Path, report: dict) -> None:

@@ -48,6 +48,8 @@ def inspect_command(
 ) -> None:
     """Where a post points before and after its location is de-identified, and the released text."""
     post = sys.stdin.read() if text == "-" else text
+    if not post.strip():  # kakurega.inspect's refusal, before the model loads
+        fail("text: the post is empty")
     # The language models load here, not for --help.
     from kakurega.location import inspect
     from kakurega.location_models import default_model_for, load_location_model

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from kakurega.checks import KanonInputError, kanon_paths
 from kakurega.cli import common
 from kakurega.cli.common import QuietOption, ServerOption, TokenOption, fail, progress_bar
 
@@ -74,10 +75,15 @@ def kanon(file: FileArgument, config: ConfigOption, output: OutputOption, report
     """k-anonymize a dataset with text (rx-anon): relational columns and free text together, as the web's
     k-anonymization job does, byte for byte. The run parameters given as options (k, λ and the others) override
     the configuration's."""
-    from kakurega.kanon import KanonInputError, KanonOptions, run_file
-
     if strategy is not None and strategy not in ("mondrian", "gdf"):
         fail(f"--strategy: {strategy!r} is not a strategy; expected mondrian or gdf")
+    if not server:  # a missing file is refused before the run's modules load (numpy, scipy, the recognizer)
+        try:
+            kanon_paths(file, output)
+        except KanonInputError as exc:
+            fail(str(exc))
+    from kakurega.kanon import KanonOptions, run_file
+
     options = KanonOptions(k=k, relational_weight=lambda_, strategy=strategy, seed=seed,
                            generalize_terms=generalize_terms, recode_everywhere=recode_everywhere,
                            numbered_pseudonyms=numbered_pseudonyms, processes=processes, term_cache=term_cache,
@@ -102,7 +108,7 @@ def _on_server(server: str, token: str | None, file: Path, config: Path, output:
     options put in, and sent in our format (as the configure page starts a run)."""
     from anonymizer.kanon.run import header_of
     from anonymizer.tabular import CsvFormatError
-    from kakurega.kanon import JOB_KIND, KanonInputError, configuration
+    from kakurega.kanon import JOB_KIND, configuration
 
     try:
         run_config = configuration(config, header_of(file), options)

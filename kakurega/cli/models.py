@@ -50,13 +50,13 @@ def train_location_command(
 ) -> None:
     """Train a location model from a geotagged corpus on a grid you choose (60% to train, 40% held out to
     evaluate), as `manage.py train_location_model` does, and save it in a folder."""
+    if not corpus.is_file():  # before the training's modules load (seconds)
+        fail(f"{corpus}: no such file; expected a CSV or JSON Lines corpus")
     from anonymizer.location.corpus import ColumnMap
     from anonymizer.location.training import parse_where
     from anonymizer.platform.grid import Grid
     from kakurega.location_models import train_location_model
 
-    if not corpus.is_file():
-        fail(f"{corpus}: no such file; expected a CSV or JSON Lines corpus")
     try:
         Grid(south, west, north, east, rows=rows, cols=cols)
         clauses = parse_where(where or ())

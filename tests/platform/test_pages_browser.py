@@ -1,11 +1,18 @@
 """Every page in Debian's chromium at a desktop width and at a 390 px phone width (issue 19): no sideways
 scrolling, no error in the console, the navigation reachable (folded behind "Menu" on the phone), a "Skip to
 content" link first on the keyboard, no serious or critical axe-core violation (issue 43), and a screenshot of each
-saved to test-artifacts/pages/<page>-<width>.png for a person to look at (axe's counts in axe.json there)."""
+saved to test-artifacts/pages/<page>-<width>.png for a person to look at (axe's counts in axe.json there).
+
+The same again in a browser set to Japanese (issue 49; screenshots in test-artifacts/pages/ja/): every text a
+reader sees or a screen reader reads is Japanese, apart from what the user wrote or uploaded, code, and the names
+and symbols of tests/i18n_catalog.KEPT_WORDS. The participants' pages of this test's campaign are in its language,
+English, whatever the browser says; tests/crowd checks a Japanese campaign's."""
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -14,7 +21,8 @@ from django.urls import reverse
 from anonymizer.crowd.web import services as crowd
 from anonymizer.models import Campaign, Job
 from anonymizer.platform.jobs import runner
-from tests.helpers import ROOT, axe_violations, browser_page, csv_upload, sign_in, wait_for_js
+from tests.helpers import PAPER_EXAMPLE_ROWS, ROOT, axe_violations, browser_page, csv_upload, sign_in, wait_for_js
+from tests.i18n_catalog import english_words
 from tests.preferences.conftest import default_artifact, default_checkins, preference_model  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -123,11 +131,43 @@ def skip_link_problems(page, screenshot: str | None = None) -> list[str]:
     return problems
 
 
+INSPECTED_POST = "Grabbing lunch downtown in Des Moines before the Iowa Cubs game"
+#: What the users of this test wrote or uploaded: shown as it is in any language.
+USER_TEXTS = sorted({INSPECTED_POST, "posts.csv", "Where was it?", "Can you tell where?",
+                     "Answers are stored pseudonymously.", "Lunch at the river", "Quiet night", "Strike the place",
+                     "Strike words.", *(cell for row in PAPER_EXAMPLE_ROWS for cell in row)}, key=len, reverse=True)
+# Every text node a reader sees, and every label a screen reader reads, outside what is not to be translated.
+_SHOWN_TEXTS = """(() => {
+    const kept = e => e.closest('[translate="no"], code, kbd, samp, pre, script, style, noscript');
+    const texts = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const e = walker.currentNode.parentElement;
+        if (e && !kept(e) && e.checkVisibility() && walker.currentNode.textContent.trim())
+            texts.push(walker.currentNode.textContent.trim());
+    }
+    for (const e of document.querySelectorAll('[title], [placeholder], [aria-label], [alt], input[type=submit]'))
+        if (!kept(e)) for (const name of ['title', 'placeholder', 'aria-label', 'alt', 'value'])
+            if (e.getAttribute(name) && (name !== 'value' || e.type === 'submit')) texts.push(e.getAttribute(name));
+    return texts;
+})()"""
+
+
+def english_left(page, user_texts: list[str]) -> list[str]:
+    """The texts of a Japanese page that still hold English words (users' own texts taken out first)."""
+    left = []
+    for text in page.evaluate(_SHOWN_TEXTS):
+        for user_text in user_texts:  # whole words only: the cell "id" is no part of "identification"
+            text = re.sub(rf"(?<!\w){re.escape(user_text)}(?!\w)", " ", text)
+        if english_words(text):
+            left.append(text[:80])
+    return sorted(set(left))
+
+
 def inspect_a_post(page) -> list[str]:
     """The inspect page with a result (maps, numbers); Tab from Inspect reaches the before map's zoom-in button
     (in a few steps: past the result's buttons and the map, not past every cell)."""
-    page.select_option("#inspect-model", label="US Midwest and South (English)")
-    page.fill("#inspect-text", "Grabbing lunch downtown in Des Moines before the Iowa Cubs game")
+    page.select_option("#inspect-model", page.get_attribute("#inspect-model option[data-language=en]", "value"))
+    page.fill("#inspect-text", INSPECTED_POST)
     page.click("#inspect-submit")
     page.wait_for_selector("#inspect-result:not([hidden]) #map-before .leaflet-control-zoom-in")
     page.focus("#inspect-submit")
@@ -167,10 +207,12 @@ PREPARE = {
 PARTICIPANT_PAGES = {"crowd-join", "crowd-task", "crowd-task-strikes"}
 
 
-def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict) -> list[str]:
+def check_page(page, url: str, name: str, width: str, errors: list[str], axe_counts: dict,
+               language: str = "en", user_texts: tuple[str, ...] = ()) -> list[str]:
     """Open one page; return what is wrong with it (and count its serious and critical axe violations)."""
     errors.clear()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    artifacts = ARTIFACTS if language == "en" else ARTIFACTS / language
+    artifacts.mkdir(parents=True, exist_ok=True)
     page.goto(url, wait_until="load")
     problems = ["the page itself loads axe-core (vendored for the tests only)"] if page.evaluate("'axe' in window") \
         else []
@@ -181,6 +223,11 @@ def check_page(page, url: str, name: str, width: str, errors: list[str], axe_cou
     violations = axe_violations(page)
     axe_counts[f"{name}-{width}"] = {v["id"]: len(v["targets"]) for v in violations}
     problems += [f"axe {v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations]
+    if language == "ja":
+        if page.evaluate("document.documentElement.lang") != ("en" if name in PARTICIPANT_PAGES else "ja"):
+            problems.append(f"html lang is {page.evaluate('document.documentElement.lang')!r}")
+        if name not in PARTICIPANT_PAGES:
+            problems += [f"English left: {text!r}" for text in english_left(page, [*USER_TEXTS, *user_texts])]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
         widest = page.evaluate("""[...document.querySelectorAll('main *')]
@@ -200,31 +247,36 @@ def check_page(page, url: str, name: str, width: str, errors: list[str], axe_cou
             page.click("#site-nav .nav-toggle")
     elif not page.is_visible("#nav-menu a[href='/preferences/']"):
         problems.append("the navigation is not shown")
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
     return [f"{name} at {width}: {problem}" for problem in problems]
 
 
-def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(live_server, staff, location_models,
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_every_page_fits_a_phone_and_a_desktop_without_console_errors(language, live_server, staff, location_models,
                                                                        preference_model):  # noqa: F811
     pages = pages_of(staff, location_models)  # before the browser: Playwright then stops Django's database calls
     found: list[str] = []
     axe_counts: dict[str, dict[str, int]] = {}  # page-width: {rule: elements}, serious and critical only
     errors: list[str] = []  # what the page logs as an error, cleared before each page
-    for page in browser_page():
+    user_texts = (staff.username,)
+    check = functools.partial(check_page, errors=errors, axe_counts=axe_counts, language=language,
+                              user_texts=user_texts)
+    artifacts = ARTIFACTS if language == "en" else ARTIFACTS / language
+    for page in browser_page(locale={"en": "en-US", "ja": "ja-JP"}[language]):
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(20_000)
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             for name, path in VISITOR_PAGES.items():
-                found += check_page(page, live_server.url + path, name, width, errors, axe_counts)
+                found += check(page, live_server.url + path, name, width)
         page.set_viewport_size({"width": 1280, "height": 900})
         sign_in(page, live_server, staff.username, STAFF_PASSWORD)
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             for name, path in pages.items():
-                found += check_page(page, live_server.url + path, name, width, errors, axe_counts)
+                found += check(page, live_server.url + path, name, width)
         wait_for_js(page, "true")
-    (ARTIFACTS / "axe.json").write_text(json.dumps(axe_counts, indent=1, sort_keys=True))
+    (artifacts / "axe.json").write_text(json.dumps(axe_counts, indent=1, sort_keys=True))
     assert found == [], "\n".join(found)
-    assert len(list(ARTIFACTS.glob("*-phone.png"))) >= len(pages) + len(VISITOR_PAGES)
+    assert len(list(artifacts.glob("*-phone.png"))) >= len(pages) + len(VISITOR_PAGES)

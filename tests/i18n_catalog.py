@@ -36,16 +36,21 @@ KEPT_WORDS = frozenset("""
     Kakurega API CSV JSON YAML URL URLs ID IDs UTF k λ ε LDP GDF NER Mondrian rx anon rx-anon Redis Celery PostgreSQL
     SQLite Leaflet OpenStreetMap GeoNames spaCy UniDic MeCab fugashi OK HTML PDF PNG SVG Swagger ReDoc GitHub Python
     English TAB Blog NCP SynTime Twitter X km m s ms px Wilson CI AUC F1 OR Tab Esc Enter Shift Ctrl Krippendorff
-    Foursquare Duchi Content-Type Content-Disposition Retry-After Polygon MultiPolygon Feature FeatureCollection
+    Foursquare Duchi UTC Content-Type Content-Disposition Retry-After Polygon MultiPolygon Feature FeatureCollection
 """.split())
 #: Names of formats and standards written as they are in Japanese texts too.
 KEPT_PHRASES = ("JSON Lines",)
+# A quotation is data, not the interface's prose: an English example phrase (“for 2 hours”), a keyword a file or
+# a configuration must spell so (「ordinal」).
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」")
 # A word: ASCII letters (an apostrophe or hyphen inside), not touching other ASCII letters or digits; Japanese
 # around it is no boundary problem ("アカウントsatoを" holds the word "sato").
-_WORD = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])[A-Za-z](?![A-Za-z0-9_.])")
+_WORD = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z])(?![A-Za-z0-9_.])")
 # Identifiers and codes are not English to translate: a file name (posts.profile.json), a snake_case or dotted name,
 # a token with digits (jp311-122, a8), an all-capitals code or acronym (PERSON, WORK_OF_ART, KB, UTC).
-_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*(?:[._:][A-Za-z0-9_-]+)+|\b\w*[0-9_]\w*\b|\b[A-Z][A-Z0-9_]+\b")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*(?:[._:][A-Za-z0-9_-]+)+"
+                         r"|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-[0-9]+"
+                         r"|(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*|[A-Z][A-Z0-9_]+)(?![A-Za-z0-9_])")
 
 
 def english_words(text: str) -> list[str]:
@@ -53,6 +58,7 @@ def english_words(text: str) -> list[str]:
     KEPT_PHRASES and one-letter symbols aside."""
     for phrase in KEPT_PHRASES:
         text = text.replace(phrase, " ")
+    text = _QUOTED.sub(" ", text)
     text = _IDENTIFIER.sub(" ", text)
     return [word for word in _WORD.findall(text) if len(word) > 1 and word not in KEPT_WORDS]
 

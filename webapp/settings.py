@@ -194,6 +194,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ja", "日本語")]
 LOCALE_SOURCE_DIR = SHARE_DIR / "locale"
 LOCALE_PATHS = [VAR_DIR / "locale"]
+# Dates by language (webapp/formats/<lang>/formats.py): ISO-like on English pages, 年月日 on Japanese ones.
+FORMAT_MODULE_PATH = ["webapp.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"

@@ -9,6 +9,8 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "4 4", "10 2", "3 6")
@@ -70,9 +72,9 @@ NARROW = 360
 # What a post's interval says about the cut-off, as its class, colour, marker and legend text. Vermillion, blue
 # and grey (Okabe-Ito) with three marker shapes, so the states differ without colour too.
 DECIDED = {
-    "inferable": ("#D55E00", "square", "inferable: interval wholly at or above the cut-off"),
-    "not-inferable": ("#0072B2", "circle", "not inferable: interval wholly below the cut-off"),
-    "undecided": ("#6B6B6B", "diamond", "undecided: interval straddles the cut-off"),
+    "inferable": ("#D55E00", "square", gettext_lazy("inferable: interval wholly at or above the cut-off")),
+    "not-inferable": ("#0072B2", "circle", gettext_lazy("not inferable: interval wholly below the cut-off")),
+    "undecided": ("#6B6B6B", "diamond", gettext_lazy("undecided: interval straddles the cut-off")),
 }
 
 
@@ -127,9 +129,10 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
 
     parts = open_chart(width, height, title, "interval-chart")
     parts += share_scale(px, legend=DECIDED, left=left, width=width, height=height, top=top,
-                         caption="share of yes answers, with its 95% Wilson interval",
-                         line_class="cutoff", line_at=cutoff, line_title=f"cut-off {cutoff:.0%}",
-                         line_label=f"cut-off {cutoff * 100:g}%")
+                         caption=gettext("share of yes answers, with its 95% Wilson interval"),
+                         line_class="cutoff", line_at=cutoff,
+                         line_title=gettext("cut-off %(share)s") % {"share": f"{cutoff:.0%}"},
+                         line_label=gettext("cut-off %(share)s") % {"share": f"{cutoff * 100:g}%"})
     for i, (label, rate, low, high, n) in enumerate(ordered):
         y = top + row_height * i
         # A white halo keeps the label readable where the cut-off's line crosses it.
@@ -137,12 +140,15 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
                      f'stroke-width="3" paint-order="stroke">{escape(snippet(label))}</text>')
         line_y = y + 18
         if rate is None or low is None or high is None:
-            parts.append(f'<text x="{left}" y="{line_y + 4}" font-size="11" fill="#555">no answers yet</text>')
+            parts.append(f'<text x="{left}" y="{line_y + 4}" font-size="11" fill="#555">'
+                         f'{escape(gettext("no answers yet"))}</text>')
             continue
         state = decided_state(low, high, cutoff)
         colour, shape, _ = DECIDED[state]
-        tooltip = (f"{snippet(label, 120)}: {rate:.0%} yes of {n} answer{'s' if n != 1 else ''} "
-                   f"(95% interval {low:.0%}–{high:.0%}), {state.replace('-', ' ')}")
+        tooltip = ngettext("%(post)s: %(rate)s yes of %(n)s answer (95%% interval %(low)s–%(high)s), %(state)s",
+                           "%(post)s: %(rate)s yes of %(n)s answers (95%% interval %(low)s–%(high)s), %(state)s",
+                           n) % {"post": snippet(label, 120), "rate": f"{rate:.0%}", "n": n, "low": f"{low:.0%}",
+                                 "high": f"{high:.0%}", "state": str(DECIDED[state][2]).split(":")[0]}
         parts.append(f'<g class="post {state}">')
         parts.append(f'<line x1="{px(low):.1f}" x2="{px(high):.1f}" y1="{line_y}" y2="{line_y}" stroke="{colour}" '
                      'stroke-width="2.5"/>')
@@ -388,19 +394,20 @@ def share_scale(px: Callable[[float], float], *, legend: Mapping[str, tuple[str,
     parts = []
     for i, (colour, shape, text) in enumerate(legend.values()):  # one line per state
         y = 30 + 12 * i
-        parts.append(marker(shape, left + 4, y - 1, colour, text, css="key"))
-        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(text)}</text>')
+        parts.append(marker(shape, left + 4, y - 1, colour, str(text), css="key"))
+        parts.append(f'<text x="{left + 14}" y="{y + 3}" font-size="11">{escape(str(text))}</text>')
     bottom = height - 30
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="{px(tick):.1f}" x2="{px(tick):.1f}" y1="{top - 6}" y2="{bottom}" stroke="#e3e7ec"/>')
         parts.append(f'<text x="{px(tick):.1f}" y="{bottom + 13}" font-size="11" text-anchor="middle">'
                      f"{tick * 100:g}%</text>")
-    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">{caption}</text>')
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
+                 f"{escape(caption)}</text>")
     x = px(line_at)
     parts.append(f'<line class="{line_class}" x1="{x:.1f}" x2="{x:.1f}" y1="{top - 10}" y2="{bottom}" '
                  f'stroke="#000" stroke-width="1.5" stroke-dasharray="4 3" data-x="{x:.2f}">'
-                 f"<title>{line_title}</title></line>")
+                 f"<title>{escape(line_title)}</title></line>")
     anchor = "start" if line_at < 0.5 else "end"
     parts.append(f'<text x="{x + (3 if anchor == "start" else -3):.1f}" y="{top - 10}" font-size="11" '
-                 f'text-anchor="{anchor}">{line_label}</text>')
+                 f'text-anchor="{anchor}">{escape(line_label)}</text>')
     return parts

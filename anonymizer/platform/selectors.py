@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 from anonymizer.models import Job, JobResult, PreferenceModel, TrainedLocationModel, Upload
@@ -138,8 +139,9 @@ def job_standing(job: Job, now: datetime | None = None, *, running: int | None =
     when it ended and how; never "Started" for a job that failed. The one place the job page, the lists and
     their polls take it from (``running``: the running jobs, when the caller counted them already)."""
     now = now or timezone.now()
-    when = "%Y-%m-%d %H:%M:%S %Z"
-    local = timezone.localtime
+    def when(moment: datetime) -> str:  # 2026-12-06 11:23:43 UTC; 2026年12月6日 11:23:43 UTC
+        return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
     status = str(job.status)
     if job.status == Job.Status.QUEUED:
         place = queue_place(job, now, running=running)
@@ -154,13 +156,13 @@ def job_standing(job: Job, now: datetime | None = None, *, running: int | None =
         estimate = estimate_seconds(job.progress_fraction, elapsed)
         ran = duration_text(now - job.started_at)
         left = remaining_text(estimate)
-        values = {"ran": ran, "since": local(job.started_at).strftime(when), "left": left}
+        values = {"ran": ran, "since": when(job.started_at), "left": left}
         return Standing(status=status, text=gettext("Running for %(ran)s (since %(since)s)") % values,
                         brief=(gettext("running %(ran)s, %(left)s") if left else gettext("running %(ran)s")) % values,
                         elapsed_seconds=elapsed, estimate_seconds=estimate)
     if job.finished_at is None:
         return Standing(status=status, text="")
-    values = {"when": local(job.finished_at).strftime(when),
+    values = {"when": when(job.finished_at),
               "took": duration_text(job.finished_at - job.started_at) if job.started_at else ""}
     if job.status == Job.Status.FAILED and job.started_at is None:
         text = gettext("Failed at %(when)s before it started")

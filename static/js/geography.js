@@ -3,6 +3,11 @@
 // the gazetteer's place labels, fewer when zoomed out. Nothing is fetched from outside the site.
 (function () {
   "use strict";
+  // Leaflet's zoom buttons say "Zoom in"/"Zoom out" (title and aria-label) unless told: in the page's language.
+  if (window.L) {
+    L.Control.Zoom.prototype.options.zoomInTitle = gettext("Zoom in");
+    L.Control.Zoom.prototype.options.zoomOutTitle = gettext("Zoom out");
+  }
   const topologies = new Map();  // url -> Promise of the parsed topology, fetched once per page
   const shapes = new Map();  // layer + clip box -> {land, borders}, converted and clipped once per grid
 

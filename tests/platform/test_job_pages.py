@@ -59,7 +59,7 @@ def test_two_lambdas_make_two_titles_and_two_file_names_and_tables_not_dicts(ali
         runner.run_job(job.id)
     # The confirmation is shown on the runs page once the runs ended: it must not call them queued.
     confirmed = text_of(page(alice_client.get(response.url)))
-    assert "2 anonymization run(s) submitted" in confirmed and "queued" not in confirmed
+    assert "2 anonymization runs submitted" in confirmed and "queued" not in confirmed
     jobs = [Job.objects.get(id=job.id) for job in jobs]
     assert [job.status for job in jobs] == ["succeeded", "succeeded"], [job.error for job in jobs]
     names = [sorted(result.name for result in job.results.all()) for job in jobs]

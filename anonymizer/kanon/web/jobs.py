@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from rest_framework import serializers
 
 from anonymizer.kanon.config import ConfigError, KanonConfig, check_config_size
@@ -292,5 +292,5 @@ register(JobKind(name=KIND, label="k-anonymize a dataset (rx-anon)", run=run_kan
                  run_chunk=run_part,
                  distinguishing=(Distinguishing("k", "k={}", "k{}"),
                                  Distinguishing("relational_weight", "λ={}", "lambda{}", instead=_gdf_has_no_lambda)),
-                 upload_actions=(UploadAction("k-anonymize", "kanon-configure", position=10),
-                                 UploadAction("runs", "kanon-compare", position=20))))
+                 upload_actions=(UploadAction(gettext_lazy("k-anonymize"), "kanon-configure", position=10),
+                                 UploadAction(gettext_lazy("runs"), "kanon-compare", position=20))))

@@ -316,4 +316,5 @@ register(JobKind(name=DEIDENTIFY_KIND, label=gettext_lazy("De-identify the locat
                  run_chunk=lambda job, work: rewrite_part(job, work, deidentify_rewrite(job)),
                  distinguishing=(Distinguishing("time_mode", "mode={}", "mode-{}"),
                                  Distinguishing("replacement", "replacement={}", "{}")),
-                 upload_actions=(UploadAction("de-identify posts", "location-deidentify-posts", position=40),)))
+                 upload_actions=(UploadAction(gettext_lazy("de-identify posts"), "location-deidentify-posts",
+                                              position=40),)))

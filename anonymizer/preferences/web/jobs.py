@@ -195,7 +195,8 @@ register(JobKind(name=KIND, label="Preference experiment (Foursquare check-ins, 
 register(JobKind(name=UPLOAD_KIND, label="Preference experiment on uploaded preferences",
                  run=run_preference_experiment_upload, params_serializer=UploadedExperimentParams, inputs=1,
                  summary_template="jobs/summary/preference_experiment.html", prepare=_prepare_upload,
-                 upload_actions=(UploadAction("preferences", "preference-jobs", position=50, upload_in_query=True),)))
+                 upload_actions=(UploadAction(gettext_lazy("preferences"), "preference-jobs", position=50,
+                                              upload_in_query=True),)))
 
 
 # -- a user's own model from uploaded preferences ------------------------------------------------------------------

@@ -165,7 +165,7 @@ register(JobKind(name=KIND, label=gettext_lazy("Remove time expressions from a d
                  run_chunk=lambda job, work: rewrite_part(job, work, time_rewrite(job)),
                  distinguishing=(Distinguishing("time_mode", "mode={}", "mode-{}"),
                                  Distinguishing("location_model", "model={}", "model-{}")),
-                 upload_actions=(UploadAction("remove time", "temporal-remove-time", position=30),)))
+                 upload_actions=(UploadAction(gettext_lazy("remove time"), "temporal-remove-time", position=30),)))
 
 
 # -- learn temporal patterns ----------------------------------------------------------------------------------

@@ -4,11 +4,12 @@ baseline shuffled in — here known-bad controls: real entries degraded in the w
 translation go wrong (plain-form endings in a です・ます sentence, the field's terms replaced by loan-word or
 wrong ones, a particle swapped). A reader who passes controls is not reading closely; their figure says so.
 
-    python bench/reader/i18n_review.py build --seed 20261206 --out bench/reader/i18n_20261206   # blind file + key
-    python bench/reader/i18n_review.py score bench/reader/i18n_20261206 judgments.jsonl        # the figures
+    python bench/reader/i18n_review.py build --seed 20261206 --out /tmp/i18n_20261206   # blind file + key
+    cat bench/reader/judgments_i18n_20261206.reader?.jsonl > /tmp/judged.jsonl
+    python bench/reader/i18n_review.py score bench/reader/judgments_i18n_20261206 /tmp/judged.jsonl
 
 The blind file (``<out>.jsonl``) has one item per line: {"item", "english", "japanese", "where"}; the key
-(``<out>.key.json``) says which items are controls and which catalog entry each item is. A judgment line:
+(``<out>.key.json``) says which items are controls (and how each was degraded). A judgment line:
 {"item": 7, "natural": true|false, "correct": true|false, "category": "...", "reason": "...", "fix": "..."}."""
 
 from __future__ import annotations
@@ -127,8 +128,7 @@ def build(seed: int, out: Path) -> None:
             shown = {"item": number, "english": item["english"], "japanese": item["japanese"],
                      "where": item["where"] + (f" ({item['context']})" if item["context"] else "")}
             blind.write(json.dumps(shown, ensure_ascii=False) + "\n")
-    key = {str(number): {"control": item["control"], "english": item["english"], "context": item["context"],
-                         "where": item["where"]} for number, item in enumerate(items, 1)}
+    key = {str(number): {"control": item["control"]} for number, item in enumerate(items, 1)}
     out.with_suffix(".key.json").write_text(json.dumps({"seed": seed, "items": key}, ensure_ascii=False, indent=1))
     print(f"{len(items)} items ({len(items) - len(real)} controls) -> {out.with_suffix('.jsonl')}")
 

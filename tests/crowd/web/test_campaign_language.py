@@ -199,10 +199,10 @@ def test_the_dashboard_in_japanese_keeps_its_values_and_exports(client, staff):
     campaign = answered_campaign(staff)
     client.force_login(staff)
     page = client.get(reverse("campaign-detail", args=[campaign.id]), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    for japanese in ("実施中", "参加者用のリンク", "有効な回答 <span id=\"campaign-progress\">4 / 4</span>件",
-                     "人が推定できる 1件", "未決 1件", "「はい」の割合(95% Wilson区間)", "参加者と完了コードのCSV",
+    for japanese in ("実施中", "参加者用のリンク", "有効な回答<span id=\"campaign-progress\">4 / 4</span>件",
+                     "人が推定できる1件", "未定1件", "「はい」の割合(95% Wilson区間)", "参加者と完了コードのCSV",
                      "キャンペーンを終了…", "人による推定可能性の分類器を学習…", "参加者ごとの正解付きの設問の正答率",
-                     "「はい」が10%以上", "この投稿がどこで書かれたかわかるか(はい / いいえ)"):
+                     "「はい」が10%以上", "この投稿がどこで書かれたかわかりますか?(はい / いいえ)"):
         assert japanese in page, japanese
     # The label's CSS class keeps the machine value; the exports keep their column names and values.
     assert 'class="label-human-inferable">人が推定できる<' in page

@@ -38,7 +38,7 @@ def test_the_configure_page_is_in_japanese_and_posts_the_same_fields(alice_clien
         f for f in fields.findall(english) if f[0] != "csrfmiddlewaretoken"]
     options = re.compile(r'<option value="([^"]*)"')
     assert options.findall(page) == options.findall(english)
-    assert "<dt>quasi_identifier</dt>" in page  # the configuration's own word, explained in Japanese
+    assert "<dt><code>quasi_identifier</code></dt>" in page  # the configuration's own word, explained in Japanese
 
 
 def test_a_refused_configuration_says_why_in_japanese(alice_client, upload):

@@ -132,7 +132,8 @@ def test_configure_page_is_prefilled_from_the_profile_and_starts_one_run_per_k_a
     assert page.status_code == 200
     html = page.content.decode()
     # The profile says: id repeats (an identifier), age is a number, date parses as "%d,%B,%Y", text is text.
-    assert '<option value="direct_identifier" selected>' in html and '<option value="text" selected>' in html
+    assert '<option value="direct_identifier" translate="no" selected>' in html and \
+        '<option value="text" translate="no" selected>' in html
     assert 'value="%d,%B,%Y"' in html
     form = {"k": "2, 3", "lambdas": "0, 1", "strategy": "mondrian", "entity_types": ["PERSON", "GPE", "DATE"]}
     for i, (role, kind) in enumerate([("direct_identifier", "nominal"), ("quasi_identifier", "nominal"),

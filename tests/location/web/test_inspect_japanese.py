@@ -100,7 +100,7 @@ def test_the_map_report_is_in_the_requests_language(location_models):
     english = APIClient(HTTP_ACCEPT_LANGUAGE="en").post(reverse("api-inspect-report"), body, format="json")
     assert japanese.status_code == english.status_code == 200
     ja, en = japanese.content.decode(), english.content.decode()
-    assert "<title>Kakurega 地図レポート</title>" in ja and "セルの確率(分類器)：" in ja
+    assert "<title>Kakurega地図レポート</title>" in ja and "セルの確率(分類器)：" in ja
     assert "共有用のファイルです。" in ja
     assert "<title>Kakurega map report</title>" in en and "Probability of the cell (classifier):" in en
     svg = APIClient(HTTP_ACCEPT_LANGUAGE="ja").post(reverse("api-inspect-report"), {**body, "format": "svg"},

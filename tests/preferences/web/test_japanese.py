@@ -48,7 +48,7 @@ def test_the_model_api_translates_only_its_human_texts(preference_model):
     assert japanese["training"]["rounds"] == english["training"]["rounds"]
     assert english["display"]["columns"] == english["item_space"]["columns"]
     columns = dict(zip(english["item_space"]["columns"], japanese["display"]["columns"], strict=True))
-    assert columns["Food"] == "飲食" and columns["Residence"] == "住居"
+    assert columns["Food"] == "飲食" and columns["Residence"] == "居住地"
     assert japanese["display"]["rows"][0] == "平日 0–4時" and english["display"]["rows"][0] == "Mon–Fri 0–4h"
     assert japanese["items"][0]["label"] == f"平日 0–4時 · {japanese['display']['columns'][0]}"
     assert english["items"][0]["label"] == f"Mon–Fri 0–4h · {english['item_space']['columns'][0]}"

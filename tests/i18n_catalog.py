@@ -45,12 +45,15 @@ KEPT_PHRASES = ("JSON Lines",)
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」")
 # A word: ASCII letters (an apostrophe or hyphen inside), not touching other ASCII letters or digits; Japanese
 # around it is no boundary problem ("アカウントsatoを" holds the word "sato").
-_WORD = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z])(?![A-Za-z0-9_.])")
+_WORD = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z])(?![A-Za-z0-9_])")
 # Identifiers and codes are not English to translate: a file name (posts.profile.json), a snake_case or dotted name,
-# a token with digits (jp311-122, a8), an all-capitals code or acronym (PERSON, WORK_OF_ART, KB, UTC).
-_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*(?:[._:][A-Za-z0-9_-]+)+"
-                         r"|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*-[0-9]+"
-                         r"|(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*|[A-Z][A-Z0-9_]+)(?![A-Za-z0-9_])")
+# a token with digits (jp311-122, a8, a job's uuid), an all-capitals code or acronym (PERSON, WORK_OF_ART, KB, UTC).
+# A token is taken whole (a uuid's letters-only part is no word of its own).
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]+(?:[-._:][A-Za-z0-9_]+)*")
+
+
+def _is_identifier(token: str) -> bool:
+    return any(c.isdigit() or c in "_.:" for c in token) or (len(token) > 1 and token.isupper())
 
 
 def english_words(text: str) -> list[str]:
@@ -59,7 +62,7 @@ def english_words(text: str) -> list[str]:
     for phrase in KEPT_PHRASES:
         text = text.replace(phrase, " ")
     text = _QUOTED.sub(" ", text)
-    text = _IDENTIFIER.sub(" ", text)
+    text = _TOKEN.sub(lambda match: " " if _is_identifier(match.group()) else match.group(), text)
     return [word for word in _WORD.findall(text) if len(word) > 1 and word not in KEPT_WORDS]
 
 

@@ -18,11 +18,6 @@ from anonymizer.models import UserSettings
 from anonymizer.platform.i18n import compile_catalogs
 from tests import i18n_catalog
 
-# Templates and scripts whose texts are not yet all in the catalog, while the translation goes on: each one leaves
-# the list when it is done (the test below fails when a listed one has nothing left, so the list only shrinks).
-# Empty since issue 49's last area landed: every template and script shows only catalog texts.
-NOT_YET_TRANSLATED: set[str] = set()
-
 
 @pytest.fixture(scope="module")
 def catalog_states():
@@ -60,13 +55,9 @@ def test_each_translation_keeps_its_placeholders(catalog_states):
 @pytest.mark.parametrize("path", i18n_catalog.templates() + i18n_catalog.scripts(),
                          ids=lambda path: str(path.relative_to(i18n_catalog.ROOT)))
 def test_no_text_is_shown_outside_the_catalog(path):
-    name = str(path.relative_to(i18n_catalog.ROOT))
     outside = (i18n_catalog.script_texts_outside(path) if path.suffix == ".js"
                else i18n_catalog.template_texts_outside(path))
-    if name in NOT_YET_TRANSLATED:
-        assert outside, f"{name} has no text outside the catalog any more: take it off NOT_YET_TRANSLATED"
-    else:
-        assert not outside, f"{name} shows texts outside the catalog (mark them for translation): {outside}"
+    assert not outside, f"{path.name} shows texts outside the catalog (mark them for translation): {outside}"
 
 
 def test_the_scanners_find_what_they_are_for(tmp_path):

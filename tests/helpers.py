@@ -57,11 +57,12 @@ def token_client(user) -> APIClient:
 
 
 def run_in_process(*, owner, kind: str, params: dict, inputs: list) -> Job:
-    """Create a job and run it in this process (no worker), returning it as it ended."""
+    """Create a job and run it in this process, returning it as it ended. In a test with a worker listening (a
+    live server's committed job is published to it) the worker may claim the job first: then this process's run
+    does nothing and the job is waited for (a loaded machine once returned it still "running")."""
     job = job_services.create_job(owner=owner, kind=kind, params=params, inputs=inputs)
     runner.run_job(job.id)
-    job.refresh_from_db()
-    return job
+    return wait_for(lambda: (ended := Job.objects.get(id=job.id)).status not in Job.ACTIVE_STATUSES and ended, 300)
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1):

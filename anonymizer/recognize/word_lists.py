@@ -67,12 +67,17 @@ def census_shares(name: str) -> dict[str, float]:
 
 def fold(text: str) -> str:
     """Lower case without diacritics: "São" -> "sao"."""
+    if text.isascii():  # NFKD leaves ASCII as it is: most names, and word_data folds 130,000 of them
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def place_words(name: str) -> tuple[str, ...]:
     return tuple(w.rstrip(".").lower() for w in name.replace(",", " ").split() if w.rstrip("."))
+
+
+_KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
 @cache
@@ -109,16 +114,19 @@ def word_data() -> WordData:
         place = Place("GPE", p.population, p.kind in ("country", "state"), p.country)
         primary = {names[0], fold(names[0])}
         for name in names:
-            if not name[:1].isalpha() or not all(c.isascii() or c.isalpha() for c in name if not c.isspace()):
+            ascii_name = name.isascii()  # the checks below hold for any ASCII name: skipped (a process's start)
+            if not name[:1].isalpha() or not (ascii_name or all(
+                    c.isascii() or c.isalpha() for c in name if not c.isspace())):
                 continue
-            if name not in primary and fold(name) not in primary and (
+            folded = fold(name)
+            if name not in primary and folded not in primary and (
                     p.population < ALTERNATE_NAMES_POPULATION
                     or word_frequency(name.lower()) >= ALTERNATE_NAME_FREQUENCY):
                 continue
-            if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", name):
+            if not ascii_name and _KANA_OR_KANJI.search(name):
                 continue
             add(place_words(name), place)
-            add(place_words(fold(name)), place)
+            add(place_words(folded), place)
     for words, label in _EXTRA_PLACES.items():
         add(words, Place(label, 10_000_000, True))
     return WordData(first, surnames, places, multi)

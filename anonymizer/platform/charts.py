@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -76,6 +76,9 @@ DECIDED = {
     "not-inferable": ("#0072B2", "circle", gettext_lazy("not inferable: interval wholly below the cut-off")),
     "undecided": ("#6B6B6B", "diamond", gettext_lazy("undecided: interval straddles the cut-off")),
 }
+# A post's state in its tooltip: its own text, not the legend's cut at a colon (Japanese writes "：").
+STATE_NAMES = {"inferable": gettext_lazy("inferable"), "not-inferable": gettext_lazy("not inferable"),
+               "undecided": pgettext_lazy("crowd label", "undecided")}
 
 
 def open_chart(width: int, height: int, title: str, extra_class: str = "") -> list[str]:
@@ -148,7 +151,7 @@ def interval_chart(rows: Sequence[tuple[str, float | None, float | None, float |
         tooltip = ngettext("%(post)s: %(rate)s yes of %(n)s answer (95%% interval %(low)s–%(high)s), %(state)s",
                            "%(post)s: %(rate)s yes of %(n)s answers (95%% interval %(low)s–%(high)s), %(state)s",
                            n) % {"post": snippet(label, 120), "rate": f"{rate:.0%}", "n": n, "low": f"{low:.0%}",
-                                 "high": f"{high:.0%}", "state": str(DECIDED[state][2]).split(":")[0]}
+                                 "high": f"{high:.0%}", "state": STATE_NAMES[state]}
         parts.append(f'<g class="post {state}">')
         parts.append(f'<line x1="{px(low):.1f}" x2="{px(high):.1f}" y1="{line_y}" y2="{line_y}" stroke="{colour}" '
                      'stroke-width="2.5"/>')

@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.utils import translation
 
 from anonymizer.platform.charts import NARROW, bar_chart, decided_state, histogram, interval_chart, size_bins, snippet
 
@@ -49,3 +50,16 @@ def test_interval_chart_without_answers_says_so_and_snippets_cut_at_a_word():
     words = "one two three four five six seven eight nine ten eleven twelve"
     assert snippet(words, 30) == "one two three four five six…"
     assert snippet("  short\n text ") == "short text"
+
+
+@pytest.mark.parametrize(("language", "states"), [
+    ("en", ["inferable", "not inferable", "undecided"]),
+    ("ja", ["推定できる", "推定できない", "未定"]),
+])
+def test_a_posts_tooltip_ends_with_its_state_in_the_pages_language(language, states):
+    rows = [("a", 0.5, 0.3, 0.7, 10), ("b", 0.0, 0.0, 0.05, 20), ("c", 0.1, 0.02, 0.3, 1)]
+    with translation.override(language):
+        svg = ET.fromstring(interval_chart(rows, cutoff=0.2, title="t"))
+    tooltips = [title.text for group in svg.iter(f"{SVG}g") for title in group.iter(f"{SVG}title")]
+    shown = {tooltip[0]: tooltip.rsplit(", ", 1)[-1].rsplit("、", 1)[-1] for tooltip in tooltips}  # post: state
+    assert shown == dict(zip("abc", states, strict=True)), tooltips
